@@ -1,0 +1,1 @@
+//! The build.rs API and the `toolidl` command-line tool.

@@ -1,0 +1,311 @@
+//! The resolved, language-neutral model of one `.tool` file.
+//!
+//! This is the contract between the resolver and every generator (JSON Schema, listings,
+//! Rust). It is plain data: every name is resolved, every default is type-checked, every
+//! attribute is validated and attached where it applies. It serializes to JSON for golden
+//! tests and for tools (diff, formatter) that come later.
+
+use serde::{Deserialize, Serialize};
+
+/// One `.tool` file, resolved together with everything it imports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    /// The file's package: its `package` declaration, else the file stem.
+    pub package: String,
+    /// Packages this file imports directly, in declaration order.
+    pub imports: Vec<String>,
+    /// Every record and enum the file can reach: its own first, in declaration order,
+    /// then those of imported files (transitively), in load order. Unique by
+    /// `(package, name)`.
+    pub types: Vec<TypeDef>,
+    /// The file's services, in declaration order.
+    pub services: Vec<Service>,
+}
+
+/// A record or an enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TypeDef {
+    Record(Record),
+    Enum(Enum),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub package: String,
+    pub name: String,
+    /// Doc comment lines as written (after `///`, one leading space removed).
+    pub doc: Vec<String>,
+    /// `@description`, else the doc comment with whitespace collapsed to single spaces.
+    pub description: Option<String>,
+    pub rename_all: Option<RenamePolicy>,
+    pub fields: Vec<Field>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RenamePolicy {
+    CamelCase,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Enum {
+    pub package: String,
+    pub name: String,
+    pub doc: Vec<String>,
+    pub description: Option<String>,
+    pub variants: Vec<Variant>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    /// The member name, which is also its wire value.
+    pub name: String,
+    pub doc: Vec<String>,
+}
+
+/// A record field, or a parameter of a tool, resource or prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Field {
+    /// The name as declared (generators derive identifiers from it).
+    pub name: String,
+    /// The name on the wire: `@json_name`, else the record's `@rename_all` policy applied,
+    /// else `name`.
+    pub json_name: String,
+    pub doc: Vec<String>,
+    /// `@description`, else the doc comment, whitespace collapsed. Not the type's doc:
+    /// generators fall back to that themselves where the contract says so.
+    pub description: Option<String>,
+    pub ty: Type,
+    /// The declared default; `Some(Value::Null)` for `= null`.
+    pub default: Option<Value>,
+    /// True unless a default is declared (`= null` included).
+    pub required: bool,
+    pub constraints: Constraints,
+}
+
+/// A type expression, fully resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Type {
+    Primitive { name: Primitive },
+    List { item: Box<Type> },
+    Set { item: Box<Type> },
+    /// `map<string, T>`: keys are always strings.
+    Map { value: Box<Type> },
+    /// A record or enum, by its package and name; look it up in `Model::types`.
+    Named { package: String, name: String, def: DefKind },
+    /// `T?`: accepts null. Never directly nested (`T??` is rejected).
+    Nullable { inner: Box<Type> },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DefKind {
+    Record,
+    Enum,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Primitive {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+    String,
+    Char,
+    Uuid,
+    Datetime,
+    Date,
+    Time,
+    Duration,
+    Uri,
+    Bytes,
+    /// Any JSON value.
+    Json,
+    /// Any JSON object.
+    Object,
+    /// Any JSON array.
+    Array,
+}
+
+/// Validation constraints, already checked to apply to the field's type (for `T?`, to `T`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Constraints {
+    /// `@range`: inclusive bounds on a number. Not intersected with an integer type's own
+    /// range (generators do that).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub range: Option<Bounds<Number>>,
+    /// `@length`: characters of a string, or items of a list or set.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub length: Option<Bounds<u64>>,
+    /// `@pattern`: an ECMA-262 regular expression, checked to compile.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub pattern: Option<String>,
+    /// `@email`.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub email: bool,
+    /// `@url`.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub url: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Bounds<T> {
+    pub min: Option<T>,
+    pub max: Option<T>,
+}
+
+/// A numeric literal, kept in the form it was written.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Number {
+    /// Non-negative integers that fit in u64.
+    UInt(u64),
+    /// Negative integers.
+    Int(i64),
+    Float(f64),
+}
+
+/// A literal value: a default, or an attribute argument.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Char(char),
+    /// An enum member, by name (the enum is the field's type).
+    Enum(String),
+    List(Vec<Value>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Service {
+    pub name: String,
+    pub doc: Vec<String>,
+    pub tools: Vec<Tool>,
+    pub resources: Vec<Resource>,
+    pub prompts: Vec<Prompt>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tool {
+    /// The name as declared (`get_weather`, `GetDocketAsync`).
+    pub ident: String,
+    /// The wire name: `@name`, else `ident` in snake_case without a trailing `Async`.
+    pub name: String,
+    /// `@title`; also the annotations' title.
+    pub title: Option<String>,
+    pub doc: Vec<String>,
+    /// `@description`, else the doc comment, whitespace collapsed.
+    pub description: Option<String>,
+    pub params: Vec<Field>,
+    pub returns: Returns,
+    pub annotations: Annotations,
+    pub ui: Option<Ui>,
+}
+
+/// What a tool, resource or prompt returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Returns {
+    /// No `->`.
+    Nothing,
+    /// `-> content`: a list of content blocks.
+    Content,
+    /// `-> call_result`: passed through.
+    CallResult,
+    Value { ty: Type },
+}
+
+/// Behaviour hints; each is `Some` only when an attribute assigns it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Annotations {
+    pub title: Option<String>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+}
+
+/// `@ui("ui://…", visibility: [...])`: MCP Apps metadata.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ui {
+    pub resource_uri: String,
+    /// `None` when not given (both, by default); else `model` and/or `app`.
+    pub visibility: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resource {
+    pub ident: String,
+    /// `@name`, else `ident` as declared.
+    pub name: String,
+    pub title: Option<String>,
+    pub doc: Vec<String>,
+    pub description: Option<String>,
+    /// `@uri`: a URI, or an RFC 6570 template when it has `{variables}`.
+    pub uri: String,
+    /// True when `uri` has template variables (listed under resource templates).
+    pub is_template: bool,
+    /// `@mime`, if given.
+    pub mime_type: Option<String>,
+    /// Template variables; each is a text-like type.
+    pub params: Vec<Field>,
+    pub returns: Returns,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prompt {
+    pub ident: String,
+    /// `@name`, else `ident` as declared.
+    pub name: String,
+    pub title: Option<String>,
+    pub doc: Vec<String>,
+    pub description: Option<String>,
+    /// Prompt arguments; each is a text-like type.
+    pub params: Vec<Field>,
+    pub returns: Returns,
+}
+
+impl Model {
+    /// Looks up a record or enum by package and name.
+    pub fn lookup(&self, package: &str, name: &str) -> Option<&TypeDef> {
+        self.types
+            .iter()
+            .find(|t| t.package() == package && t.name() == name)
+    }
+}
+
+impl TypeDef {
+    pub fn package(&self) -> &str {
+        match self {
+            TypeDef::Record(r) => &r.package,
+            TypeDef::Enum(e) => &e.package,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            TypeDef::Record(r) => &r.name,
+            TypeDef::Enum(e) => &e.name,
+        }
+    }
+
+    pub fn description(&self) -> Option<&str> {
+        match self {
+            TypeDef::Record(r) => r.description.as_deref(),
+            TypeDef::Enum(e) => e.description.as_deref(),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Skeleton: see the open issues.
