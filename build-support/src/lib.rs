@@ -1,1 +1,3 @@
 //! The build.rs API and the `toolidl` command-line tool.
+
+pub mod cli;
