@@ -1,1 +1,10 @@
-//! Skeleton: see the open issues.
+//! Pure code generation for toolidl: a resolved [`toolidl::model::Model`] in, JSON Schema and
+//! MCP listings out (and, later, Rust). No I/O happens here.
+
+mod fragment;
+mod hoist;
+pub mod listings;
+pub mod schema;
+
+pub use listings::{Listing, Listings, ServiceListings, listings};
+pub use schema::{SchemaError, SchemaOptions, input_schema, output_schema};

@@ -1,0 +1,234 @@
+//! The MCP listings of a model: `tools/list` entries, resources, resource templates and
+//! prompts, as JSON values in declaration order.
+//!
+//! The Rust generator embeds [`Listing::json`] as static strings and `toolidl schema` prints
+//! [`Listings::to_pretty_json`], so what a client sees and what the CLI shows are one output.
+
+use serde_json::{Map, Value};
+use toolidl::model::{Annotations, Field, Model, Prompt, Resource, Tool, Type, Ui};
+
+use crate::hoist::Cycles;
+use crate::schema::{
+    MCP_APP_MIME, SchemaError, SchemaOptions, input_schema_with, output_schema_with,
+};
+
+/// Everything a file lists, per service, in declaration order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listings {
+    pub services: Vec<ServiceListings>,
+}
+
+/// The listings of one service.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServiceListings {
+    pub name: String,
+    pub tools: Vec<Listing>,
+    /// Resources with a fixed URI.
+    pub resources: Vec<Listing>,
+    /// Resources whose URI has `{variables}`.
+    pub resource_templates: Vec<Listing>,
+    pub prompts: Vec<Listing>,
+}
+
+/// One entry of a listing, with the declared identifier it comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listing {
+    /// The member's name as declared (what the generator derives identifiers from).
+    pub ident: String,
+    /// The wire name.
+    pub name: String,
+    pub entry: Value,
+}
+
+impl Listing {
+    /// The entry as compact JSON, as a generated server embeds it.
+    pub fn json(&self) -> String {
+        self.entry.to_string()
+    }
+}
+
+/// Computes every listing of `model`.
+pub fn listings(model: &Model, options: &SchemaOptions) -> Result<Listings, SchemaError> {
+    let cycles = Cycles::of(model)?;
+    let mut services = Vec::with_capacity(model.services.len());
+    for service in &model.services {
+        let mut tools = Vec::with_capacity(service.tools.len());
+        for tool in &service.tools {
+            tools.push(Listing {
+                ident: tool.ident.clone(),
+                name: tool.name.clone(),
+                entry: tool_entry(model, &cycles, tool, options)?,
+            });
+        }
+        let (templates, fixed): (Vec<&Resource>, Vec<&Resource>) =
+            service.resources.iter().partition(|r| r.is_template);
+        services.push(ServiceListings {
+            name: service.name.clone(),
+            tools,
+            resources: fixed.into_iter().map(resource_entry).collect(),
+            resource_templates: templates.into_iter().map(resource_entry).collect(),
+            prompts: service.prompts.iter().map(prompt_entry).collect(),
+        });
+    }
+    Ok(Listings { services })
+}
+
+/// Selects one kind of listing of a service.
+type PickListing = fn(&ServiceListings) -> &Vec<Listing>;
+
+impl Listings {
+    /// The object `toolidl schema` prints: `tools` (every service's, in order), then
+    /// `resources`, `resourceTemplates` and `prompts`, each only when not empty.
+    pub fn document(&self) -> Value {
+        let collect = |pick: PickListing| -> Vec<Value> {
+            self.services
+                .iter()
+                .flat_map(|s| pick(s).iter().map(|l| l.entry.clone()))
+                .collect()
+        };
+        let mut document = Map::new();
+        document.insert("tools".into(), Value::Array(collect(|s| &s.tools)));
+        let optional: [(&str, PickListing); 3] = [
+            ("resources", |s| &s.resources),
+            ("resourceTemplates", |s| &s.resource_templates),
+            ("prompts", |s| &s.prompts),
+        ];
+        for (key, pick) in optional {
+            let entries = collect(pick);
+            if !entries.is_empty() {
+                document.insert(key.into(), Value::Array(entries));
+            }
+        }
+        Value::Object(document)
+    }
+
+    /// [`Listings::document`] pretty-printed (2-space indent) with a trailing newline.
+    pub fn to_pretty_json(&self) -> String {
+        let mut text =
+            serde_json::to_string_pretty(&self.document()).unwrap_or_else(|_| String::from("{}"));
+        text.push('\n');
+        text
+    }
+}
+
+/// `{"name","title"?,"description"?,"inputSchema","outputSchema"?,"annotations"?,"_meta"?}`.
+fn tool_entry(
+    model: &Model,
+    cycles: &Cycles,
+    tool: &Tool,
+    options: &SchemaOptions,
+) -> Result<Value, SchemaError> {
+    let mut entry = Map::new();
+    entry.insert("name".into(), tool.name.clone().into());
+    let title = tool.title.as_ref().or(tool.annotations.title.as_ref());
+    if let Some(title) = title {
+        entry.insert("title".into(), title.clone().into());
+    }
+    if let Some(description) = &tool.description {
+        entry.insert("description".into(), description.clone().into());
+    }
+    entry.insert(
+        "inputSchema".into(),
+        input_schema_with(model, cycles, tool, options)?,
+    );
+    if let Some(output) = output_schema_with(model, cycles, tool, options)? {
+        entry.insert("outputSchema".into(), output);
+    }
+    if let Some(annotations) = annotations(&tool.annotations, title) {
+        entry.insert("annotations".into(), annotations);
+    }
+    if let Some(ui) = &tool.ui {
+        let mut meta = Map::new();
+        meta.insert("ui".into(), ui_meta(ui));
+        entry.insert("_meta".into(), Value::Object(meta));
+    }
+    Ok(Value::Object(entry))
+}
+
+/// Only the hints an attribute assigned; `@title` is also the annotations' title.
+fn annotations(hints: &Annotations, title: Option<&String>) -> Option<Value> {
+    let mut map = Map::new();
+    if let Some(title) = hints.title.as_ref().or(title) {
+        map.insert("title".into(), title.clone().into());
+    }
+    let flags = [
+        ("readOnlyHint", hints.read_only),
+        ("destructiveHint", hints.destructive),
+        ("idempotentHint", hints.idempotent),
+        ("openWorldHint", hints.open_world),
+    ];
+    for (key, value) in flags {
+        if let Some(value) = value {
+            map.insert(key.into(), value.into());
+        }
+    }
+    (!map.is_empty()).then_some(Value::Object(map))
+}
+
+fn ui_meta(ui: &Ui) -> Value {
+    let mut map = Map::new();
+    map.insert("resourceUri".into(), ui.resource_uri.clone().into());
+    if let Some(visibility) = &ui.visibility {
+        let values = visibility.iter().cloned().map(Value::String).collect();
+        map.insert("visibility".into(), Value::Array(values));
+    }
+    Value::Object(map)
+}
+
+/// `{"uri"|"uriTemplate","name","title"?,"description"?,"mimeType"?}`.
+fn resource_entry(resource: &Resource) -> Listing {
+    let mut entry = Map::new();
+    let uri_key = if resource.is_template {
+        "uriTemplate"
+    } else {
+        "uri"
+    };
+    entry.insert(uri_key.into(), resource.uri.clone().into());
+    entry.insert("name".into(), resource.name.clone().into());
+    insert_text(&mut entry, "title", &resource.title);
+    insert_text(&mut entry, "description", &resource.description);
+    let mime = resource.mime_type.clone().or_else(|| {
+        resource
+            .uri
+            .starts_with("ui://")
+            .then(|| MCP_APP_MIME.to_owned())
+    });
+    insert_text(&mut entry, "mimeType", &mime);
+    Listing {
+        ident: resource.ident.clone(),
+        name: resource.name.clone(),
+        entry: Value::Object(entry),
+    }
+}
+
+/// `{"name","title"?,"description"?,"arguments":[{"name","description"?,"required"}]}`.
+fn prompt_entry(prompt: &Prompt) -> Listing {
+    let mut entry = Map::new();
+    entry.insert("name".into(), prompt.name.clone().into());
+    insert_text(&mut entry, "title", &prompt.title);
+    insert_text(&mut entry, "description", &prompt.description);
+    let arguments = prompt.params.iter().map(prompt_argument).collect();
+    entry.insert("arguments".into(), Value::Array(arguments));
+    Listing {
+        ident: prompt.ident.clone(),
+        name: prompt.name.clone(),
+        entry: Value::Object(entry),
+    }
+}
+
+/// A prompt argument is required unless it has a default or accepts null: prompt
+/// arguments are text, and a client may leave an optional one out.
+fn prompt_argument(param: &Field) -> Value {
+    let mut argument = Map::new();
+    argument.insert("name".into(), param.json_name.clone().into());
+    insert_text(&mut argument, "description", &param.description);
+    let nullable = matches!(param.ty, Type::Nullable { .. });
+    argument.insert("required".into(), (param.required && !nullable).into());
+    Value::Object(argument)
+}
+
+fn insert_text(map: &mut Map<String, Value>, key: &str, value: &Option<String>) {
+    if let Some(value) = value {
+        map.insert(key.into(), value.clone().into());
+    }
+}

@@ -1,0 +1,471 @@
+//! Types of the model → JSON Schema (dialect 2020-12, no `$schema` key).
+//!
+//! [`input_schema`] and [`output_schema`] write one root schema each; records that cannot (or,
+//! with hoisting, need not) be inline go to that root's `$defs`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::{Map, Value};
+use toolidl::model::{
+    Bounds, Constraints, DefKind, Field, Model, Number, Primitive, Record, Returns, Tool, Type,
+    TypeDef, Value as Literal,
+};
+
+use crate::fragment::{AdditionalProperties, Fragment};
+use crate::hoist::{Cycles, Plan, TypeKey, find_record};
+
+/// Build options of the schema writer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SchemaOptions {
+    /// Write a record that one root uses more than once to `$defs` (records in a cycle always
+    /// go there). Off by default: inline schemas are the portable ones.
+    pub hoist_shared: bool,
+}
+
+/// The model is not internally consistent (the resolver should have refused it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemaError {
+    /// A named type that `Model::types` does not hold, or that is not of the kind named.
+    UnknownType { package: String, name: String },
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaError::UnknownType { package, name } => {
+                write!(
+                    f,
+                    "the model names {package}.{name}, which it does not define"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// The `[-][d.]hh:mm:ss[.fffffff]` form of a duration (.NET's invariant `c` format): an
+/// optional sign, optional days (at most 8 digits, as a TimeSpan has), hours 00-23, minutes
+/// and seconds 00-59, and 1 to 7 fractional digits.
+pub const DURATION_PATTERN: &str = r"^-?(\d{1,8}\.)?([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,7})?$";
+
+/// The MIME type of a `ui://` resource (MCP Apps) when `@mime` does not say otherwise.
+pub const MCP_APP_MIME: &str = "text/html;profile=mcp-app";
+
+/// The `inputSchema` of a tool: always an object, inline, with `$defs` last when needed.
+pub fn input_schema(
+    model: &Model,
+    tool: &Tool,
+    options: &SchemaOptions,
+) -> Result<Value, SchemaError> {
+    let cycles = Cycles::of(model)?;
+    input_schema_with(model, &cycles, tool, options)
+}
+
+/// The `outputSchema` of a tool: only for a record or map result (`T?` of those included,
+/// still `"type":"object"`, because most protocol revisions require an object).
+pub fn output_schema(
+    model: &Model,
+    tool: &Tool,
+    options: &SchemaOptions,
+) -> Result<Option<Value>, SchemaError> {
+    let cycles = Cycles::of(model)?;
+    output_schema_with(model, &cycles, tool, options)
+}
+
+pub(crate) fn input_schema_with(
+    model: &Model,
+    cycles: &Cycles,
+    tool: &Tool,
+    options: &SchemaOptions,
+) -> Result<Value, SchemaError> {
+    let roots: Vec<&Type> = tool.params.iter().map(|p| &p.ty).collect();
+    let mut writer = Writer::new(model, Plan::for_root(model, cycles, &roots, options)?);
+    let root = writer.object(&tool.params, None)?;
+    writer.finish(root)
+}
+
+pub(crate) fn output_schema_with(
+    model: &Model,
+    cycles: &Cycles,
+    tool: &Tool,
+    options: &SchemaOptions,
+) -> Result<Option<Value>, SchemaError> {
+    let Returns::Value { ty } = &tool.returns else {
+        return Ok(None);
+    };
+    let ty = match ty {
+        Type::Nullable { inner } => inner.as_ref(),
+        other => other,
+    };
+    match ty {
+        Type::Named {
+            package,
+            name,
+            def: DefKind::Record,
+        } => {
+            let record = find_record(model, &(package.clone(), name.clone()))?;
+            let roots: Vec<&Type> = record.fields.iter().map(|f| &f.ty).collect();
+            let mut writer = Writer::new(model, Plan::for_root(model, cycles, &roots, options)?);
+            let root = writer.record(record)?;
+            writer.finish(root).map(Some)
+        }
+        Type::Map { .. } => {
+            let mut writer = Writer::new(model, Plan::for_root(model, cycles, &[ty], options)?);
+            let root = writer.ty(ty)?;
+            writer.finish(root).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Writes the fragments of one root and collects the `$defs` they refer to.
+struct Writer<'m> {
+    model: &'m Model,
+    plan: Plan,
+    /// Hoisted records referred to so far and not yet written.
+    pending: Vec<(String, TypeKey)>,
+    defs: BTreeMap<String, Option<Value>>,
+}
+
+impl<'m> Writer<'m> {
+    fn new(model: &'m Model, plan: Plan) -> Self {
+        Writer {
+            model,
+            plan,
+            pending: Vec::new(),
+            defs: BTreeMap::new(),
+        }
+    }
+
+    /// Writes every referred `$defs` entry (keys sorted) and puts them last in the root.
+    fn finish(mut self, mut root: Fragment) -> Result<Value, SchemaError> {
+        while let Some((def_key, key)) = self.pending.pop() {
+            let record = find_record(self.model, &key)?;
+            let fragment = self.record(record)?;
+            self.defs.insert(def_key, Some(fragment.into_value()));
+        }
+        if !self.defs.is_empty() {
+            let defs: Map<String, Value> = self
+                .defs
+                .into_iter()
+                .filter_map(|(key, value)| value.map(|value| (key, value)))
+                .collect();
+            root.defs = Some(defs);
+        }
+        Ok(root.into_value())
+    }
+
+    /// A closed object of `fields`, in declaration order, by wire name.
+    fn object(
+        &mut self,
+        fields: &[Field],
+        description: Option<&str>,
+    ) -> Result<Fragment, SchemaError> {
+        let mut properties = Vec::with_capacity(fields.len());
+        let mut required = Vec::new();
+        for field in fields {
+            properties.push((field.json_name.clone(), self.field(field)?));
+            if field.required {
+                required.push(field.json_name.clone());
+            }
+        }
+        Ok(Fragment {
+            description: description.map(str::to_owned),
+            properties: Some(properties),
+            required,
+            additional_properties: Some(AdditionalProperties::Closed),
+            ..Fragment::of_type("object")
+        })
+    }
+
+    fn record(&mut self, record: &Record) -> Result<Fragment, SchemaError> {
+        self.object(&record.fields, record.description.as_deref())
+    }
+
+    /// A property: its type's fragment, then its own description, constraints and default.
+    fn field(&mut self, field: &Field) -> Result<Fragment, SchemaError> {
+        let mut fragment = self.ty(&field.ty)?;
+        if let Some(description) = &field.description {
+            fragment.description = Some(description.clone());
+        }
+        let base = match &field.ty {
+            Type::Nullable { inner } => inner.as_ref(),
+            other => other,
+        };
+        apply_constraints(&mut fragment, base, &field.constraints);
+        if let Some(default) = field.default.as_ref().and_then(default_value) {
+            fragment.default = Some(default);
+        }
+        Ok(fragment)
+    }
+
+    fn ty(&mut self, ty: &Type) -> Result<Fragment, SchemaError> {
+        Ok(match ty {
+            Type::Primitive { name } => primitive(*name),
+            Type::List { item } => Fragment {
+                items: Some(Box::new(self.ty(item)?)),
+                ..Fragment::of_type("array")
+            },
+            Type::Set { item } => Fragment {
+                items: Some(Box::new(self.ty(item)?)),
+                unique_items: true,
+                ..Fragment::of_type("array")
+            },
+            Type::Map { value } => Fragment {
+                additional_properties: Some(AdditionalProperties::Schema(Box::new(
+                    self.ty(value)?,
+                ))),
+                ..Fragment::of_type("object")
+            },
+            Type::Named { package, name, .. } => self.named(package, name)?,
+            Type::Nullable { inner } => nullable(self.ty(inner)?),
+        })
+    }
+
+    fn named(&mut self, package: &str, name: &str) -> Result<Fragment, SchemaError> {
+        let key = (package.to_owned(), name.to_owned());
+        if let Some(def_key) = self.plan.key(&key) {
+            let def_key = def_key.to_owned();
+            if !self.defs.contains_key(&def_key) {
+                // Reserve the key so each hoisted record is written once, cycles included.
+                self.defs.insert(def_key.clone(), None);
+                self.pending.push((def_key.clone(), key));
+            }
+            return Ok(Fragment::reference(format!("#/$defs/{def_key}")));
+        }
+        match self.model.lookup(package, name) {
+            Some(TypeDef::Record(record)) => self.record(record),
+            Some(TypeDef::Enum(e)) => Ok(Fragment {
+                description: e.description.clone(),
+                enumeration: Some(e.variants.iter().map(|v| v.name.clone().into()).collect()),
+                ..Fragment::of_type("string")
+            }),
+            None => Err(SchemaError::UnknownType {
+                package: package.to_owned(),
+                name: name.to_owned(),
+            }),
+        }
+    }
+}
+
+fn primitive(name: Primitive) -> Fragment {
+    let string_with_format = |format| Fragment {
+        format: Some(format),
+        ..Fragment::of_type("string")
+    };
+    match name {
+        Primitive::Bool => Fragment::of_type("boolean"),
+        Primitive::I8
+        | Primitive::I16
+        | Primitive::I32
+        | Primitive::I64
+        | Primitive::U8
+        | Primitive::U16
+        | Primitive::U32
+        | Primitive::U64 => {
+            let (min, max) = integer_range(name).unwrap_or((i128::MIN, i128::MAX));
+            Fragment {
+                minimum: Some(integer_value(min)),
+                maximum: Some(integer_value(max)),
+                ..Fragment::of_type("integer")
+            }
+        }
+        Primitive::F32 | Primitive::F64 => Fragment::of_type("number"),
+        Primitive::String => Fragment::of_type("string"),
+        Primitive::Char => Fragment {
+            min_length: Some(1),
+            max_length: Some(1),
+            ..Fragment::of_type("string")
+        },
+        Primitive::Uuid => string_with_format("uuid"),
+        Primitive::Datetime => string_with_format("date-time"),
+        Primitive::Date => string_with_format("date"),
+        Primitive::Time => string_with_format("time"),
+        Primitive::Uri => string_with_format("uri"),
+        Primitive::Duration => Fragment {
+            pattern: Some(DURATION_PATTERN.to_owned()),
+            ..Fragment::of_type("string")
+        },
+        Primitive::Bytes => Fragment {
+            content_encoding: Some("base64"),
+            ..Fragment::of_type("string")
+        },
+        Primitive::Json => Fragment::default(),
+        Primitive::Object => Fragment::of_type("object"),
+        Primitive::Array => Fragment::of_type("array"),
+    }
+}
+
+/// The inclusive range of an integer primitive.
+fn integer_range(name: Primitive) -> Option<(i128, i128)> {
+    Some(match name {
+        Primitive::I8 => (i8::MIN.into(), i8::MAX.into()),
+        Primitive::I16 => (i16::MIN.into(), i16::MAX.into()),
+        Primitive::I32 => (i32::MIN.into(), i32::MAX.into()),
+        Primitive::I64 => (i64::MIN.into(), i64::MAX.into()),
+        Primitive::U8 => (0, u8::MAX.into()),
+        Primitive::U16 => (0, u16::MAX.into()),
+        Primitive::U32 => (0, u32::MAX.into()),
+        Primitive::U64 => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
+fn integer_value(n: i128) -> Value {
+    if let Ok(n) = u64::try_from(n) {
+        n.into()
+    } else if let Ok(n) = i64::try_from(n) {
+        n.into()
+    } else {
+        // Out of every integer type's range: not reachable from `integer_range`.
+        Value::Null
+    }
+}
+
+/// `T?`: `null` joins the type (and an enum's values); a `$ref` becomes an `anyOf`.
+fn nullable(mut fragment: Fragment) -> Fragment {
+    if let Some(reference) = fragment.reference.take() {
+        return Fragment {
+            description: fragment.description.take(),
+            any_of: Some(vec![
+                Fragment::reference(reference),
+                Fragment::of_type("null"),
+            ]),
+            ..Fragment::default()
+        };
+    }
+    if !fragment.has_type() {
+        // `json` already accepts null.
+        return fragment;
+    }
+    fragment.ty = match fragment.ty.take() {
+        Some(Value::String(ty)) => Some(Value::Array(vec![ty.into(), "null".into()])),
+        other => other,
+    };
+    if let Some(values) = &mut fragment.enumeration {
+        values.push(Value::Null);
+    }
+    fragment
+}
+
+fn apply_constraints(fragment: &mut Fragment, base: &Type, constraints: &Constraints) {
+    if let Some(range) = &constraints.range {
+        apply_range(fragment, base, range);
+    }
+    if let Some(Bounds { min, max }) = constraints.length {
+        if matches!(base, Type::List { .. } | Type::Set { .. }) {
+            fragment.min_items = min.or(fragment.min_items);
+            fragment.max_items = max.or(fragment.max_items);
+        } else {
+            fragment.min_length = tighter(fragment.min_length, min, u64::max);
+            fragment.max_length = tighter(fragment.max_length, max, u64::min);
+        }
+    }
+    if let Some(pattern) = &constraints.pattern {
+        // A duration keeps its own pattern: it is what makes the string a duration.
+        if fragment.pattern.is_none() {
+            fragment.pattern = Some(pattern.clone());
+        }
+    }
+    if fragment.format.is_none() {
+        if constraints.email {
+            fragment.format = Some("email");
+        } else if constraints.url {
+            fragment.format = Some("uri");
+        }
+    }
+}
+
+fn tighter(current: Option<u64>, new: Option<u64>, pick: fn(u64, u64) -> u64) -> Option<u64> {
+    match (current, new) {
+        (Some(a), Some(b)) => Some(pick(a, b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// `@range`: on an integer type, intersected with the type's own range; else as written.
+fn apply_range(fragment: &mut Fragment, base: &Type, range: &Bounds<Number>) {
+    let own = match base {
+        Type::Primitive { name } => integer_range(*name),
+        _ => None,
+    };
+    let Some((low, high)) = own else {
+        if let Some(min) = range.min {
+            fragment.minimum = Some(number_value(min));
+        }
+        if let Some(max) = range.max {
+            fragment.maximum = Some(number_value(max));
+        }
+        return;
+    };
+    if let Some(min) = range.min
+        && compare(min, low).is_gt()
+    {
+        fragment.minimum = Some(clamp(min, low, high));
+    }
+    if let Some(max) = range.max
+        && compare(max, high).is_lt()
+    {
+        fragment.maximum = Some(clamp(max, low, high));
+    }
+}
+
+/// Compares a bound with an end of an integer range, exactly for integer bounds.
+fn compare(bound: Number, end: i128) -> std::cmp::Ordering {
+    match exact_integer(bound) {
+        Some(n) => n.cmp(&end),
+        None => as_f64(bound)
+            .partial_cmp(&(end as f64))
+            .unwrap_or(std::cmp::Ordering::Equal),
+    }
+}
+
+fn exact_integer(n: Number) -> Option<i128> {
+    match n {
+        Number::UInt(n) => Some(i128::from(n)),
+        Number::Int(n) => Some(i128::from(n)),
+        Number::Float(_) => None,
+    }
+}
+
+/// A bound inside `[low, high]` as written, else the nearer end of the type's range.
+fn clamp(bound: Number, low: i128, high: i128) -> Value {
+    match exact_integer(bound) {
+        Some(n) => integer_value(n.clamp(low, high)),
+        None if compare(bound, low).is_lt() => integer_value(low),
+        None if compare(bound, high).is_gt() => integer_value(high),
+        None => number_value(bound),
+    }
+}
+
+fn as_f64(n: Number) -> f64 {
+    match n {
+        Number::UInt(n) => n as f64,
+        Number::Int(n) => n as f64,
+        Number::Float(f) => f,
+    }
+}
+
+fn number_value(n: Number) -> Value {
+    match n {
+        Number::UInt(n) => n.into(),
+        Number::Int(n) => n.into(),
+        // A non-finite float has no JSON form; the resolver does not produce one.
+        Number::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
+    }
+}
+
+/// A declared default as JSON; `= null` writes nothing.
+fn default_value(literal: &Literal) -> Option<Value> {
+    Some(match literal {
+        Literal::Null => return None,
+        Literal::Bool(b) => (*b).into(),
+        Literal::Number(n) => number_value(*n),
+        Literal::String(s) => s.clone().into(),
+        Literal::Char(c) => c.to_string().into(),
+        Literal::Enum(member) => member.clone().into(),
+        Literal::List(items) => Value::Array(items.iter().filter_map(default_value).collect()),
+    })
+}
