@@ -1,0 +1,209 @@
+//! Constraint checks applied after a value is decoded: `@range`, `@length`, `@pattern`,
+//! string formats, set uniqueness.
+
+use std::collections::HashSet;
+use std::fmt::Display;
+use std::hash::Hash;
+use std::sync::OnceLock;
+
+use super::{ArgError, Path, formats};
+
+/// `@range(min, max)`: `minimum` / `maximum`, both inclusive.
+pub fn range<T: PartialOrd + Display + Copy>(
+    value: T,
+    min: Option<T>,
+    max: Option<T>,
+    path: &Path<'_>,
+) -> Result<(), ArgError> {
+    let below = min.is_some_and(|m| value < m);
+    let above = max.is_some_and(|m| value > m);
+    if !(below || above) {
+        return Ok(());
+    }
+    let reason = match (min, max) {
+        (Some(lo), Some(hi)) => format!("Expected a value from {lo} to {hi}."),
+        (Some(lo), None) => format!("Expected a value of at least {lo}."),
+        (None, Some(hi)) => format!("Expected a value of at most {hi}."),
+        (None, None) => unreachable_reason(),
+    };
+    Err(ArgError::new(path, reason))
+}
+
+fn unreachable_reason() -> String {
+    // `below || above` needs a bound; kept total instead of panicking.
+    String::from("Expected a value in range.")
+}
+
+/// `@length` on a string: `minLength` / `maxLength`, counted in Unicode code points.
+pub fn length(
+    s: &str,
+    min: Option<usize>,
+    max: Option<usize>,
+    path: &Path<'_>,
+) -> Result<(), ArgError> {
+    // Byte length bounds the code-point count from above and below (1..=4 bytes each).
+    let bytes = s.len();
+    if min.is_none_or(|m| bytes >= m * 4) && max.is_none_or(|m| bytes <= m) {
+        return Ok(());
+    }
+    counted(s.chars().count(), min, max, "character", path)
+}
+
+/// `@length` on a list or set: `minItems` / `maxItems`.
+pub fn items(
+    count: usize,
+    min: Option<usize>,
+    max: Option<usize>,
+    path: &Path<'_>,
+) -> Result<(), ArgError> {
+    counted(count, min, max, "item", path)
+}
+
+fn counted(
+    n: usize,
+    min: Option<usize>,
+    max: Option<usize>,
+    unit: &str,
+    path: &Path<'_>,
+) -> Result<(), ArgError> {
+    let plural = |k: usize| if k == 1 { "" } else { "s" };
+    if let Some(m) = min.filter(|&m| n < m) {
+        return Err(ArgError::new(
+            path,
+            format!("Expected at least {m} {unit}{}.", plural(m)),
+        ));
+    }
+    if let Some(m) = max.filter(|&m| n > m) {
+        return Err(ArgError::new(
+            path,
+            format!("Expected at most {m} {unit}{}.", plural(m)),
+        ));
+    }
+    Ok(())
+}
+
+/// An ECMA-262 pattern, compiled on first use and then shared.
+///
+/// Declare one per constraint: `static P: Pattern = Pattern::new("^[a-z]+$");`
+pub struct Pattern {
+    source: &'static str,
+    compiled: OnceLock<Option<regress::Regex>>,
+}
+
+impl Pattern {
+    pub const fn new(source: &'static str) -> Self {
+        Pattern {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// Whether `s` matches (JSON Schema `pattern` is not anchored). A pattern that does not
+    /// compile matches nothing and is reported once to `tracing`.
+    pub fn is_match(&self, s: &str) -> bool {
+        let compiled = self
+            .compiled
+            .get_or_init(|| match regress::Regex::new(self.source) {
+                Ok(re) => Some(re),
+                Err(e) => {
+                    tracing::error!(pattern = self.source, error = %e, "invalid @pattern");
+                    None
+                }
+            });
+        compiled.as_ref().is_some_and(|re| re.find(s).is_some())
+    }
+}
+
+/// `@pattern("…")`.
+pub fn pattern(s: &str, p: &Pattern, path: &Path<'_>) -> Result<(), ArgError> {
+    if p.is_match(s) {
+        Ok(())
+    } else {
+        Err(ArgError::new(
+            path,
+            format!("Expected a string matching the pattern '{}'.", p.source),
+        ))
+    }
+}
+
+/// A string `format` the schema can advertise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Email,
+    Uri,
+    Uuid,
+    Date,
+    Time,
+    DateTime,
+    /// `[-][d.]hh:mm:ss[.fffffff]`
+    Duration,
+}
+
+impl Format {
+    /// The reason sent when a value does not have the format.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Format::Email => "Expected an email address.",
+            Format::Uri => "Expected an absolute URI.",
+            Format::Uuid => "Expected a UUID.",
+            Format::Date => "Expected a date (YYYY-MM-DD).",
+            Format::Time => "Expected a time (hh:mm:ss).",
+            Format::DateTime => "Expected a date-time (RFC 3339).",
+            Format::Duration => "Expected a duration ([-][d.]hh:mm:ss[.fffffff]).",
+        }
+    }
+
+    pub fn is_valid(self, s: &str) -> bool {
+        match self {
+            Format::Email => formats::is_email(s),
+            Format::Uri => formats::is_uri(s),
+            Format::Uuid => formats::is_uuid(s),
+            Format::Date => formats::is_date(s),
+            Format::Time => formats::is_time(s),
+            Format::DateTime => formats::is_date_time(s),
+            Format::Duration => formats::is_duration(s),
+        }
+    }
+}
+
+/// `format: email | uri | uuid | date | time | date-time` and the duration pattern.
+pub fn format(s: &str, f: Format, path: &Path<'_>) -> Result<(), ArgError> {
+    if f.is_valid(s) {
+        Ok(())
+    } else {
+        Err(ArgError::new(path, f.reason()))
+    }
+}
+
+/// Set uniqueness: the first repeated item is reported at its index.
+pub fn unique<T: Eq + Hash>(items: &[T], path: &Path<'_>) -> Result<(), ArgError> {
+    if items.len() <= 8 {
+        for (i, item) in items.iter().enumerate() {
+            if items[..i].contains(item) {
+                return Err(ArgError::new(&path.index(i), "Duplicate item."));
+            }
+        }
+        return Ok(());
+    }
+    let mut seen = HashSet::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        if !seen.insert(item) {
+            return Err(ArgError::new(&path.index(i), "Duplicate item."));
+        }
+    }
+    Ok(())
+}
+
+/// Set uniqueness for items that are only `PartialEq` (floats, records with floats).
+pub fn unique_by_eq<T: PartialEq>(items: &[T], path: &Path<'_>) -> Result<(), ArgError> {
+    for (i, item) in items.iter().enumerate() {
+        if items[..i].contains(item) {
+            return Err(ArgError::new(&path.index(i), "Duplicate item."));
+        }
+    }
+    Ok(())
+}

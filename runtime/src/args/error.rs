@@ -1,0 +1,72 @@
+//! The argument error: `Argument '<path>' is not valid.` plus an optional short reason.
+
+use std::borrow::Cow;
+
+use super::Path;
+
+/// A tool argument that failed to decode or broke a constraint.
+///
+/// Its text is sent to the client as an `isError` tool result, so the model can fix the call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgError {
+    path: String,
+    reason: Option<Cow<'static, str>>,
+}
+
+impl ArgError {
+    /// An error at `path` with a short reason (one sentence, ending with a period).
+    pub fn new(path: &Path<'_>, reason: impl Into<Cow<'static, str>>) -> Self {
+        ArgError {
+            path: path.render(),
+            reason: Some(reason.into()),
+        }
+    }
+
+    /// An error at `path` with no reason.
+    pub fn bare(path: &Path<'_>) -> Self {
+        ArgError {
+            path: path.render(),
+            reason: None,
+        }
+    }
+
+    /// A required property is absent.
+    pub fn missing(parent: &Path<'_>, name: &str) -> Self {
+        Self::new(&parent.field(name), "A value is required.")
+    }
+
+    /// A property the closed object does not declare.
+    pub fn unknown(parent: &Path<'_>, name: &str) -> Self {
+        Self::new(&parent.field(name), "Unknown property.")
+    }
+
+    /// `null` where the type is not nullable.
+    pub fn null(path: &Path<'_>) -> Self {
+        Self::new(path, "Null is not allowed.")
+    }
+
+    /// The value has the wrong JSON type; `expected` is e.g. "an integer".
+    pub fn expected(path: &Path<'_>, expected: &str) -> Self {
+        Self::new(path, format!("Expected {expected}."))
+    }
+
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    pub fn reason(&self) -> Option<&str> {
+        self.reason.as_deref()
+    }
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Argument '{}' is not valid.", self.path)?;
+        if let Some(reason) = &self.reason {
+            write!(f, " {reason}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ArgError {}

@@ -1,0 +1,54 @@
+//! Helpers that generated code (and hand-written services) use to read tool arguments.
+//!
+//! Every failure is an [`ArgError`] whose text is `Argument '<path>' is not valid.`,
+//! optionally followed by one short reason. See `docs/runtime.md` for the exact texts.
+//!
+//! A tool's arguments are read like this (what generated code does for `add(a: i32, b: i32)`):
+//!
+//! ```
+//! use toolidl_runtime::args::{self, ArgError, Decode, Path};
+//! use serde_json::value::RawValue;
+//!
+//! fn read_add(raw: &RawValue) -> Result<(i32, i32), ArgError> {
+//!     let root = Path::Root;
+//!     let (mut a, mut b) = (None, None);
+//!     args::object(raw, &root, |key, value| {
+//!         match key {
+//!             "a" => a = Some(i32::decode(value, &root.field("a"))?),
+//!             "b" => b = Some(i32::decode(value, &root.field("b"))?),
+//!             _ => return Err(ArgError::unknown(&root, key)),
+//!         }
+//!         Ok(())
+//!     })?;
+//!     Ok((args::required(a, &root, "a")?, args::required(b, &root, "b")?))
+//! }
+//!
+//! let raw = RawValue::from_string(r#"{"a":1,"b":"x"}"#.into()).unwrap();
+//! assert_eq!(read_add(&raw).unwrap_err().to_string(), "Argument 'b' is not valid. Expected an integer.");
+//! ```
+
+pub mod check;
+mod decode;
+mod error;
+pub mod formats;
+mod path;
+
+pub use check::{Format, Pattern};
+pub use decode::{Decode, array, enum_member, integer, object, required, set, string, wrong_type};
+pub use error::ArgError;
+pub use path::Path;
+
+use serde_json::value::RawValue;
+
+/// `bytes`: a base64 string decoded to its bytes.
+pub fn bytes(raw: &RawValue, path: &Path<'_>) -> Result<Vec<u8>, ArgError> {
+    let s = string(raw, path)?;
+    formats::decode_base64(&s).ok_or_else(|| ArgError::new(path, "Expected base64 data."))
+}
+
+/// A string that must have `format` (uuid, date, time, date-time, uri, email, duration).
+pub fn formatted(raw: &RawValue, path: &Path<'_>, format: Format) -> Result<String, ArgError> {
+    let s = string(raw, path)?;
+    check::format(&s, format, path)?;
+    Ok(s.into_owned())
+}

@@ -1,0 +1,242 @@
+//! The request context a handler receives: cancellation, progress, logging to the client,
+//! client identity, the revision, and requests to the client.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::Value;
+use tokio::sync::Notify;
+
+use crate::connection::ConnShared;
+use crate::jsonrpc::{RpcError, notification_message, push_json_string};
+use crate::revision::Revision;
+
+/// Log levels of `notifications/message` (RFC 5424 order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    Debug,
+    Info,
+    Notice,
+    Warning,
+    Error,
+    Critical,
+    Alert,
+    Emergency,
+}
+
+impl LogLevel {
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<LogLevel> {
+        LogLevel::ALL.into_iter().find(|l| l.as_str() == s)
+    }
+}
+
+/// Per-call state shared by the handler's context and the runtime.
+pub(crate) struct CallState {
+    pub conn: Arc<ConnShared>,
+    pub revision: Revision,
+    /// The request id, raw JSON.
+    pub request_id: Box<str>,
+    /// `_meta.progressToken`, raw JSON.
+    pub progress_token: Option<Box<str>>,
+    /// 2026-07-28: the per-request `logLevel`; `None` means no log messages.
+    pub log_level: Option<LogLevel>,
+    /// 2026-07-28: per-request client info and capabilities (handshake revisions use the session's).
+    pub client_info: Option<Value>,
+    pub client_capabilities: Option<Value>,
+    /// 2026-07-28 multi round-trip: `inputResponses` and `requestState` of a retry.
+    pub input_responses: Option<Value>,
+    pub request_state: Option<String>,
+    pub cancelled: AtomicBool,
+    pub cancel_signal: Notify,
+}
+
+impl CallState {
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Release);
+        self.cancel_signal.notify_waiters();
+    }
+
+    pub async fn wait_cancelled(&self) {
+        let notified = self.cancel_signal.notified();
+        if self.cancelled.load(Ordering::Acquire) {
+            return;
+        }
+        notified.await;
+    }
+}
+
+/// What a handler can see and do while it serves one request.
+#[derive(Clone)]
+pub struct RequestContext {
+    pub(crate) state: Arc<CallState>,
+}
+
+impl RequestContext {
+    /// The revision this request is served under.
+    pub fn revision(&self) -> Revision {
+        self.state.revision
+    }
+
+    /// The request id, as raw JSON text (`1`, `"abc"`).
+    pub fn request_id(&self) -> &str {
+        &self.state.request_id
+    }
+
+    /// The client's `Implementation` (`name`, `version`, …), when it sent one.
+    pub fn client_info(&self) -> Option<&Value> {
+        match &self.state.client_info {
+            Some(v) => Some(v),
+            None => self.state.conn.session().map(|s| &s.client_info),
+        }
+    }
+
+    /// The client's capabilities (per request under 2026-07-28, from `initialize` before).
+    pub fn client_capabilities(&self) -> Option<&Value> {
+        match &self.state.client_capabilities {
+            Some(v) => Some(v),
+            None => self.state.conn.session().map(|s| &s.client_capabilities),
+        }
+    }
+
+    /// Whether the client declared a capability (`"sampling"`, `"elicitation"`, `"roots"`).
+    pub fn client_supports(&self, capability: &str) -> bool {
+        self.client_capabilities()
+            .and_then(|c| c.get(capability))
+            .is_some_and(|v| !v.is_null())
+    }
+
+    /// Whether the client cancelled this request. The runtime also drops the handler's future.
+    pub fn is_cancelled(&self) -> bool {
+        self.state.cancelled.load(Ordering::Acquire)
+    }
+
+    /// Completes when the client cancels this request.
+    pub async fn cancelled(&self) {
+        self.state.wait_cancelled().await
+    }
+
+    /// Sends `notifications/progress` if the request carried a `progressToken`.
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let Some(token) = &self.state.progress_token else {
+            return;
+        };
+        if self.is_cancelled() {
+            return;
+        }
+        let mut params = String::with_capacity(96);
+        params.push_str(r#"{"progressToken":"#);
+        params.push_str(token);
+        params.push_str(r#","progress":"#);
+        params.push_str(&Value::from(progress).to_string());
+        if let Some(t) = total {
+            params.push_str(r#","total":"#);
+            params.push_str(&Value::from(t).to_string());
+        }
+        if let (Some(m), true) = (message, self.state.revision.has_progress_message()) {
+            params.push_str(r#","message":"#);
+            push_json_string(&mut params, m);
+        }
+        params.push('}');
+        self.state
+            .conn
+            .send(notification_message("notifications/progress", &params));
+    }
+
+    /// The level at and above which log messages reach the client, if any.
+    pub fn log_level(&self) -> Option<LogLevel> {
+        if self.state.revision.is_stateless() {
+            self.state.log_level
+        } else {
+            self.state.conn.log_level()
+        }
+    }
+
+    /// Sends `notifications/message` when the client asked for this level
+    /// (`logging/setLevel` before 2026-07-28, the request's `_meta` logLevel after).
+    pub fn log(&self, level: LogLevel, logger: Option<&str>, data: impl Into<Value>) {
+        if self.log_level().is_none_or(|min| level < min) || self.is_cancelled() {
+            return;
+        }
+        let mut params = String::with_capacity(64);
+        params.push_str(r#"{"level":""#);
+        params.push_str(level.as_str());
+        params.push('"');
+        if let Some(l) = logger {
+            params.push_str(r#","logger":"#);
+            push_json_string(&mut params, l);
+        }
+        params.push_str(r#","data":"#);
+        params.push_str(&data.into().to_string());
+        params.push('}');
+        self.state
+            .conn
+            .send(notification_message("notifications/message", &params));
+    }
+
+    /// 2026-07-28: the client's answer to an `inputRequests` key, on a retried request.
+    pub fn input_response(&self, key: &str) -> Option<&Value> {
+        self.state.input_responses.as_ref()?.get(key)
+    }
+
+    /// 2026-07-28: the `requestState` a retried request carries back.
+    pub fn request_state(&self) -> Option<&str> {
+        self.state.request_state.as_deref()
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`). Handshake
+    /// revisions only; under 2026-07-28 return [`crate::ToolOutput::InputRequired`] instead.
+    pub async fn create_message(&self, params: Value) -> Result<Value, RpcError> {
+        self.client_request("sampling/createMessage", "sampling", params)
+            .await
+    }
+
+    /// Asks the user for input (`elicitation/create`). Handshake revisions only.
+    pub async fn elicit(&self, params: Value) -> Result<Value, RpcError> {
+        self.client_request("elicitation/create", "elicitation", params)
+            .await
+    }
+
+    async fn client_request(
+        &self,
+        method: &str,
+        capability: &str,
+        params: Value,
+    ) -> Result<Value, RpcError> {
+        if self.state.revision.is_stateless() {
+            return Err(RpcError::internal(format!(
+                "{method} is not sent as a request under 2026-07-28; return an input_required result"
+            )));
+        }
+        if !self.client_supports(capability) {
+            return Err(RpcError::missing_client_capability(
+                format!("The client does not support {capability}"),
+                serde_json::json!({ capability: {} }),
+            ));
+        }
+        self.state.conn.request(method, &params.to_string()).await
+    }
+}

@@ -1,0 +1,214 @@
+//! Turning tool outputs and errors into `CallToolResult` JSON, per revision.
+
+use crate::jsonrpc::{RpcError, push_json_string};
+use crate::revision::Revision;
+use crate::service::{ToolError, ToolOutput, ToolResult};
+
+/// The text of every error result whose details must not reach the client.
+pub const TOOL_FAILED: &str = "The tool failed.";
+
+/// A rendered result body, and whether it already carries `_meta`.
+pub(crate) struct Body {
+    pub json: String,
+    pub has_meta: bool,
+}
+
+impl Body {
+    fn plain(json: String) -> Self {
+        Body {
+            json,
+            has_meta: false,
+        }
+    }
+}
+
+/// Renders a tool's outcome as a `CallToolResult` object (or a protocol error).
+pub(crate) fn render_tool_result(
+    result: ToolResult,
+    rev: Revision,
+    tool: &str,
+) -> Result<Body, RpcError> {
+    match result {
+        Ok(output) => render_output(output, rev, tool),
+        Err(ToolError::Message(m)) => Ok(Body::plain(error_text(&m))),
+        Err(ToolError::Argument(e)) => Ok(Body::plain(error_text(&e.to_string()))),
+        Err(ToolError::Rpc(e)) => Err(e),
+        Err(ToolError::Internal(e)) => {
+            tracing::error!(tool, error = %e, "tool failed");
+            Ok(Body::plain(error_text(TOOL_FAILED)))
+        }
+    }
+}
+
+/// The result for a handler that panicked (the panic was already reported).
+pub(crate) fn failed_result() -> Body {
+    Body::plain(error_text(TOOL_FAILED))
+}
+
+fn render_output(output: ToolOutput, rev: Revision, tool: &str) -> Result<Body, RpcError> {
+    let json = match output {
+        ToolOutput::Empty => r#"{"content":[]}"#.to_owned(),
+        ToolOutput::Text(t) | ToolOutput::Json(t) => text_result(&t),
+        ToolOutput::Structured(json) => {
+            let mut out = String::with_capacity(2 * json.len() + 64);
+            out.push_str(r#"{"content":[{"type":"text","text":"#);
+            push_json_string(&mut out, &json);
+            out.push_str("}]");
+            if rev.has_structured_content() {
+                out.push_str(r#","structuredContent":"#);
+                out.push_str(&json);
+            }
+            out.push('}');
+            out
+        }
+        ToolOutput::Content(blocks) => {
+            let mut out = String::from(r#"{"content":"#);
+            out.push_str(&serde_json::Value::Array(blocks).to_string());
+            out.push('}');
+            out
+        }
+        ToolOutput::CallResult(mut value) => {
+            let Some(obj) = value.as_object_mut() else {
+                tracing::error!(tool, "call_result is not an object");
+                return Ok(failed_result());
+            };
+            if !rev.has_structured_content() {
+                obj.shift_remove("structuredContent");
+            }
+            if !obj.contains_key("content") {
+                obj.insert("content".into(), serde_json::Value::Array(Vec::new()));
+            }
+            let has_meta = obj.contains_key("_meta");
+            return Ok(Body {
+                json: value.to_string(),
+                has_meta,
+            });
+        }
+        ToolOutput::InputRequired { requests, state } => {
+            if !rev.is_stateless() {
+                tracing::error!(tool, revision = %rev, "input_required needs revision 2026-07-28; use the context's requests");
+                return Ok(failed_result());
+            }
+            return Ok(Body::plain(input_required(requests, state)));
+        }
+    };
+    Ok(Body::plain(json))
+}
+
+fn text_result(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 48);
+    out.push_str(r#"{"content":[{"type":"text","text":"#);
+    push_json_string(&mut out, text);
+    out.push_str("}]}");
+    out
+}
+
+fn error_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    out.push_str(r#"{"content":[{"type":"text","text":"#);
+    push_json_string(&mut out, text);
+    out.push_str(r#"}],"isError":true}"#);
+    out
+}
+
+/// An `InputRequiredResult` body; `resultType` is set by [`finish_result`].
+fn input_required(
+    requests: serde_json::Map<String, serde_json::Value>,
+    state: Option<String>,
+) -> String {
+    let mut obj = serde_json::Map::new();
+    obj.insert("resultType".into(), "input_required".into());
+    if !requests.is_empty() {
+        obj.insert("inputRequests".into(), serde_json::Value::Object(requests));
+    }
+    if let Some(s) = state {
+        obj.insert("requestState".into(), s.into());
+    }
+    serde_json::Value::Object(obj).to_string()
+}
+
+/// How long 2026-07-28 clients may cache a cacheable result.
+#[derive(Debug, Clone)]
+pub(crate) struct CachePolicy {
+    pub ttl_ms: u64,
+    pub scope: &'static str,
+}
+
+/// Adds what a revision requires on every result: for 2026-07-28, `resultType` (unless the
+/// body set it), `ttlMs`/`cacheScope` on cacheable results and `_meta.serverInfo`.
+pub(crate) fn finish_result(
+    body: Body,
+    rev: Revision,
+    cache: Option<&CachePolicy>,
+    server_info: &str,
+) -> String {
+    if !rev.is_stateless() {
+        return body.json;
+    }
+    let json = body.json;
+    let inner = json.trim_end().strip_suffix('}').unwrap_or("{").trim_end();
+    let inner = inner.strip_prefix('{').unwrap_or(inner).trim_start();
+    let mut out = String::with_capacity(json.len() + 160);
+    out.push('{');
+    let mut first = true;
+    let mut sep = |out: &mut String| {
+        if !std::mem::take(&mut first) {
+            out.push(',');
+        }
+    };
+    if !inner.starts_with(r#""resultType""#) {
+        sep(&mut out);
+        out.push_str(r#""resultType":"complete""#);
+    }
+    if !inner.is_empty() {
+        sep(&mut out);
+        out.push_str(inner);
+    }
+    if let Some(c) = cache {
+        sep(&mut out);
+        out.push_str(&format!(
+            r#""ttlMs":{},"cacheScope":"{}""#,
+            c.ttl_ms, c.scope
+        ));
+    }
+    if !body.has_meta {
+        sep(&mut out);
+        out.push_str(r#""_meta":{"io.modelcontextprotocol/serverInfo":"#);
+        out.push_str(server_info);
+        out.push('}');
+    }
+    out.push('}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finish_adds_modern_fields_only_for_2026() {
+        let info = r#"{"name":"s","version":"1"}"#;
+        let legacy = finish_result(Body::plain("{}".into()), Revision::V2025_11_25, None, info);
+        assert_eq!(legacy, "{}");
+        let modern = finish_result(Body::plain("{}".into()), Revision::V2026_07_28, None, info);
+        assert_eq!(
+            modern,
+            r#"{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}"#
+        );
+        let cache = CachePolicy {
+            ttl_ms: 5,
+            scope: "public",
+        };
+        let listed = finish_result(
+            Body::plain(r#"{"tools":[]}"#.into()),
+            Revision::V2026_07_28,
+            Some(&cache),
+            info,
+        );
+        let v: serde_json::Value = serde_json::from_str(&listed).unwrap();
+        assert_eq!(v["resultType"], "complete");
+        assert_eq!(v["ttlMs"], 5);
+        assert_eq!(v["cacheScope"], "public");
+        assert_eq!(v["tools"], serde_json::json!([]));
+    }
+}

@@ -1,0 +1,304 @@
+//! The server: identity, options and the registry of services.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
+
+use crate::connection::ConnShared;
+use crate::output::CachePolicy;
+use crate::revision::{Revision, unknown_tool_keys};
+use crate::service::Service;
+
+/// An MCP server: one or more services, served to any number of connections.
+#[derive(Clone)]
+pub struct Server {
+    pub(crate) shared: Arc<ServerShared>,
+}
+
+pub(crate) struct ServerShared {
+    /// `Implementation` JSON: `{"name":…,"version":…}`.
+    pub info_json: String,
+    pub instructions: Option<String>,
+    pub list_changed: bool,
+    pub page_size: usize,
+    pub cache: CachePolicy,
+    registry: RwLock<Arc<Registry>>,
+    connections: Mutex<Vec<Weak<ConnShared>>>,
+}
+
+/// Builds a [`Server`].
+pub struct ServerBuilder {
+    name: String,
+    version: String,
+    title: Option<String>,
+    instructions: Option<String>,
+    services: Vec<Arc<dyn Service>>,
+    list_changed: bool,
+    page_size: usize,
+    cache: CachePolicy,
+}
+
+impl ServerBuilder {
+    /// Adds a service; its items are listed after those of earlier services.
+    pub fn service(mut self, service: Arc<dyn Service>) -> Self {
+        self.services.push(service);
+        self
+    }
+
+    /// `title` in `serverInfo`.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// `instructions` in the `initialize` and `server/discover` results.
+    pub fn instructions(mut self, text: impl Into<String>) -> Self {
+        self.instructions = Some(text.into());
+        self
+    }
+
+    /// Services may be added or removed at run time: advertises `listChanged` and sends
+    /// `notifications/*/list_changed` to initialized connections when that happens.
+    pub fn list_changed(mut self, enabled: bool) -> Self {
+        self.list_changed = enabled;
+        self
+    }
+
+    /// Items per page of `tools/list`, `resources/list`, … (default 100).
+    pub fn page_size(mut self, n: usize) -> Self {
+        self.page_size = n.max(1);
+        self
+    }
+
+    /// 2026-07-28 caching hints on list and read results (default 0 ms, "public").
+    pub fn cache(mut self, ttl_ms: u64, private: bool) -> Self {
+        self.cache = CachePolicy {
+            ttl_ms,
+            scope: if private { "private" } else { "public" },
+        };
+        self
+    }
+
+    pub fn build(self) -> Server {
+        let mut info = serde_json::Map::new();
+        info.insert("name".into(), self.name.into());
+        if let Some(t) = self.title {
+            info.insert("title".into(), t.into());
+        }
+        info.insert("version".into(), self.version.into());
+        Server {
+            shared: Arc::new(ServerShared {
+                info_json: serde_json::Value::Object(info).to_string(),
+                instructions: self.instructions,
+                list_changed: self.list_changed,
+                page_size: self.page_size,
+                cache: self.cache,
+                registry: RwLock::new(Arc::new(Registry::new(self.services))),
+                connections: Mutex::new(Vec::new()),
+            }),
+        }
+    }
+}
+
+impl Server {
+    /// Starts a server named `name` (its `serverInfo`).
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> ServerBuilder {
+        ServerBuilder {
+            name: name.into(),
+            version: version.into(),
+            title: None,
+            instructions: None,
+            services: Vec::new(),
+            list_changed: false,
+            page_size: 100,
+            cache: CachePolicy {
+                ttl_ms: 0,
+                scope: "public",
+            },
+        }
+    }
+
+    /// Adds a service at run time and tells initialized clients that the lists changed.
+    pub fn add_service(&self, service: Arc<dyn Service>) {
+        let (old, new) = self.replace_services(|services| services.push(service));
+        self.announce(&old, &new);
+    }
+
+    /// Removes a service (compared by pointer) and tells initialized clients.
+    pub fn remove_service(&self, service: &Arc<dyn Service>) {
+        let (old, new) =
+            self.replace_services(|services| services.retain(|s| !Arc::ptr_eq(s, service)));
+        self.announce(&old, &new);
+    }
+
+    fn replace_services(
+        &self,
+        edit: impl FnOnce(&mut Vec<Arc<dyn Service>>),
+    ) -> (Arc<Registry>, Arc<Registry>) {
+        let mut guard = self
+            .shared
+            .registry
+            .write()
+            .unwrap_or_else(|p| p.into_inner());
+        let old = guard.clone();
+        let mut services = old.services.clone();
+        edit(&mut services);
+        let new = Arc::new(Registry::new(services));
+        *guard = new.clone();
+        (old, new)
+    }
+
+    fn announce(&self, old: &Registry, new: &Registry) {
+        if !self.shared.list_changed {
+            return;
+        }
+        let mut methods = Vec::new();
+        if old.tool_names() != new.tool_names() {
+            methods.push("notifications/tools/list_changed");
+        }
+        if old.listing_jsons(Kind::Resources) != new.listing_jsons(Kind::Resources)
+            || old.listing_jsons(Kind::Templates) != new.listing_jsons(Kind::Templates)
+        {
+            methods.push("notifications/resources/list_changed");
+        }
+        if old.listing_jsons(Kind::Prompts) != new.listing_jsons(Kind::Prompts) {
+            methods.push("notifications/prompts/list_changed");
+        }
+        let mut conns = self
+            .shared
+            .connections
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        conns.retain(|w| w.strong_count() > 0);
+        for conn in conns.iter().filter_map(Weak::upgrade) {
+            if conn.session().is_some() {
+                for m in &methods {
+                    conn.send(crate::jsonrpc::notification_message(m, "{}"));
+                }
+            }
+        }
+    }
+
+    pub(crate) fn registry(&self) -> Arc<Registry> {
+        self.shared
+            .registry
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    pub(crate) fn track(&self, conn: &Arc<ConnShared>) {
+        let mut conns = self
+            .shared
+            .connections
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        conns.retain(|w| w.strong_count() > 0);
+        conns.push(Arc::downgrade(conn));
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Resources,
+    Templates,
+    Prompts,
+}
+
+/// The services, the tool-name index and the listings rendered per revision.
+pub(crate) struct Registry {
+    pub services: Vec<Arc<dyn Service>>,
+    tools: HashMap<String, usize>,
+    /// Tool JSON per revision (keys a revision does not know are removed), built on first use.
+    tool_listings: [OnceLock<Vec<String>>; Revision::ALL.len()],
+}
+
+impl Registry {
+    fn new(services: Vec<Arc<dyn Service>>) -> Self {
+        let mut tools = HashMap::new();
+        for (i, s) in services.iter().enumerate() {
+            for t in s.tools() {
+                if tools.contains_key(t.name.as_ref()) {
+                    tracing::warn!(tool = %t.name, "a tool name is listed twice; the first service wins");
+                    continue;
+                }
+                tools.insert(t.name.to_string(), i);
+            }
+        }
+        Registry {
+            services,
+            tools,
+            tool_listings: Default::default(),
+        }
+    }
+
+    pub fn tool_service(&self, name: &str) -> Option<&Arc<dyn Service>> {
+        self.tools.get(name).map(|&i| &self.services[i])
+    }
+
+    fn tool_names(&self) -> Vec<String> {
+        self.services
+            .iter()
+            .flat_map(|s| s.tools().iter().map(|t| t.name.to_string()))
+            .collect()
+    }
+
+    pub fn has_tools(&self) -> bool {
+        !self.tools.is_empty()
+    }
+
+    pub fn has_resources(&self) -> bool {
+        self.services
+            .iter()
+            .any(|s| !s.resources().is_empty() || !s.resource_templates().is_empty())
+    }
+
+    pub fn has_prompts(&self) -> bool {
+        self.services.iter().any(|s| !s.prompts().is_empty())
+    }
+
+    pub fn has_completions(&self) -> bool {
+        self.services.iter().any(|s| s.has_completions())
+    }
+
+    /// Tool JSON objects for `rev`, in listing order.
+    pub fn tool_listings(&self, rev: Revision) -> &[String] {
+        self.tool_listings[rev.index()].get_or_init(|| {
+            let strip = unknown_tool_keys(rev);
+            let mut seen = std::collections::HashSet::new();
+            self.services
+                .iter()
+                .flat_map(|s| s.tools().iter())
+                .filter(|t| seen.insert(t.name.clone()))
+                .map(|t| strip_keys(&t.json, strip))
+                .collect()
+        })
+    }
+
+    pub fn listing_jsons(&self, kind: Kind) -> Vec<&str> {
+        self.services
+            .iter()
+            .flat_map(|s| match kind {
+                Kind::Resources => s.resources(),
+                Kind::Templates => s.resource_templates(),
+                Kind::Prompts => s.prompts(),
+            })
+            .map(|d| d.json.as_ref())
+            .collect()
+    }
+}
+
+/// Removes top-level `keys` from a JSON object text; other text is kept as written.
+fn strip_keys(json: &str, keys: &[&str]) -> String {
+    if keys.is_empty() {
+        return json.to_owned();
+    }
+    match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json) {
+        Ok(mut obj) if keys.iter().any(|k| obj.contains_key(*k)) => {
+            for k in keys {
+                obj.shift_remove(*k);
+            }
+            serde_json::Value::Object(obj).to_string()
+        }
+        _ => json.to_owned(),
+    }
+}

@@ -1,0 +1,263 @@
+//! The contract between the runtime and a service (generated or hand-written).
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::value::RawValue;
+
+use crate::args::ArgError;
+use crate::context::RequestContext;
+use crate::jsonrpc::RpcError;
+
+/// A boxed, sendable future, as every service method returns.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// What a tool call produces: an output, or an error that becomes an error result.
+pub type ToolResult = Result<ToolOutput, ToolError>;
+
+/// One listed tool: its name and its complete `Tool` JSON object, rendered ahead of time.
+#[derive(Debug, Clone)]
+pub struct ToolDef {
+    pub name: Cow<'static, str>,
+    pub json: Cow<'static, str>,
+}
+
+impl ToolDef {
+    /// For generated code: `static TOOLS: [ToolDef; 1] = [ToolDef::new("add", "{…}")];`
+    pub const fn new(name: &'static str, json: &'static str) -> Self {
+        ToolDef {
+            name: Cow::Borrowed(name),
+            json: Cow::Borrowed(json),
+        }
+    }
+
+    /// For services built at run time.
+    pub fn owned(name: String, json: String) -> Self {
+        ToolDef {
+            name: Cow::Owned(name),
+            json: Cow::Owned(json),
+        }
+    }
+}
+
+/// A listed item other than a tool (resource, resource template, prompt): its `json` is the
+/// complete listing object (`Resource`, `ResourceTemplate` or `Prompt`).
+#[derive(Debug, Clone)]
+pub struct ListingDef {
+    pub json: Cow<'static, str>,
+}
+
+impl ListingDef {
+    pub const fn new(json: &'static str) -> Self {
+        ListingDef {
+            json: Cow::Borrowed(json),
+        }
+    }
+
+    pub fn owned(json: String) -> Self {
+        ListingDef {
+            json: Cow::Owned(json),
+        }
+    }
+}
+
+/// A `completion/complete` request, already read.
+#[derive(Debug, Clone)]
+pub struct CompletionRequest {
+    /// `ref/prompt` or `ref/resource`.
+    pub ref_type: String,
+    /// The prompt name, or the resource template URI.
+    pub ref_name: String,
+    pub argument_name: String,
+    pub argument_value: String,
+    /// Already-resolved arguments (`context.arguments`), if the client sent them.
+    pub context_arguments: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Suggestions for `completion/complete`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Completion {
+    pub values: Vec<String>,
+    pub total: Option<u64>,
+    pub has_more: bool,
+}
+
+/// A set of tools, resources and prompts served by the runtime.
+///
+/// Listings are pre-rendered JSON, returned in a stable order. Dispatch methods take
+/// `self: Arc<Self>` so the returned future can own the service (`'static`, runnable on any
+/// worker). A method returns its future quickly: argument decoding may happen before the
+/// future is built, and argument errors are reported through the future's output.
+///
+/// The runtime calls `call_tool` only with a name that `tools()` lists; `read_resource`,
+/// `get_prompt` and `complete` return `None` for what the service does not own, so the
+/// runtime can ask the next service.
+pub trait Service: Send + Sync + 'static {
+    /// The tools, in listing order.
+    fn tools(&self) -> &[ToolDef] {
+        &[]
+    }
+
+    /// Runs a tool. `args` is the `arguments` object (`{}` when the client sent none).
+    fn call_tool(
+        self: Arc<Self>,
+        name: &str,
+        args: &RawValue,
+        ctx: RequestContext,
+    ) -> BoxFuture<ToolResult>;
+
+    /// Concrete resources (`Resource` objects).
+    fn resources(&self) -> &[ListingDef] {
+        &[]
+    }
+
+    /// Resource templates (`ResourceTemplate` objects).
+    fn resource_templates(&self) -> &[ListingDef] {
+        &[]
+    }
+
+    /// Reads a resource: the future yields the `ReadResourceResult` object
+    /// (`{"contents":[…]}`, see [`crate::content`]). `None`: not this service's URI.
+    fn read_resource(
+        self: Arc<Self>,
+        uri: &str,
+        ctx: RequestContext,
+    ) -> Option<BoxFuture<Result<serde_json::Value, RpcError>>> {
+        let _ = (uri, ctx);
+        None
+    }
+
+    /// Prompts (`Prompt` objects).
+    fn prompts(&self) -> &[ListingDef] {
+        &[]
+    }
+
+    /// Renders a prompt: the future yields the `GetPromptResult` object
+    /// (`{"messages":[…]}`). `args` is the `arguments` object of strings (`{}` if absent).
+    /// `None`: not this service's prompt.
+    fn get_prompt(
+        self: Arc<Self>,
+        name: &str,
+        args: &RawValue,
+        ctx: RequestContext,
+    ) -> Option<BoxFuture<Result<serde_json::Value, RpcError>>> {
+        let _ = (name, args, ctx);
+        None
+    }
+
+    /// Whether `complete` answers anything (advertises the `completions` capability).
+    fn has_completions(&self) -> bool {
+        false
+    }
+
+    /// Suggests values for a prompt or resource-template argument. `None`: not this service's.
+    fn complete(
+        self: Arc<Self>,
+        request: &CompletionRequest,
+        ctx: RequestContext,
+    ) -> Option<BoxFuture<Result<Completion, RpcError>>> {
+        let _ = (request, ctx);
+        None
+    }
+}
+
+/// A successful tool output, mapped to a `CallToolResult` as seed 000 prescribes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolOutput {
+    /// No result: empty `content`.
+    Empty,
+    /// A string: one text block.
+    Text(String),
+    /// A scalar, collection or JSON value: one text block holding this JSON text.
+    Json(String),
+    /// A record or map: `structuredContent` with this JSON object, plus the same text block.
+    Structured(String),
+    /// Content blocks, passed as they are.
+    Content(Vec<serde_json::Value>),
+    /// A complete `CallToolResult` object, passed through.
+    CallResult(serde_json::Value),
+    /// 2026-07-28 multi round-trip: ask the client for input, then retry.
+    InputRequired {
+        /// `inputRequests`: key → `{"method": "elicitation/create" | "sampling/createMessage" | "roots/list", "params": …}`.
+        requests: serde_json::Map<String, serde_json::Value>,
+        /// `requestState`: echoed back on the retry; opaque to the client.
+        state: Option<String>,
+    },
+}
+
+impl ToolOutput {
+    /// A text block with `text`.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput::Text(text.into())
+    }
+
+    /// A scalar or collection, written as JSON in one text block.
+    pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Self, ToolError> {
+        serde_json::to_string(value)
+            .map(ToolOutput::Json)
+            .map_err(ToolError::internal)
+    }
+
+    /// A record or map: structured content plus the same JSON as text.
+    pub fn structured<T: serde::Serialize + ?Sized>(value: &T) -> Result<Self, ToolError> {
+        serde_json::to_string(value)
+            .map(ToolOutput::Structured)
+            .map_err(ToolError::internal)
+    }
+
+    /// A nullable record: `None` is the text `null` with no structured content.
+    pub fn nullable_structured<T: serde::Serialize>(value: Option<&T>) -> Result<Self, ToolError> {
+        match value {
+            Some(v) => Self::structured(v),
+            None => Ok(ToolOutput::Text("null".into())),
+        }
+    }
+}
+
+/// Why a tool call did not produce an output.
+#[derive(Debug)]
+pub enum ToolError {
+    /// A user-facing failure: an error result with exactly this text.
+    Message(String),
+    /// An argument that failed to decode or validate: an error result with its text.
+    Argument(ArgError),
+    /// A protocol error instead of a result (e.g. -32021 for a missing client capability).
+    Rpc(RpcError),
+    /// Anything else: the client sees `The tool failed.`, the details go to `tracing`.
+    Internal(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl ToolError {
+    pub fn message(text: impl Into<String>) -> Self {
+        ToolError::Message(text.into())
+    }
+
+    pub fn internal(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        ToolError::Internal(error.into())
+    }
+}
+
+impl From<ArgError> for ToolError {
+    fn from(e: ArgError) -> Self {
+        ToolError::Argument(e)
+    }
+}
+
+impl From<RpcError> for ToolError {
+    fn from(e: RpcError) -> Self {
+        ToolError::Rpc(e)
+    }
+}
+
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ToolError::Message(m) => f.write_str(m),
+            ToolError::Argument(e) => e.fmt(f),
+            ToolError::Rpc(e) => e.fmt(f),
+            ToolError::Internal(e) => e.fmt(f),
+        }
+    }
+}
