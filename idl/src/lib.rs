@@ -1,6 +1,24 @@
 //! The `.tool` interface language: grammar, AST, resolver and diagnostics.
 //!
-//! This crate knows nothing of Rust or JSON Schema: it turns `.tool` text into a
-//! resolved [`model::Model`], or into diagnostics.
+//! This crate knows nothing of Rust or JSON Schema, and does no file-system I/O: it turns
+//! `.tool` text into a resolved [`model::Model`], or into diagnostics. Imports are read
+//! through a [`source::SourceLoader`].
+//!
+//! ```
+//! use toolidl::source::{MemoryLoader, SourceId};
+//!
+//! let text = "service S { tool ping() -> string; }";
+//! let output = toolidl::compile(SourceId::new("s.tool"), text.to_string(), &MemoryLoader::new());
+//! assert!(!output.has_errors());
+//! assert_eq!(output.model.unwrap().services[0].tools[0].name, "ping");
+//! ```
 
+pub mod ast;
+pub mod diagnostics;
 pub mod model;
+pub mod parser;
+pub mod resolve;
+pub mod source;
+
+pub use diagnostics::{Diagnostic, Severity};
+pub use resolve::{Output, compile};

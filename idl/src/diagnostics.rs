@@ -1,0 +1,207 @@
+//! Diagnostics: stable codes, messages, a primary span, and a plain-text rendering.
+//!
+//! Rendering (stable bytes: build scripts replay it and golden files compare it):
+//!
+//! ```text
+//! error[E0101]: unknown type `Strin`
+//!   --> weather.tool:7:11
+//!    |
+//!  7 |     city: Strin,
+//!    |           ^^^^^
+//!    = help: did you mean `string`?
+//! ```
+//!
+//! Every code is listed in `docs/diagnostics.md`.
+
+use std::fmt::Write as _;
+
+use crate::ast::Span;
+use crate::source::{FileId, SourceMap};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// `E0101`, `W0401`, …: stable, documented in `docs/diagnostics.md`.
+    pub code: &'static str,
+    pub message: String,
+    /// The primary span; `None` for diagnostics about a file as a whole (it cannot be read).
+    pub location: Option<(FileId, Span)>,
+    pub help: Option<String>,
+    pub note: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            location: None,
+            help: None,
+            note: None,
+        }
+    }
+
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
+    }
+
+    pub fn at(mut self, file: FileId, span: Span) -> Diagnostic {
+        self.location = Some((file, span));
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.note = Some(note.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Renders this diagnostic as plain text, ending with a newline.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        let mut out = String::new();
+        let label = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let _ = writeln!(out, "{label}[{}]: {}", self.code, self.message);
+        let mut pad = String::from("  ");
+        if let Some((file, span)) = self.location {
+            let file = sources.get(file);
+            let (line, col) = file.line_col(span.start);
+            let width = line.to_string().len();
+            pad = " ".repeat(width + 2);
+            let _ = writeln!(
+                out,
+                "{}--> {}:{line}:{col}",
+                " ".repeat(width + 1),
+                file.id.name
+            );
+            let _ = writeln!(out, "{pad}|");
+            let text = file.line_text(line);
+            let _ = writeln!(out, " {line:>width$} | {}", expand_tabs(text));
+            // Carets: from the column to the span's end, clipped to this line, at least one.
+            let before: String = text.chars().take(col - 1).collect();
+            let (end_line, end_col) = file.line_col(span.end);
+            let caret_chars = if end_line == line {
+                end_col.saturating_sub(col)
+            } else {
+                text.chars().count().saturating_sub(col - 1)
+            };
+            let spanned: String = text.chars().skip(col - 1).take(caret_chars).collect();
+            let carets = expand_tabs(&spanned).chars().count().max(1);
+            let _ = writeln!(
+                out,
+                "{pad}| {}{}",
+                " ".repeat(expand_tabs(&before).chars().count()),
+                "^".repeat(carets)
+            );
+        }
+        if let Some(note) = &self.note {
+            let _ = writeln!(out, "{pad}= note: {note}");
+        }
+        if let Some(help) = &self.help {
+            let _ = writeln!(out, "{pad}= help: {help}");
+        }
+        out
+    }
+}
+
+fn expand_tabs(text: &str) -> String {
+    text.replace('\t', "    ")
+}
+
+/// Renders diagnostics one after another, separated by blank lines.
+pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
+    diagnostics
+        .iter()
+        .map(|d| d.render(sources))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Orders diagnostics by file (load order), then position, keeping the order of equal ones.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by_key(|d| d.location.map(|(f, s)| (f, s.start)));
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The closest candidate to `word`, if one is close enough to be a likely typo.
+pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = word.to_ascii_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    for candidate in candidates {
+        if candidate == word {
+            continue;
+        }
+        let distance = if candidate.to_ascii_lowercase() == lower {
+            0
+        } else {
+            edit_distance(word, candidate)
+        };
+        let limit = (word.chars().count().max(candidate.chars().count()) / 3).max(1);
+        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceId;
+
+    #[test]
+    fn renders_like_the_contract() {
+        let mut sources = SourceMap::default();
+        let text = "record A {\n    city: Strin,\n}\n";
+        let file = sources.add(SourceId::new("weather.tool"), text.into());
+        let start = text.find("Strin").unwrap();
+        let d = Diagnostic::error("E0101", "unknown type `Strin`")
+            .at(file, Span::new(start, start + 5))
+            .help("did you mean `string`?");
+        assert_eq!(
+            d.render(&sources),
+            "error[E0101]: unknown type `Strin`\n  --> weather.tool:2:11\n   |\n 2 |     city: Strin,\n   |           ^^^^^\n   = help: did you mean `string`?\n"
+        );
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(suggest("Strin", ["string", "bool"]), Some("string"));
+        assert_eq!(suggest("String", ["string", "bool"]), Some("string"));
+        assert_eq!(suggest("xyz", ["string", "bool"]), None);
+    }
+}

@@ -1,0 +1,633 @@
+//! `.tool` text → [`ast::File`], with pest. Syntax errors name what was expected in words.
+
+use pest::Parser as _;
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+
+use crate::ast::*;
+use crate::diagnostics::Diagnostic;
+use crate::source::FileId;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "tool.pest"]
+struct ToolParser;
+
+/// Deepest nesting of `(`, `[` and `<` accepted, so that no input can exhaust the stack.
+const MAX_NESTING: usize = 64;
+
+/// The result of parsing one file: the tree (absent after a syntax error) and diagnostics
+/// (the syntax error, or problems inside literals such as a bad escape).
+pub struct Parsed {
+    pub file: Option<File>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub fn parse(file_id: FileId, text: &str) -> Parsed {
+    if let Some(diagnostic) = check_nesting(file_id, text) {
+        return Parsed {
+            file: None,
+            diagnostics: vec![diagnostic],
+        };
+    }
+    match ToolParser::parse(Rule::file, text) {
+        Ok(mut pairs) => {
+            let mut builder = Builder {
+                file_id,
+                diagnostics: Vec::new(),
+            };
+            let file = builder.file(pairs.next().expect("file rule"));
+            Parsed {
+                file: Some(file),
+                diagnostics: builder.diagnostics,
+            }
+        }
+        Err(error) => Parsed {
+            file: None,
+            diagnostics: vec![syntax_error(file_id, text, &error)],
+        },
+    }
+}
+
+fn syntax_error(file_id: FileId, text: &str, error: &pest::error::Error<Rule>) -> Diagnostic {
+    let pos = match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let mut expected: Vec<&'static str> = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            positives.iter().filter_map(|r| describe_rule(*r)).collect()
+        }
+        ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    expected.sort_by_key(|e| (e.starts_with('\''), *e));
+    expected.dedup();
+    let (found, found_len) = describe_found(&text[pos..]);
+    let message = match expected.as_slice() {
+        [] => format!("syntax error: unexpected {found}"),
+        [one] => format!("syntax error: expected {one}, found {found}"),
+        many => format!(
+            "syntax error: expected one of: {}; found {found}",
+            many.join(", ")
+        ),
+    };
+    let mut diagnostic = Diagnostic::error("E0001", message).at(file_id, Span::new(pos, pos + found_len));
+    if let Some(help) = syntax_help(&text[pos..], &expected) {
+        diagnostic = diagnostic.help(help);
+    }
+    diagnostic
+}
+
+fn syntax_help(rest: &str, expected: &[&str]) -> Option<String> {
+    if rest.starts_with("///") && expected.iter().all(|e| *e != "doc comment") {
+        return Some("a `///` doc comment must come right before an item, field, parameter, variant or service member".into());
+    }
+    if expected.contains(&"','") && rest.trim_start().starts_with(|c: char| c.is_alphabetic() || c == '@' || c == '_') {
+        return Some("separate fields, parameters and enum members with `,`".into());
+    }
+    if expected.contains(&"';'") {
+        return Some("declarations of packages, imports and service members end with `;`".into());
+    }
+    None
+}
+
+/// The token found at a syntax error, in words, and its length in bytes.
+fn describe_found(rest: &str) -> (String, usize) {
+    let Some(first) = rest.chars().next() else {
+        return ("end of file".into(), 0);
+    };
+    if first.is_alphanumeric() || first == '_' {
+        let len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        return (format!("`{}`", &rest[..len]), len);
+    }
+    if first == '\n' || first == '\r' {
+        return ("end of line".into(), 0);
+    }
+    if rest.starts_with("///") {
+        return ("doc comment".into(), 3);
+    }
+    (format!("`{first}`"), first.len_utf8())
+}
+
+/// Words for a rule in an "expected" list; `None` for rules never worth naming.
+fn describe_rule(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "end of file",
+        Rule::doc_comment => "doc comment",
+        Rule::ident | Rule::path => "identifier",
+        Rule::kw_package => "'package'",
+        Rule::kw_import => "'import'",
+        Rule::kw_enum => "'enum'",
+        Rule::kw_record => "'record'",
+        Rule::kw_service => "'service'",
+        Rule::kw_tool => "'tool'",
+        Rule::kw_resource => "'resource'",
+        Rule::kw_prompt => "'prompt'",
+        Rule::semi => "';'",
+        Rule::comma => "','",
+        Rule::colon => "':'",
+        Rule::lbrace => "'{'",
+        Rule::rbrace => "'}'",
+        Rule::lparen => "'('",
+        Rule::rparen => "')'",
+        Rule::langle => "'<'",
+        Rule::rangle => "'>'",
+        Rule::lbracket => "'['",
+        Rule::rbracket => "']'",
+        Rule::eq => "'='",
+        Rule::arrow => "'->'",
+        Rule::question => "'?'",
+        Rule::string_lit => "string",
+        Rule::char_lit => "char",
+        Rule::float_lit | Rule::int_lit => "number",
+        Rule::true_lit | Rule::false_lit => "'true' or 'false'",
+        Rule::null_lit => "'null'",
+        Rule::list_lit => "list",
+        Rule::literal => "value",
+        Rule::attr_name | Rule::attribute => "attribute",
+        Rule::attr_args => "'('",
+        Rule::attr_arg => "attribute argument",
+        Rule::type_expr => "type",
+        Rule::type_args => "'<'",
+        Rule::prefix => "attribute",
+        Rule::package_decl => "'package'",
+        Rule::import_decl => "'import'",
+        Rule::enum_decl => "'enum'",
+        Rule::record_decl => "'record'",
+        Rule::service_decl => "'service'",
+        Rule::variant => "enum member",
+        Rule::field => "identifier",
+        Rule::params => "'('",
+        Rule::returns => "'->'",
+        Rule::tool_decl => "'tool'",
+        Rule::resource_decl => "'resource'",
+        Rule::prompt_decl => "'prompt'",
+        Rule::file | Rule::string_inner | Rule::char_inner | Rule::WHITESPACE | Rule::COMMENT => {
+            return None;
+        }
+        _ => return None,
+    })
+}
+
+/// Rejects inputs nested deeper than [`MAX_NESTING`] before pest or the tree builder recurse.
+fn check_nesting(file_id: FileId, text: &str) -> Option<Diagnostic> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'<' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(
+                        Diagnostic::error(
+                            "E0001",
+                            format!("syntax error: nesting deeper than {MAX_NESTING} levels"),
+                        )
+                        .at(file_id, Span::new(i, i + 1)),
+                    );
+                }
+            }
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'>' if i == 0 || bytes[i - 1] != b'-' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+struct Builder {
+    file_id: FileId,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn span_of(pair: &Pair<'_, Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn ident(pair: Pair<'_, Rule>) -> Ident {
+    Ident {
+        name: pair.as_str().to_string(),
+        span: span_of(&pair),
+    }
+}
+
+fn path(pair: Pair<'_, Rule>) -> Vec<Ident> {
+    pair.into_inner().map(ident).collect()
+}
+
+impl Builder {
+    fn file(&mut self, pair: Pair<'_, Rule>) -> File {
+        let mut file = File {
+            package: None,
+            imports: Vec::new(),
+            items: Vec::new(),
+        };
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                Rule::package_decl => {
+                    let span = span_of(&child);
+                    let mut inner = child.into_inner();
+                    let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+                    inner.next(); // kw_package
+                    let path = path(inner.next().expect("path"));
+                    file.package = Some(Package {
+                        doc,
+                        attrs,
+                        path,
+                        span,
+                    });
+                }
+                Rule::import_decl => {
+                    let span = span_of(&child);
+                    let mut inner = child.into_inner();
+                    let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+                    inner.next(); // kw_import
+                    let lit = inner.next().expect("string");
+                    let path_span = span_of(&lit);
+                    let path = self.string(lit);
+                    file.imports.push(Import {
+                        doc,
+                        attrs,
+                        path,
+                        path_span,
+                        span,
+                    });
+                }
+                Rule::enum_decl => file.items.push(Item::Enum(self.enum_decl(child))),
+                Rule::record_decl => file.items.push(Item::Record(self.record_decl(child))),
+                Rule::service_decl => file.items.push(Item::Service(self.service_decl(child))),
+                _ => {}
+            }
+        }
+        file
+    }
+
+    fn prefix(&mut self, pair: Pair<'_, Rule>) -> (Doc, Vec<Attribute>) {
+        let mut doc = Doc::default();
+        let mut attrs = Vec::new();
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                Rule::doc_comment => {
+                    let span = span_of(&child);
+                    let body = &child.as_str()[3..];
+                    let body = body.strip_prefix(' ').unwrap_or(body);
+                    doc.lines.push(body.trim_end_matches('\r').to_string());
+                    doc.span = Some(doc.span.map_or(span, |s| s.to(span)));
+                }
+                Rule::attribute => attrs.push(self.attribute(child)),
+                _ => {}
+            }
+        }
+        (doc, attrs)
+    }
+
+    fn attribute(&mut self, pair: Pair<'_, Rule>) -> Attribute {
+        let span = span_of(&pair);
+        let mut inner = pair.into_inner();
+        let name_pair = inner.next().expect("attr_name");
+        let name_span = span_of(&name_pair);
+        let name = Ident {
+            name: name_pair.as_str()[1..].to_string(),
+            span: name_span,
+        };
+        let args = inner.next().map(|args| {
+            args.into_inner()
+                .map(|arg| {
+                    let span = span_of(&arg);
+                    let mut parts: Vec<Pair<'_, Rule>> = arg.into_inner().collect();
+                    let value = self.literal(parts.pop().expect("literal"));
+                    let name = parts.pop().map(ident);
+                    AttrArg { name, value, span }
+                })
+                .collect()
+        });
+        Attribute { name, args, span }
+    }
+
+    fn enum_decl(&mut self, pair: Pair<'_, Rule>) -> EnumDecl {
+        let span = span_of(&pair);
+        let mut inner = pair.into_inner();
+        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+        inner.next(); // kw_enum
+        let name = ident(inner.next().expect("name"));
+        let variants = inner
+            .filter(|p| p.as_rule() == Rule::variant)
+            .map(|v| {
+                let span = span_of(&v);
+                let mut inner = v.into_inner();
+                let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+                let name = ident(inner.next().expect("name"));
+                VariantDecl {
+                    doc,
+                    attrs,
+                    name,
+                    span,
+                }
+            })
+            .collect();
+        EnumDecl {
+            doc,
+            attrs,
+            name,
+            variants,
+            span,
+        }
+    }
+
+    fn record_decl(&mut self, pair: Pair<'_, Rule>) -> RecordDecl {
+        let span = span_of(&pair);
+        let mut inner = pair.into_inner();
+        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+        inner.next(); // kw_record
+        let name = ident(inner.next().expect("name"));
+        let fields = inner
+            .filter(|p| p.as_rule() == Rule::field)
+            .map(|f| self.field(f))
+            .collect();
+        RecordDecl {
+            doc,
+            attrs,
+            name,
+            fields,
+            span,
+        }
+    }
+
+    fn field(&mut self, pair: Pair<'_, Rule>) -> FieldDecl {
+        let span = span_of(&pair);
+        let mut inner = pair.into_inner();
+        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+        let name = ident(inner.next().expect("name"));
+        let ty = self.type_expr(inner.next().expect("type"));
+        let default = inner.next().map(|lit| self.literal(lit));
+        FieldDecl {
+            doc,
+            attrs,
+            name,
+            ty,
+            default,
+            span,
+        }
+    }
+
+    fn service_decl(&mut self, pair: Pair<'_, Rule>) -> ServiceDecl {
+        let span = span_of(&pair);
+        let mut inner = pair.into_inner();
+        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+        inner.next(); // kw_service
+        let name = ident(inner.next().expect("name"));
+        let members = inner.map(|m| self.member(m)).collect();
+        ServiceDecl {
+            doc,
+            attrs,
+            name,
+            members,
+            span,
+        }
+    }
+
+    fn member(&mut self, pair: Pair<'_, Rule>) -> MemberDecl {
+        let span = span_of(&pair);
+        let kind = match pair.as_rule() {
+            Rule::resource_decl => MemberKind::Resource,
+            Rule::prompt_decl => MemberKind::Prompt,
+            _ => MemberKind::Tool,
+        };
+        let mut inner = pair.into_inner();
+        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+        inner.next(); // keyword
+        let name = ident(inner.next().expect("name"));
+        let params = inner
+            .next()
+            .expect("params")
+            .into_inner()
+            .map(|f| self.field(f))
+            .collect();
+        let returns = inner
+            .next()
+            .map(|r| self.type_expr(r.into_inner().next().expect("type")));
+        MemberDecl {
+            kind,
+            doc,
+            attrs,
+            name,
+            params,
+            returns,
+            span,
+        }
+    }
+
+    fn type_expr(&mut self, pair: Pair<'_, Rule>) -> TypeExpr {
+        let span = span_of(&pair);
+        let mut path_idents = Vec::new();
+        let mut args = None;
+        let mut nullable = Vec::new();
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                Rule::path => path_idents = path(child),
+                Rule::type_args => {
+                    let span = span_of(&child);
+                    let list = child.into_inner().map(|t| self.type_expr(t)).collect();
+                    args = Some(TypeArgs { args: list, span });
+                }
+                Rule::question => nullable.push(span_of(&child)),
+                _ => {}
+            }
+        }
+        TypeExpr {
+            path: path_idents,
+            args,
+            nullable,
+            span,
+        }
+    }
+
+    fn literal(&mut self, pair: Pair<'_, Rule>) -> Literal {
+        let span = span_of(&pair);
+        let inner = pair.into_inner().next().expect("literal alternative");
+        let kind = match inner.as_rule() {
+            Rule::string_lit => LiteralKind::String(self.string(inner)),
+            Rule::char_lit => {
+                let text = self.string(inner);
+                let mut chars = text.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => LiteralKind::Char(c),
+                    _ => {
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                "E0002",
+                                "a char literal must hold exactly one character",
+                            )
+                            .at(self.file_id, span)
+                            .help("write strings with double quotes: \"…\""),
+                        );
+                        LiteralKind::Char(text.chars().next().unwrap_or(' '))
+                    }
+                }
+            }
+            Rule::int_lit => match inner.as_str().parse::<i128>() {
+                Ok(n) if (i64::MIN as i128..=u64::MAX as i128).contains(&n) => LiteralKind::Int(n),
+                _ => {
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            "E0003",
+                            "integer literal out of range",
+                        )
+                        .at(self.file_id, span)
+                        .help("integers must lie between -9223372036854775808 and 18446744073709551615"),
+                    );
+                    LiteralKind::Int(0)
+                }
+            },
+            Rule::float_lit => match inner.as_str().parse::<f64>() {
+                Ok(f) if f.is_finite() => LiteralKind::Float(f),
+                _ => {
+                    self.diagnostics.push(
+                        Diagnostic::error("E0003", "float literal out of range")
+                            .at(self.file_id, span),
+                    );
+                    LiteralKind::Float(0.0)
+                }
+            },
+            Rule::true_lit => LiteralKind::Bool(true),
+            Rule::false_lit => LiteralKind::Bool(false),
+            Rule::null_lit => LiteralKind::Null,
+            Rule::list_lit => {
+                LiteralKind::List(inner.into_inner().map(|l| self.literal(l)).collect())
+            }
+            _ => LiteralKind::Ident(inner.as_str().to_string()),
+        };
+        Literal { kind, span }
+    }
+
+    /// The value of a string or char literal, with escapes processed.
+    fn string(&mut self, pair: Pair<'_, Rule>) -> String {
+        let body = pair.into_inner().next().expect("inner");
+        let base = body.as_span().start();
+        let raw = body.as_str();
+        let mut out = String::with_capacity(raw.len());
+        let mut chars = raw.char_indices();
+        while let Some((i, c)) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            let Some((_, e)) = chars.next() else { break };
+            let escaped = match e {
+                '"' => Some('"'),
+                '\'' => Some('\''),
+                '\\' => Some('\\'),
+                '/' => Some('/'),
+                'n' => Some('\n'),
+                'r' => Some('\r'),
+                't' => Some('\t'),
+                '0' => Some('\0'),
+                'u' => self.unicode_escape(&mut chars, raw),
+                _ => None,
+            };
+            match escaped {
+                Some(c) => out.push(c),
+                None => {
+                    let end = chars.clone().next().map_or(raw.len(), |(j, _)| j);
+                    self.diagnostics.push(
+                        Diagnostic::error("E0002", format!("invalid escape `{}`", &raw[i..end]))
+                            .at(self.file_id, Span::new(base + i, base + end))
+                            .help(r#"escapes are \" \' \\ \/ \n \r \t \0 and \u{…}; write a backslash as \\ (a regex `\d` as "\\d")"#),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// After `\u`: `{hex}`; returns the char, or `None` (the caller reports it).
+    fn unicode_escape(&mut self, chars: &mut std::str::CharIndices<'_>, raw: &str) -> Option<char> {
+        let rest = chars.as_str();
+        if !rest.starts_with('{') {
+            return None;
+        }
+        let close = rest.find('}')?;
+        let hex = &rest[1..close];
+        let c = u32::from_str_radix(hex, 16)
+            .ok()
+            .filter(|_| !hex.is_empty() && hex.len() <= 6)
+            .and_then(char::from_u32)?;
+        let _ = raw;
+        for _ in 0..=close {
+            chars.next();
+        }
+        Some(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(text: &str) -> File {
+        let parsed = parse(FileId(0), text);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        parsed.file.expect("parses")
+    }
+
+    fn err(text: &str) -> String {
+        let parsed = parse(FileId(0), text);
+        assert!(parsed.file.is_none());
+        parsed.diagnostics[0].message.clone()
+    }
+
+    #[test]
+    fn docs_attach_and_comments_vanish() {
+        let file = ok("/// A.\n///  two\n// no\nrecord A { /// f\n @range(1, 2) x: u8 = 3, }");
+        let Item::Record(r) = &file.items[0] else { panic!() };
+        assert_eq!(r.doc.lines, vec!["A.", " two"]);
+        assert_eq!(r.fields[0].doc.lines, vec!["f"]);
+        assert_eq!(r.fields[0].attrs[0].name.name, "range");
+        assert_eq!(r.fields[0].default.as_ref().unwrap().kind, LiteralKind::Int(3));
+    }
+
+    #[test]
+    fn literals() {
+        let file = ok(r#"record A { a: string = "x\"\u{e9}\n", b: char = '\'', c: f64 = -1.5e3, d: i8 = -3, e: E = member, f: string? = null }"#);
+        let Item::Record(r) = &file.items[0] else { panic!() };
+        let kinds: Vec<_> = r.fields.iter().map(|f| f.default.clone().unwrap().kind).collect();
+        assert_eq!(kinds[0], LiteralKind::String("x\"é\n".into()));
+        assert_eq!(kinds[1], LiteralKind::Char('\''));
+        assert_eq!(kinds[2], LiteralKind::Float(-1500.0));
+        assert_eq!(kinds[3], LiteralKind::Int(-3));
+        assert_eq!(kinds[4], LiteralKind::Ident("member".into()));
+        assert_eq!(kinds[5], LiteralKind::Null);
+    }
+
+    #[test]
+    fn syntax_errors_speak_words() {
+        assert_eq!(
+            err("record A { x: }"),
+            "syntax error: expected identifier, found `}`"
+        );
+        let m = err("record A { x: u8 y: u8 }");
+        assert!(m.contains("','") && m.contains("'}'"), "{m}");
+        assert!(!m.contains("rule"), "{m}");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let text = format!("record A {{ a: {}u8{} }}", "list<".repeat(200), ">".repeat(200));
+        assert!(err(&text).contains("nesting"));
+    }
+}

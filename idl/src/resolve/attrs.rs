@@ -1,0 +1,541 @@
+//! Attributes: which exist, where each applies, and what arguments each takes.
+
+use crate::ast::{Attribute, Literal, LiteralKind, Span};
+use crate::diagnostics::{Diagnostic, suggest};
+use crate::model::{Bounds, Number, RenamePolicy, Ui};
+use crate::source::FileId;
+
+/// Where an attribute is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Site {
+    Package,
+    Import,
+    Record,
+    Enum,
+    Variant,
+    Service,
+    Field,
+    Param,
+    Tool,
+    Resource,
+    Prompt,
+}
+
+impl Site {
+    fn words(self) -> &'static str {
+        match self {
+            Site::Package => "a package declaration",
+            Site::Import => "an import",
+            Site::Record => "a record",
+            Site::Enum => "an enum",
+            Site::Variant => "an enum member",
+            Site::Service => "a service",
+            Site::Field => "a record field",
+            Site::Param => "a parameter",
+            Site::Tool => "a tool",
+            Site::Resource => "a resource",
+            Site::Prompt => "a prompt",
+        }
+    }
+}
+
+use Site::*;
+
+const MEMBERS: &[Site] = &[Tool, Resource, Prompt];
+const VALUES: &[Site] = &[Field, Param];
+
+/// Every attribute: name, the sites it applies to, and its usage.
+const SPECS: &[(&str, &[Site], &str)] = &[
+    ("name", MEMBERS, "@name(\"wire_name\")"),
+    ("title", MEMBERS, "@title(\"Human title\")"),
+    (
+        "description",
+        &[Record, Enum, Field, Param, Tool, Resource, Prompt],
+        "@description(\"text\")",
+    ),
+    ("read_only", &[Tool], "@read_only, @read_only(true) or @read_only(false)"),
+    ("destructive", &[Tool], "@destructive, @destructive(true) or @destructive(false)"),
+    ("idempotent", &[Tool], "@idempotent, @idempotent(true) or @idempotent(false)"),
+    ("open_world", &[Tool], "@open_world, @open_world(true) or @open_world(false)"),
+    ("ui", &[Tool], "@ui(\"ui://…\") or @ui(\"ui://…\", visibility: [\"model\", \"app\"])"),
+    ("uri", &[Resource], "@uri(\"scheme://path/{param}\")"),
+    ("mime", &[Resource], "@mime(\"text/plain\")"),
+    ("rename_all", &[Record], "@rename_all(\"camelCase\")"),
+    ("json_name", VALUES, "@json_name(\"wireName\")"),
+    ("range", VALUES, "@range(min, max), @range(min: x) or @range(max: y)"),
+    ("length", VALUES, "@length(min, max), @length(min: n) or @length(max: n)"),
+    ("pattern", VALUES, "@pattern(\"regex\")"),
+    ("email", VALUES, "@email"),
+    ("url", VALUES, "@url"),
+];
+
+/// The attributes of one node, checked and parsed. Spans point at what a later check
+/// (a type's constraints, a name's validity) would blame.
+#[derive(Debug, Default)]
+pub(crate) struct Attrs {
+    pub name: Option<(String, Span)>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+    pub ui: Option<Ui>,
+    pub uri: Option<(String, Span)>,
+    pub mime: Option<String>,
+    pub rename_all: Option<RenamePolicy>,
+    pub json_name: Option<(String, Span)>,
+    /// Bounds, the attribute's span, and the span of a float bound if any.
+    pub range: Option<(Bounds<Number>, Span, Option<Span>)>,
+    pub length: Option<(Bounds<u64>, Span)>,
+    pub pattern: Option<(String, Span)>,
+    pub email: Option<Span>,
+    pub url: Option<Span>,
+}
+
+pub(crate) struct AttrChecker<'a> {
+    pub file: FileId,
+    pub diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+impl AttrChecker<'_> {
+    pub fn check(&mut self, attrs: &[Attribute], site: Site) -> Attrs {
+        let mut out = Attrs::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for attr in attrs {
+            let name = attr.name.name.as_str();
+            let Some(&(_, sites, usage)) = SPECS.iter().find(|(n, _, _)| *n == name) else {
+                let mut d = Diagnostic::error("E0301", format!("unknown attribute `@{name}`"))
+                    .at(self.file, attr.name.span);
+                let here: Vec<&str> = SPECS
+                    .iter()
+                    .filter(|(_, s, _)| s.contains(&site))
+                    .map(|(n, _, _)| *n)
+                    .collect();
+                if let Some(close) = suggest(name, here.iter().copied()) {
+                    d = d.help(format!("did you mean `@{close}`?"));
+                } else if here.is_empty() {
+                    d = d.help(format!("{} takes no attributes", site.words()));
+                } else {
+                    d = d.help(format!(
+                        "attributes of {}: {}",
+                        site.words(),
+                        here.iter().map(|n| format!("@{n}")).collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                self.diagnostics.push(d);
+                continue;
+            };
+            if !sites.contains(&site) {
+                let allowed: Vec<&str> = sites.iter().map(|s| s.words()).collect();
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        "E0303",
+                        format!("`@{name}` does not apply to {}", site.words()),
+                    )
+                    .at(self.file, attr.name.span)
+                    .help(format!("`@{name}` applies to {}", allowed.join(", "))),
+                );
+                continue;
+            }
+            if seen.contains(&name) {
+                self.diagnostics.push(
+                    Diagnostic::error("E0304", format!("`@{name}` is given twice"))
+                        .at(self.file, attr.span)
+                        .help("remove one of them"),
+                );
+                continue;
+            }
+            seen.push(name);
+            self.parse(attr, usage, &mut out);
+        }
+        out
+    }
+
+    fn parse(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
+        let name = attr.name.name.as_str();
+        match name {
+            "name" | "title" | "description" | "uri" | "mime" | "json_name" | "rename_all"
+            | "pattern" => {
+                let Some([Some(lit)]) = self.bind::<1>(attr, usage, &[("value", Arg::Required)])
+                else {
+                    return;
+                };
+                let Some(text) = self.string(attr, lit, usage) else {
+                    return;
+                };
+                let span = lit.span;
+                match name {
+                    "name" => out.name = Some((text, span)),
+                    "title" => out.title = Some(text),
+                    "description" => out.description = Some(text),
+                    "uri" => out.uri = Some((text, span)),
+                    "mime" => out.mime = Some(text),
+                    "json_name" => {
+                        if text.is_empty() {
+                            self.wrong(attr, lit.span, "`@json_name` must not be empty", usage);
+                        } else {
+                            out.json_name = Some((text, span));
+                        }
+                    }
+                    "pattern" => out.pattern = Some((text, span)),
+                    _ => {
+                        if text == "camelCase" {
+                            out.rename_all = Some(RenamePolicy::CamelCase);
+                        } else {
+                            self.diagnostics.push(
+                                Diagnostic::error(
+                                    "E0701",
+                                    format!("unsupported rename policy `{text}`"),
+                                )
+                                .at(self.file, lit.span)
+                                .help("the only policy is \"camelCase\"; without @rename_all, names stay as written"),
+                            );
+                        }
+                    }
+                }
+            }
+            "read_only" | "destructive" | "idempotent" | "open_world" => {
+                let Some([value]) = self.bind::<1>(attr, usage, &[("value", Arg::Optional)]) else {
+                    return;
+                };
+                let value = match value {
+                    None => true,
+                    Some(lit) => match lit.kind {
+                        LiteralKind::Bool(b) => b,
+                        ref other => {
+                            let message =
+                                format!("`@{name}` expects `true` or `false`, found {}", other.describe());
+                            self.wrong(attr, lit.span, &message, usage);
+                            return;
+                        }
+                    },
+                };
+                match name {
+                    "read_only" => out.read_only = Some(value),
+                    "destructive" => out.destructive = Some(value),
+                    "idempotent" => out.idempotent = Some(value),
+                    _ => out.open_world = Some(value),
+                }
+            }
+            "email" | "url" => {
+                if self.bind::<0>(attr, usage, &[]).is_some() {
+                    if name == "email" {
+                        out.email = Some(attr.span);
+                    } else {
+                        out.url = Some(attr.span);
+                    }
+                }
+            }
+            "range" => {
+                let Some([min, max]) = self.bounds(attr, usage) else { return };
+                let mut float = None;
+                let mut number = |lit: Option<&Literal>, this: &mut Self| -> Result<Option<Number>, ()> {
+                    let Some(lit) = lit else { return Ok(None) };
+                    match lit.kind {
+                        LiteralKind::Int(n) => Ok(Some(int_number(n))),
+                        LiteralKind::Float(f) => {
+                            float.get_or_insert(lit.span);
+                            Ok(Some(Number::Float(f)))
+                        }
+                        ref other => {
+                            let message =
+                                format!("`@range` expects numbers, found {}", other.describe());
+                            this.wrong(attr, lit.span, &message, usage);
+                            Err(())
+                        }
+                    }
+                };
+                let (Ok(lo), Ok(hi)) = (number(min, self), number(max, self)) else {
+                    return;
+                };
+                if let (Some(lo), Some(hi)) = (lo, hi)
+                    && compare(lo, hi) == std::cmp::Ordering::Greater
+                {
+                    self.min_above_max(attr, usage);
+                    return;
+                }
+                out.range = Some((Bounds { min: lo, max: hi }, attr.span, float));
+            }
+            "length" => {
+                let Some([min, max]) = self.bounds(attr, usage) else { return };
+                let count = |lit: Option<&Literal>, this: &mut Self| -> Result<Option<u64>, ()> {
+                    let Some(lit) = lit else { return Ok(None) };
+                    match lit.kind {
+                        LiteralKind::Int(n) if (0..=u64::MAX as i128).contains(&n) => Ok(Some(n as u64)),
+                        ref other => {
+                            let message = format!(
+                                "`@length` expects non-negative integers, found {}",
+                                match other {
+                                    LiteralKind::Int(n) => n.to_string(),
+                                    other => other.describe().to_string(),
+                                }
+                            );
+                            this.wrong(attr, lit.span, &message, usage);
+                            Err(())
+                        }
+                    }
+                };
+                let (Ok(lo), Ok(hi)) = (count(min, self), count(max, self)) else {
+                    return;
+                };
+                if let (Some(lo), Some(hi)) = (lo, hi)
+                    && lo > hi
+                {
+                    self.min_above_max(attr, usage);
+                    return;
+                }
+                out.length = Some((Bounds { min: lo, max: hi }, attr.span));
+            }
+            "ui" => {
+                let Some([uri, visibility]) = self.bind::<2>(
+                    attr,
+                    usage,
+                    &[("uri", Arg::Required), ("visibility", Arg::Named)],
+                ) else {
+                    return;
+                };
+                let uri_lit = uri.expect("required");
+                let Some(resource_uri) = self.string(attr, uri_lit, usage) else {
+                    return;
+                };
+                let mut ok = true;
+                if !resource_uri.starts_with("ui://") || resource_uri.len() == "ui://".len() {
+                    ok = false;
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            "E0702",
+                            format!("`@ui` needs a `ui://` URI, found \"{resource_uri}\""),
+                        )
+                        .at(self.file, uri_lit.span)
+                        .help("MCP Apps resources live under ui://, e.g. \"ui://weather/forecast.html\""),
+                    );
+                }
+                let mut list = None;
+                if let Some(lit) = visibility {
+                    match &lit.kind {
+                        LiteralKind::List(items) => {
+                            let mut values: Vec<String> = Vec::new();
+                            for item in items {
+                                match &item.kind {
+                                    LiteralKind::String(s) if s == "model" || s == "app" => {
+                                        if values.contains(s) {
+                                            ok = false;
+                                            self.visibility_error(item.span, format!("`\"{s}\"` is listed twice"));
+                                        } else {
+                                            values.push(s.clone());
+                                        }
+                                    }
+                                    LiteralKind::String(s) => {
+                                        ok = false;
+                                        self.visibility_error(
+                                            item.span,
+                                            format!("unknown visibility \"{s}\""),
+                                        );
+                                    }
+                                    other => {
+                                        ok = false;
+                                        self.visibility_error(
+                                            item.span,
+                                            format!("visibility holds strings, found {}", other.describe()),
+                                        );
+                                    }
+                                }
+                            }
+                            if items.is_empty() {
+                                ok = false;
+                                self.visibility_error(lit.span, "visibility must not be empty".into());
+                            }
+                            list = Some(values);
+                        }
+                        other => {
+                            ok = false;
+                            let message = format!(
+                                "`visibility` expects a list such as [\"model\", \"app\"], found {}",
+                                other.describe()
+                            );
+                            self.wrong(attr, lit.span, &message, usage);
+                        }
+                    }
+                }
+                if ok {
+                    out.ui = Some(Ui {
+                        resource_uri,
+                        visibility: list,
+                    });
+                }
+            }
+            _ => unreachable!("every attribute in SPECS is parsed"),
+        }
+    }
+
+    fn visibility_error(&mut self, span: Span, message: String) {
+        self.diagnostics.push(
+            Diagnostic::error("E0703", message)
+                .at(self.file, span)
+                .help("visibility lists \"model\" and/or \"app\""),
+        );
+    }
+
+    fn min_above_max(&mut self, attr: &Attribute, usage: &str) {
+        self.diagnostics.push(
+            Diagnostic::error(
+                "E0602",
+                format!("`@{}` has its minimum above its maximum", attr.name.name),
+            )
+            .at(self.file, attr.span)
+            .help(format!("usage: {usage}")),
+        );
+    }
+
+    /// `min`/`max`, positional or named; at least one.
+    fn bounds<'l>(&mut self, attr: &'l Attribute, usage: &str) -> Option<[Option<&'l Literal>; 2]> {
+        let bound = self.bind::<2>(attr, usage, &[("min", Arg::Optional), ("max", Arg::Optional)])?;
+        if bound.iter().all(Option::is_none) {
+            self.wrong(
+                attr,
+                attr.span,
+                &format!("`@{}` needs a minimum, a maximum or both", attr.name.name),
+                usage,
+            );
+            return None;
+        }
+        Some(bound)
+    }
+
+    fn string(&mut self, attr: &Attribute, lit: &Literal, usage: &str) -> Option<String> {
+        match &lit.kind {
+            LiteralKind::String(s) => Some(s.clone()),
+            other => {
+                let message = format!(
+                    "`@{}` expects a string, found {}",
+                    attr.name.name,
+                    other.describe()
+                );
+                self.wrong(attr, lit.span, &message, usage);
+                None
+            }
+        }
+    }
+
+    fn wrong(&mut self, attr: &Attribute, span: Span, message: &str, usage: &str) {
+        let _ = attr;
+        self.diagnostics.push(
+            Diagnostic::error("E0302", message)
+                .at(self.file, span)
+                .help(format!("usage: {usage}")),
+        );
+    }
+
+    /// Matches arguments to parameters: positional ones in order (never `Named` ones), named
+    /// ones by name. Reports every mismatch as E0302 and returns `None` after any.
+    fn bind<'l, const N: usize>(
+        &mut self,
+        attr: &'l Attribute,
+        usage: &str,
+        params: &[(&str, Arg); N],
+    ) -> Option<[Option<&'l Literal>; N]> {
+        let mut bound: [Option<&'l Literal>; N] = [None; N];
+        let mut ok = true;
+        let name = &attr.name.name;
+        let args = attr.args.as_deref().unwrap_or_default();
+        let mut next_positional = 0;
+        for arg in args {
+            let index = match &arg.name {
+                None => {
+                    let index = next_positional;
+                    next_positional += 1;
+                    if index >= N || params[index].1 == Arg::Named {
+                        ok = false;
+                        let expected = match params.iter().filter(|p| p.1 != Arg::Named).count() {
+                            0 => format!("`@{name}` takes no arguments"),
+                            1 => format!("`@{name}` takes one argument"),
+                            n => format!("`@{name}` takes at most {n} arguments"),
+                        };
+                        self.wrong(attr, arg.span, &format!("{expected}; this one is extra"), usage);
+                        continue;
+                    }
+                    index
+                }
+                Some(arg_name) => {
+                    match params
+                        .iter()
+                        .position(|(p, a)| *p == arg_name.name && (N > 1 || *a == Arg::Named)) {
+                        Some(index) => index,
+                        None => {
+                            ok = false;
+                            self.wrong(
+                                attr,
+                                arg_name.span,
+                                &format!("`@{name}` has no argument named `{}`", arg_name.name),
+                                usage,
+                            );
+                            continue;
+                        }
+                    }
+                }
+            };
+            if bound[index].is_some() {
+                ok = false;
+                self.wrong(
+                    attr,
+                    arg.span,
+                    &format!("`{}` of `@{name}` is given twice", params[index].0),
+                    usage,
+                );
+                continue;
+            }
+            bound[index] = Some(&arg.value);
+        }
+        for (i, (param, kind)) in params.iter().enumerate() {
+            if *kind == Arg::Required && bound[i].is_none() && ok {
+                ok = false;
+                let what = if N == 1 {
+                    "an argument".to_string()
+                } else {
+                    format!("its `{param}` argument")
+                };
+                self.wrong(attr, attr.span, &format!("`@{name}` needs {what}"), usage);
+            }
+        }
+        ok.then_some(bound)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arg {
+    Required,
+    Optional,
+    /// Only by name (`visibility: [...]`).
+    Named,
+}
+
+pub(crate) fn int_number(n: i128) -> Number {
+    if n >= 0 {
+        Number::UInt(n as u64)
+    } else {
+        Number::Int(n as i64)
+    }
+}
+
+/// Compares two numbers exactly when both are integers, else as floats.
+pub(crate) fn compare(a: Number, b: Number) -> std::cmp::Ordering {
+    fn int(n: Number) -> Option<i128> {
+        match n {
+            Number::UInt(u) => Some(u as i128),
+            Number::Int(i) => Some(i as i128),
+            Number::Float(_) => None,
+        }
+    }
+    fn float(n: Number) -> f64 {
+        match n {
+            Number::UInt(u) => u as f64,
+            Number::Int(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+    match (int(a), int(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => float(a).partial_cmp(&float(b)).unwrap_or(std::cmp::Ordering::Equal),
+    }
+}

@@ -1,0 +1,120 @@
+//! Wire names of tools, and the variables of URI templates.
+
+use heck::ToSnakeCase;
+
+/// `GetDocketAsync` → `get_docket`, `HTTPRequest` → `http_request`, `get_weather` → itself.
+pub(crate) fn derived_tool_name(ident: &str) -> String {
+    let snake = ident.to_snake_case();
+    match snake.strip_suffix("_async") {
+        Some(stem) if !stem.is_empty() => stem.to_string(),
+        _ => snake,
+    }
+}
+
+/// What is wrong with a tool's wire name, if anything: `Err` for an invalid name,
+/// `Ok(warnings)` otherwise.
+pub(crate) fn check_tool_name(name: &str) -> Result<Vec<(&'static str, String)>, String> {
+    let len = name.chars().count();
+    if len == 0 {
+        return Err("a tool name must not be empty".into());
+    }
+    if len > 128 {
+        return Err(format!("a tool name has at most 128 characters, this one has {len}"));
+    }
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+    {
+        return Err(format!("a tool name may not contain {bad:?}"));
+    }
+    let mut warnings = Vec::new();
+    if name.contains('.') {
+        warnings.push((
+            "W0401",
+            format!("tool name `{name}` contains `.`, which several clients refuse"),
+        ));
+    }
+    if len > 64 {
+        warnings.push((
+            "W0402",
+            format!("tool name `{name}` is longer than 64 characters ({len}), which several clients refuse"),
+        ));
+    }
+    Ok(warnings)
+}
+
+/// The variable names of an RFC 6570 URI template, in order (`{a}`, `{+path}`, `{?q,lang}`,
+/// `{/seg*}`, `{x:3}`), or what is malformed.
+pub(crate) fn template_variables(uri: &str) -> Result<Vec<String>, String> {
+    let mut vars = Vec::new();
+    let mut rest = uri;
+    while let Some(open) = rest.find(['{', '}']) {
+        if rest[open..].starts_with('}') {
+            return Err("`}` without a matching `{`".into());
+        }
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            return Err("`{` without a matching `}`".into());
+        };
+        let expr = &after[..close];
+        if expr.contains('{') {
+            return Err("`{` inside a template expression".into());
+        }
+        let expr = expr.strip_prefix(['+', '#', '.', '/', ';', '?', '&']).unwrap_or(expr);
+        for spec in expr.split(',') {
+            let name = spec
+                .strip_suffix('*')
+                .unwrap_or_else(|| spec.split(':').next().unwrap_or(spec));
+            let valid = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+            if !valid {
+                return Err(format!("`{spec}` is not a template variable"));
+            }
+            if let Some((_, len)) = spec.split_once(':')
+                && !(len.bytes().all(|b| b.is_ascii_digit()) && !len.is_empty())
+            {
+                return Err(format!("`{spec}` has an invalid prefix length"));
+            }
+            vars.push(name.to_string());
+        }
+        rest = &after[close + 1..];
+    }
+    Ok(vars)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_names() {
+        assert_eq!(derived_tool_name("GetDocketAsync"), "get_docket");
+        assert_eq!(derived_tool_name("HTTPRequest"), "http_request");
+        assert_eq!(derived_tool_name("get_weather"), "get_weather");
+        assert_eq!(derived_tool_name("Async"), "async");
+        assert_eq!(derived_tool_name("fetch_async"), "fetch");
+    }
+
+    #[test]
+    fn tool_names() {
+        assert!(check_tool_name("a.b").unwrap()[0].0 == "W0401");
+        assert!(check_tool_name(&"a".repeat(65)).unwrap()[0].0 == "W0402");
+        assert!(check_tool_name(&"a".repeat(129)).is_err());
+        assert!(check_tool_name("").is_err());
+        assert!(check_tool_name("get weather").is_err());
+        assert!(check_tool_name("ok-name_1.x").is_ok());
+    }
+
+    #[test]
+    fn templates() {
+        assert_eq!(template_variables("a://{x}/{+y}{?q,lang}").unwrap(), ["x", "y", "q", "lang"]);
+        assert_eq!(template_variables("a://{/seg*}{x:3}").unwrap(), ["seg", "x"]);
+        assert!(template_variables("a://static").unwrap().is_empty());
+        assert!(template_variables("a://{x").is_err());
+        assert!(template_variables("a://x}").is_err());
+        assert!(template_variables("a://{}").is_err());
+        assert!(template_variables("a://{x y}").is_err());
+    }
+}
