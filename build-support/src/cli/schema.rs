@@ -1,11 +1,52 @@
 //! `toolidl schema FILE`
 
+use std::io::Write;
 use std::path::Path;
 
-/// Prints the MCP listings of one file as one JSON object on stdout. Exit code 0, or 1 with
-/// rendered diagnostics on stderr.
+use toolidl_codegen::{SchemaOptions, listings};
+
+use crate::compile::compile_file;
+
+/// Prints the MCP listings of one file as one JSON object on stdout (2-space indent, trailing
+/// newline): the text a generated server embeds. Exit code 0, or 1 with rendered diagnostics
+/// on stderr. Warnings go to stderr and do not change the exit code.
 pub fn run(file: &Path) -> i32 {
-    let _ = file;
-    eprintln!("toolidl schema: not built yet");
-    2
+    let compiled = match compile_file(file) {
+        Ok(compiled) => compiled,
+        Err(failed) => {
+            print_diagnostics(&failed.rendered);
+            return 1;
+        }
+    };
+    print_diagnostics(&compiled.warnings);
+    let listings = match listings(&compiled.model, &SchemaOptions::default()) {
+        Ok(listings) => listings,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return 1;
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(listings.to_pretty_json().as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("error: cannot write the listings: {error}");
+            1
+        }
+    }
+}
+
+/// Rendered diagnostics on stderr, ending with a newline whatever the renderer ended with.
+fn print_diagnostics(rendered: &str) {
+    if rendered.is_empty() {
+        return;
+    }
+    if rendered.ends_with('\n') {
+        eprint!("{rendered}");
+    } else {
+        eprintln!("{rendered}");
+    }
 }
