@@ -102,18 +102,19 @@ impl Pattern {
         self.source
     }
 
-    /// Whether `s` matches (JSON Schema `pattern` is not anchored). A pattern that does not
-    /// compile matches nothing and is reported once to `tracing`.
+    /// Whether `s` matches (JSON Schema `pattern` is not anchored). Compiled in Unicode mode
+    /// (the `u` flag), as JSON Schema validators do, so `\p{L}` works and `.` is a code point.
+    /// A pattern that does not compile matches nothing and is reported once to `tracing`.
     pub fn is_match(&self, s: &str) -> bool {
-        let compiled = self
-            .compiled
-            .get_or_init(|| match regress::Regex::new(self.source) {
-                Ok(re) => Some(re),
-                Err(e) => {
-                    tracing::error!(pattern = self.source, error = %e, "invalid @pattern");
-                    None
-                }
-            });
+        let compiled =
+            self.compiled
+                .get_or_init(|| match regress::Regex::with_flags(self.source, "u") {
+                    Ok(re) => Some(re),
+                    Err(e) => {
+                        tracing::error!(pattern = self.source, error = %e, "invalid @pattern");
+                        None
+                    }
+                });
         compiled.as_ref().is_some_and(|re| re.find(s).is_some())
     }
 }
