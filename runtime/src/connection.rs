@@ -144,31 +144,13 @@ struct Meta<'a> {
 }
 
 /// The revisions a request may name in `_meta` (the stateless ones).
-const PER_REQUEST_REVISIONS: [&str; 1] = [Revision::V2026_07_28.as_str_const()];
+const PER_REQUEST_REVISIONS: [&str; 1] = [Revision::V2026_07_28.as_str()];
 
-impl Revision {
-    const fn as_str_const(self) -> &'static str {
-        match self {
-            Revision::V2024_11_05 => "2024-11-05",
-            Revision::V2025_03_26 => "2025-03-26",
-            Revision::V2025_06_18 => "2025-06-18",
-            Revision::V2025_11_25 => "2025-11-25",
-            Revision::V2026_07_28 => "2026-07-28",
-        }
-    }
-}
-
+/// `{}`, the arguments of a call that sent none.
 fn empty_object() -> &'static RawValue {
     static EMPTY: OnceLock<Box<RawValue>> = OnceLock::new();
-    EMPTY.get_or_init(|| {
-        RawValue::from_string("{}".to_owned()).unwrap_or_else(|_| unreachable_empty())
-    })
-}
-
-#[cold]
-fn unreachable_empty() -> Box<RawValue> {
-    // "{}" is valid JSON; this keeps the function total without a panic path in release.
-    serde_json::value::to_raw_value(&serde_json::Map::new()).unwrap_or_default()
+    // "{}" always parses; the default (`null`) is never used.
+    EMPTY.get_or_init(|| RawValue::from_string("{}".to_owned()).unwrap_or_default())
 }
 
 impl Connection {
@@ -327,7 +309,7 @@ impl Connection {
         }
         let outcome = match method {
             "initialize" => self.initialize(&p, &registry),
-            "ping" => Ok(Reply::Done(plain("{}"), false)),
+            "ping" => Ok(Reply(plain("{}"), false)),
             "server/discover" => Ok(self.discover(&registry)),
             "logging/setLevel" => self.set_level(&p),
             "tools/list" => listing_page(
@@ -351,7 +333,7 @@ impl Connection {
             )),
         };
         match outcome {
-            Ok(Reply::Done(body, cacheable)) => {
+            Ok(Reply(body, cacheable)) => {
                 // `initialize` is answered in the revision it negotiated.
                 let rev = self.revision_after(method, rev);
                 self.reply(id, body, rev, cacheable)
@@ -426,7 +408,7 @@ impl Connection {
         out.push_str(&self.server.shared.info_json);
         self.push_instructions(&mut out);
         out.push('}');
-        Ok(Reply::Done(
+        Ok(Reply(
             Body {
                 json: out,
                 has_meta: false,
@@ -443,7 +425,7 @@ impl Connection {
         out.push_str(&self.capabilities(registry, Revision::V2026_07_28));
         self.push_instructions(&mut out);
         out.push('}');
-        Reply::Done(
+        Reply(
             Body {
                 json: out,
                 has_meta: false,
@@ -492,7 +474,7 @@ impl Connection {
             })?;
         let index = LogLevel::ALL.iter().position(|l| *l == level).unwrap_or(0);
         self.shared.log_level.store(index as u8, Ordering::Relaxed);
-        Ok(Reply::Done(plain("{}"), false))
+        Ok(Reply(plain("{}"), false))
     }
 
     fn list(
@@ -746,10 +728,8 @@ impl Connection {
     }
 }
 
-enum Reply {
-    /// A result body, and whether it is cacheable (2026-07-28 `ttlMs`/`cacheScope`).
-    Done(Body, bool),
-}
+/// A result body, and whether it is cacheable (2026-07-28 `ttlMs`/`cacheScope`).
+struct Reply(Body, bool);
 
 fn plain(json: &str) -> Body {
     Body {
@@ -897,7 +877,7 @@ fn listing_page<S: AsRef<str>>(
         out.push_str(&format!(r#","nextCursor":"{end}""#));
     }
     out.push('}');
-    Ok(Reply::Done(
+    Ok(Reply(
         Body {
             json: out,
             has_meta: false,

@@ -38,8 +38,8 @@ pub mod codegen {
     };
     pub use crate::content;
     pub use crate::{
-        BoxFuture, Completion, CompletionRequest, ListingDef, RequestContext, RpcError, Service,
-        ToolDef, ToolError, ToolOutput, ToolResult,
+        BoxFuture, Completion, CompletionRequest, ListingDef, LogLevel, RequestContext, Revision,
+        RpcError, Service, ToolDef, ToolError, ToolOutput, ToolResult,
     };
     pub use serde;
     pub use serde_json;

@@ -26,15 +26,15 @@ impl Body {
 pub(crate) fn render_tool_result(
     result: ToolResult,
     rev: Revision,
-    tool: &str,
+    request: &str,
 ) -> Result<Body, RpcError> {
     match result {
-        Ok(output) => render_output(output, rev, tool),
+        Ok(output) => render_output(output, rev, request),
         Err(ToolError::Message(m)) => Ok(Body::plain(error_text(&m))),
         Err(ToolError::Argument(e)) => Ok(Body::plain(error_text(&e.to_string()))),
         Err(ToolError::Rpc(e)) => Err(e),
         Err(ToolError::Internal(e)) => {
-            tracing::error!(tool, error = %e, "tool failed");
+            tracing::error!(request, error = %e, "tool failed");
             Ok(Body::plain(error_text(TOOL_FAILED)))
         }
     }
@@ -45,7 +45,7 @@ pub(crate) fn failed_result() -> Body {
     Body::plain(error_text(TOOL_FAILED))
 }
 
-fn render_output(output: ToolOutput, rev: Revision, tool: &str) -> Result<Body, RpcError> {
+fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Body, RpcError> {
     let json = match output {
         ToolOutput::Empty => r#"{"content":[]}"#.to_owned(),
         ToolOutput::Text(t) | ToolOutput::Json(t) => text_result(&t),
@@ -69,7 +69,7 @@ fn render_output(output: ToolOutput, rev: Revision, tool: &str) -> Result<Body, 
         }
         ToolOutput::CallResult(mut value) => {
             let Some(obj) = value.as_object_mut() else {
-                tracing::error!(tool, "call_result is not an object");
+                tracing::error!(request, "call_result is not an object");
                 return Ok(failed_result());
             };
             if !rev.has_structured_content() {
@@ -86,7 +86,7 @@ fn render_output(output: ToolOutput, rev: Revision, tool: &str) -> Result<Body, 
         }
         ToolOutput::InputRequired { requests, state } => {
             if !rev.is_stateless() {
-                tracing::error!(tool, revision = %rev, "input_required needs revision 2026-07-28; use the context's requests");
+                tracing::error!(request, revision = %rev, "input_required needs revision 2026-07-28; use the context's requests");
                 return Ok(failed_result());
             }
             return Ok(Body::plain(input_required(requests, state)));

@@ -23,7 +23,7 @@ impl Revision {
     /// The newest revision negotiated by `initialize`.
     pub const NEWEST_HANDSHAKE: Revision = Revision::V2025_11_25;
 
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Revision::V2024_11_05 => "2024-11-05",
             Revision::V2025_03_26 => "2025-03-26",
