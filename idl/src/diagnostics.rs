@@ -158,7 +158,10 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The closest candidate to `word`, if one is close enough to be a likely typo.
-pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let lower = word.to_ascii_lowercase();
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {

@@ -8,7 +8,7 @@
 //! use toolidl::source::{MemoryLoader, SourceId};
 //!
 //! let text = "service S { tool ping() -> string; }";
-//! let output = toolidl::compile(SourceId::new("s.tool"), text.to_string(), &MemoryLoader::new());
+//! let output = toolidl::compile(&MemoryLoader::new(), SourceId::new("s.tool"), text.to_string());
 //! assert!(!output.has_errors());
 //! assert_eq!(output.model.unwrap().services[0].tools[0].name, "ping");
 //! ```

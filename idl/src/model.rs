@@ -88,15 +88,29 @@ pub struct Field {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Type {
-    Primitive { name: Primitive },
-    List { item: Box<Type> },
-    Set { item: Box<Type> },
+    Primitive {
+        name: Primitive,
+    },
+    List {
+        item: Box<Type>,
+    },
+    Set {
+        item: Box<Type>,
+    },
     /// `map<string, T>`: keys are always strings.
-    Map { value: Box<Type> },
+    Map {
+        value: Box<Type>,
+    },
     /// A record or enum, by its package and name; look it up in `Model::types`.
-    Named { package: String, name: String, def: DefKind },
+    Named {
+        package: String,
+        name: String,
+        def: DefKind,
+    },
     /// `T?`: accepts null. Never directly nested (`T??` is rejected).
-    Nullable { inner: Box<Type> },
+    Nullable {
+        inner: Box<Type>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -225,7 +239,9 @@ pub enum Returns {
     Content,
     /// `-> call_result`: passed through.
     CallResult,
-    Value { ty: Type },
+    Value {
+        ty: Type,
+    },
 }
 
 /// Behaviour hints; each is `Some` only when an attribute assigns it.

@@ -70,7 +70,8 @@ fn syntax_error(file_id: FileId, text: &str, error: &pest::error::Error<Rule>) -
             many.join(", ")
         ),
     };
-    let mut diagnostic = Diagnostic::error("E0001", message).at(file_id, Span::new(pos, pos + found_len));
+    let mut diagnostic =
+        Diagnostic::error("E0001", message).at(file_id, Span::new(pos, pos + found_len));
     if let Some(help) = syntax_help(&text[pos..], &expected) {
         diagnostic = diagnostic.help(help);
     }
@@ -81,7 +82,11 @@ fn syntax_help(rest: &str, expected: &[&str]) -> Option<String> {
     if rest.starts_with("///") && expected.iter().all(|e| *e != "doc comment") {
         return Some("a `///` doc comment must come right before an item, field, parameter, variant or service member".into());
     }
-    if expected.contains(&"','") && rest.trim_start().starts_with(|c: char| c.is_alphabetic() || c == '@' || c == '_') {
+    if expected.contains(&"','")
+        && rest
+            .trim_start()
+            .starts_with(|c: char| c.is_alphabetic() || c == '@' || c == '_')
+    {
         return Some("separate fields, parameters and enum members with `,`".into());
     }
     if expected.contains(&"';'") {
@@ -209,6 +214,20 @@ fn check_nesting(file_id: FileId, text: &str) -> Option<Diagnostic> {
     None
 }
 
+/// The text of a `///` line: without `///` and one leading space, and without a trailing
+/// ordinary comment (`//` after whitespace, as the design's own example writes one; a URL's
+/// `://` is not preceded by whitespace and stays).
+fn doc_line(raw: &str) -> String {
+    let body = raw.get(3..).unwrap_or_default();
+    let bytes = body.as_bytes();
+    let end = (1..bytes.len())
+        .find(|&i| bytes[i - 1].is_ascii_whitespace() && body[i..].starts_with("//"))
+        .unwrap_or(body.len());
+    let body = &body[..end];
+    let body = body.strip_prefix(' ').unwrap_or(body);
+    body.trim_end_matches([' ', '\t', '\r']).to_string()
+}
+
 struct Builder {
     file_id: FileId,
     diagnostics: Vec<Diagnostic>,
@@ -226,8 +245,31 @@ fn ident(pair: Pair<'_, Rule>) -> Ident {
     }
 }
 
+/// The significant children of a node: punctuation rules exist only so that syntax errors
+/// can name them, and carry nothing.
+fn children(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
+    pair.into_inner().filter(|p| {
+        !matches!(
+            p.as_rule(),
+            Rule::semi
+                | Rule::comma
+                | Rule::colon
+                | Rule::lbrace
+                | Rule::rbrace
+                | Rule::lparen
+                | Rule::rparen
+                | Rule::langle
+                | Rule::rangle
+                | Rule::lbracket
+                | Rule::rbracket
+                | Rule::eq
+                | Rule::arrow
+        )
+    })
+}
+
 fn path(pair: Pair<'_, Rule>) -> Vec<Ident> {
-    pair.into_inner().map(ident).collect()
+    children(pair).map(ident).collect()
 }
 
 impl Builder {
@@ -237,11 +279,11 @@ impl Builder {
             imports: Vec::new(),
             items: Vec::new(),
         };
-        for child in pair.into_inner() {
+        for child in children(pair) {
             match child.as_rule() {
                 Rule::package_decl => {
                     let span = span_of(&child);
-                    let mut inner = child.into_inner();
+                    let mut inner = children(child);
                     let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
                     inner.next(); // kw_package
                     let path = path(inner.next().expect("path"));
@@ -254,7 +296,7 @@ impl Builder {
                 }
                 Rule::import_decl => {
                     let span = span_of(&child);
-                    let mut inner = child.into_inner();
+                    let mut inner = children(child);
                     let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
                     inner.next(); // kw_import
                     let lit = inner.next().expect("string");
@@ -280,13 +322,11 @@ impl Builder {
     fn prefix(&mut self, pair: Pair<'_, Rule>) -> (Doc, Vec<Attribute>) {
         let mut doc = Doc::default();
         let mut attrs = Vec::new();
-        for child in pair.into_inner() {
+        for child in children(pair) {
             match child.as_rule() {
                 Rule::doc_comment => {
                     let span = span_of(&child);
-                    let body = &child.as_str()[3..];
-                    let body = body.strip_prefix(' ').unwrap_or(body);
-                    doc.lines.push(body.trim_end_matches('\r').to_string());
+                    doc.lines.push(doc_line(child.as_str()));
                     doc.span = Some(doc.span.map_or(span, |s| s.to(span)));
                 }
                 Rule::attribute => attrs.push(self.attribute(child)),
@@ -298,7 +338,7 @@ impl Builder {
 
     fn attribute(&mut self, pair: Pair<'_, Rule>) -> Attribute {
         let span = span_of(&pair);
-        let mut inner = pair.into_inner();
+        let mut inner = children(pair);
         let name_pair = inner.next().expect("attr_name");
         let name_span = span_of(&name_pair);
         let name = Ident {
@@ -306,10 +346,10 @@ impl Builder {
             span: name_span,
         };
         let args = inner.next().map(|args| {
-            args.into_inner()
+            children(args)
                 .map(|arg| {
                     let span = span_of(&arg);
-                    let mut parts: Vec<Pair<'_, Rule>> = arg.into_inner().collect();
+                    let mut parts: Vec<Pair<'_, Rule>> = children(arg).collect();
                     let value = self.literal(parts.pop().expect("literal"));
                     let name = parts.pop().map(ident);
                     AttrArg { name, value, span }
@@ -321,7 +361,7 @@ impl Builder {
 
     fn enum_decl(&mut self, pair: Pair<'_, Rule>) -> EnumDecl {
         let span = span_of(&pair);
-        let mut inner = pair.into_inner();
+        let mut inner = children(pair);
         let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
         inner.next(); // kw_enum
         let name = ident(inner.next().expect("name"));
@@ -329,7 +369,7 @@ impl Builder {
             .filter(|p| p.as_rule() == Rule::variant)
             .map(|v| {
                 let span = span_of(&v);
-                let mut inner = v.into_inner();
+                let mut inner = children(v);
                 let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
                 let name = ident(inner.next().expect("name"));
                 VariantDecl {
@@ -351,7 +391,7 @@ impl Builder {
 
     fn record_decl(&mut self, pair: Pair<'_, Rule>) -> RecordDecl {
         let span = span_of(&pair);
-        let mut inner = pair.into_inner();
+        let mut inner = children(pair);
         let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
         inner.next(); // kw_record
         let name = ident(inner.next().expect("name"));
@@ -370,7 +410,7 @@ impl Builder {
 
     fn field(&mut self, pair: Pair<'_, Rule>) -> FieldDecl {
         let span = span_of(&pair);
-        let mut inner = pair.into_inner();
+        let mut inner = children(pair);
         let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
         let name = ident(inner.next().expect("name"));
         let ty = self.type_expr(inner.next().expect("type"));
@@ -387,7 +427,7 @@ impl Builder {
 
     fn service_decl(&mut self, pair: Pair<'_, Rule>) -> ServiceDecl {
         let span = span_of(&pair);
-        let mut inner = pair.into_inner();
+        let mut inner = children(pair);
         let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
         inner.next(); // kw_service
         let name = ident(inner.next().expect("name"));
@@ -408,19 +448,20 @@ impl Builder {
             Rule::prompt_decl => MemberKind::Prompt,
             _ => MemberKind::Tool,
         };
-        let mut inner = pair.into_inner();
+        let mut inner = children(pair);
         let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
         inner.next(); // keyword
         let name = ident(inner.next().expect("name"));
         let params = inner
             .next()
-            .expect("params")
-            .into_inner()
+            .map(children)
+            .into_iter()
+            .flatten()
             .map(|f| self.field(f))
             .collect();
         let returns = inner
             .next()
-            .map(|r| self.type_expr(r.into_inner().next().expect("type")));
+            .map(|r| self.type_expr(children(r).next().expect("type")));
         MemberDecl {
             kind,
             doc,
@@ -437,12 +478,12 @@ impl Builder {
         let mut path_idents = Vec::new();
         let mut args = None;
         let mut nullable = Vec::new();
-        for child in pair.into_inner() {
+        for child in children(pair) {
             match child.as_rule() {
                 Rule::path => path_idents = path(child),
                 Rule::type_args => {
                     let span = span_of(&child);
-                    let list = child.into_inner().map(|t| self.type_expr(t)).collect();
+                    let list = children(child).map(|t| self.type_expr(t)).collect();
                     args = Some(TypeArgs { args: list, span });
                 }
                 Rule::question => nullable.push(span_of(&child)),
@@ -459,7 +500,7 @@ impl Builder {
 
     fn literal(&mut self, pair: Pair<'_, Rule>) -> Literal {
         let span = span_of(&pair);
-        let inner = pair.into_inner().next().expect("literal alternative");
+        let inner = children(pair).next().expect("literal alternative");
         let kind = match inner.as_rule() {
             Rule::string_lit => LiteralKind::String(self.string(inner)),
             Rule::char_lit => {
@@ -507,9 +548,7 @@ impl Builder {
             Rule::true_lit => LiteralKind::Bool(true),
             Rule::false_lit => LiteralKind::Bool(false),
             Rule::null_lit => LiteralKind::Null,
-            Rule::list_lit => {
-                LiteralKind::List(inner.into_inner().map(|l| self.literal(l)).collect())
-            }
+            Rule::list_lit => LiteralKind::List(children(inner).map(|l| self.literal(l)).collect()),
             _ => LiteralKind::Ident(inner.as_str().to_string()),
         };
         Literal { kind, span }
@@ -517,7 +556,7 @@ impl Builder {
 
     /// The value of a string or char literal, with escapes processed.
     fn string(&mut self, pair: Pair<'_, Rule>) -> String {
-        let body = pair.into_inner().next().expect("inner");
+        let body = children(pair).next().expect("inner");
         let base = body.as_span().start();
         let raw = body.as_str();
         let mut out = String::with_capacity(raw.len());
@@ -594,18 +633,43 @@ mod tests {
     #[test]
     fn docs_attach_and_comments_vanish() {
         let file = ok("/// A.\n///  two\n// no\nrecord A { /// f\n @range(1, 2) x: u8 = 3, }");
-        let Item::Record(r) = &file.items[0] else { panic!() };
+        let Item::Record(r) = &file.items[0] else {
+            panic!()
+        };
         assert_eq!(r.doc.lines, vec!["A.", " two"]);
         assert_eq!(r.fields[0].doc.lines, vec!["f"]);
         assert_eq!(r.fields[0].attrs[0].name.name, "range");
-        assert_eq!(r.fields[0].default.as_ref().unwrap().kind, LiteralKind::Int(3));
+        assert_eq!(
+            r.fields[0].default.as_ref().unwrap().kind,
+            LiteralKind::Int(3)
+        );
+    }
+
+    #[test]
+    fn doc_lines_drop_a_trailing_comment_but_keep_urls() {
+        assert_eq!(doc_line("/// Units.     // a note"), "Units.");
+        assert_eq!(
+            doc_line("/// See https://x.org/a//b"),
+            "See https://x.org/a//b"
+        );
+        assert_eq!(doc_line("///  indented  "), " indented");
+        assert_eq!(doc_line("///"), "");
+        assert_eq!(doc_line("/// // only a comment"), "");
     }
 
     #[test]
     fn literals() {
-        let file = ok(r#"record A { a: string = "x\"\u{e9}\n", b: char = '\'', c: f64 = -1.5e3, d: i8 = -3, e: E = member, f: string? = null }"#);
-        let Item::Record(r) = &file.items[0] else { panic!() };
-        let kinds: Vec<_> = r.fields.iter().map(|f| f.default.clone().unwrap().kind).collect();
+        let file = ok(
+            r#"record A { a: string = "x\"\u{e9}\n", b: char = '\'', c: f64 = -1.5e3, d: i8 = -3, e: E = member, f: string? = null }"#,
+        );
+        let Item::Record(r) = &file.items[0] else {
+            panic!()
+        };
+        let kinds: Vec<_> = r
+            .fields
+            .iter()
+            .map(|f| f.default.clone().unwrap().kind)
+            .collect();
         assert_eq!(kinds[0], LiteralKind::String("x\"é\n".into()));
         assert_eq!(kinds[1], LiteralKind::Char('\''));
         assert_eq!(kinds[2], LiteralKind::Float(-1500.0));
@@ -627,7 +691,11 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_refused() {
-        let text = format!("record A {{ a: {}u8{} }}", "list<".repeat(200), ">".repeat(200));
+        let text = format!(
+            "record A {{ a: {}u8{} }}",
+            "list<".repeat(200),
+            ">".repeat(200)
+        );
         assert!(err(&text).contains("nesting"));
     }
 }

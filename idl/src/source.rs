@@ -112,7 +112,11 @@ pub fn normalize_path(path: &str) -> String {
         }
     }
     let joined = parts.join("/");
-    if absolute { format!("/{joined}") } else { joined }
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
 }
 
 /// One loaded file, with the offsets of its line starts for `line:col` rendering.

@@ -53,17 +53,45 @@ const SPECS: &[(&str, &[Site], &str)] = &[
         &[Record, Enum, Field, Param, Tool, Resource, Prompt],
         "@description(\"text\")",
     ),
-    ("read_only", &[Tool], "@read_only, @read_only(true) or @read_only(false)"),
-    ("destructive", &[Tool], "@destructive, @destructive(true) or @destructive(false)"),
-    ("idempotent", &[Tool], "@idempotent, @idempotent(true) or @idempotent(false)"),
-    ("open_world", &[Tool], "@open_world, @open_world(true) or @open_world(false)"),
-    ("ui", &[Tool], "@ui(\"ui://…\") or @ui(\"ui://…\", visibility: [\"model\", \"app\"])"),
+    (
+        "read_only",
+        &[Tool],
+        "@read_only, @read_only(true) or @read_only(false)",
+    ),
+    (
+        "destructive",
+        &[Tool],
+        "@destructive, @destructive(true) or @destructive(false)",
+    ),
+    (
+        "idempotent",
+        &[Tool],
+        "@idempotent, @idempotent(true) or @idempotent(false)",
+    ),
+    (
+        "open_world",
+        &[Tool],
+        "@open_world, @open_world(true) or @open_world(false)",
+    ),
+    (
+        "ui",
+        &[Tool],
+        "@ui(\"ui://…\") or @ui(\"ui://…\", visibility: [\"model\", \"app\"])",
+    ),
     ("uri", &[Resource], "@uri(\"scheme://path/{param}\")"),
     ("mime", &[Resource], "@mime(\"text/plain\")"),
     ("rename_all", &[Record], "@rename_all(\"camelCase\")"),
     ("json_name", VALUES, "@json_name(\"wireName\")"),
-    ("range", VALUES, "@range(min, max), @range(min: x) or @range(max: y)"),
-    ("length", VALUES, "@length(min, max), @length(min: n) or @length(max: n)"),
+    (
+        "range",
+        VALUES,
+        "@range(min, max), @range(min: x) or @range(max: y)",
+    ),
+    (
+        "length",
+        VALUES,
+        "@length(min, max), @length(min: n) or @length(max: n)",
+    ),
     ("pattern", VALUES, "@pattern(\"regex\")"),
     ("email", VALUES, "@email"),
     ("url", VALUES, "@url"),
@@ -120,7 +148,10 @@ impl AttrChecker<'_> {
                     d = d.help(format!(
                         "attributes of {}: {}",
                         site.words(),
-                        here.iter().map(|n| format!("@{n}")).collect::<Vec<_>>().join(", ")
+                        here.iter()
+                            .map(|n| format!("@{n}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ));
                 }
                 self.diagnostics.push(d);
@@ -204,8 +235,10 @@ impl AttrChecker<'_> {
                     Some(lit) => match lit.kind {
                         LiteralKind::Bool(b) => b,
                         ref other => {
-                            let message =
-                                format!("`@{name}` expects `true` or `false`, found {}", other.describe());
+                            let message = format!(
+                                "`@{name}` expects `true` or `false`, found {}",
+                                other.describe()
+                            );
                             self.wrong(attr, lit.span, &message, usage);
                             return;
                         }
@@ -228,24 +261,27 @@ impl AttrChecker<'_> {
                 }
             }
             "range" => {
-                let Some([min, max]) = self.bounds(attr, usage) else { return };
-                let mut float = None;
-                let mut number = |lit: Option<&Literal>, this: &mut Self| -> Result<Option<Number>, ()> {
-                    let Some(lit) = lit else { return Ok(None) };
-                    match lit.kind {
-                        LiteralKind::Int(n) => Ok(Some(int_number(n))),
-                        LiteralKind::Float(f) => {
-                            float.get_or_insert(lit.span);
-                            Ok(Some(Number::Float(f)))
-                        }
-                        ref other => {
-                            let message =
-                                format!("`@range` expects numbers, found {}", other.describe());
-                            this.wrong(attr, lit.span, &message, usage);
-                            Err(())
-                        }
-                    }
+                let Some([min, max]) = self.bounds(attr, usage) else {
+                    return;
                 };
+                let mut float = None;
+                let mut number =
+                    |lit: Option<&Literal>, this: &mut Self| -> Result<Option<Number>, ()> {
+                        let Some(lit) = lit else { return Ok(None) };
+                        match lit.kind {
+                            LiteralKind::Int(n) => Ok(Some(int_number(n))),
+                            LiteralKind::Float(f) => {
+                                float.get_or_insert(lit.span);
+                                Ok(Some(Number::Float(f)))
+                            }
+                            ref other => {
+                                let message =
+                                    format!("`@range` expects numbers, found {}", other.describe());
+                                this.wrong(attr, lit.span, &message, usage);
+                                Err(())
+                            }
+                        }
+                    };
                 let (Ok(lo), Ok(hi)) = (number(min, self), number(max, self)) else {
                     return;
                 };
@@ -258,11 +294,15 @@ impl AttrChecker<'_> {
                 out.range = Some((Bounds { min: lo, max: hi }, attr.span, float));
             }
             "length" => {
-                let Some([min, max]) = self.bounds(attr, usage) else { return };
+                let Some([min, max]) = self.bounds(attr, usage) else {
+                    return;
+                };
                 let count = |lit: Option<&Literal>, this: &mut Self| -> Result<Option<u64>, ()> {
                     let Some(lit) = lit else { return Ok(None) };
                     match lit.kind {
-                        LiteralKind::Int(n) if (0..=u64::MAX as i128).contains(&n) => Ok(Some(n as u64)),
+                        LiteralKind::Int(n) if (0..=u64::MAX as i128).contains(&n) => {
+                            Ok(Some(n as u64))
+                        }
                         ref other => {
                             let message = format!(
                                 "`@length` expects non-negative integers, found {}",
@@ -321,7 +361,10 @@ impl AttrChecker<'_> {
                                     LiteralKind::String(s) if s == "model" || s == "app" => {
                                         if values.contains(s) {
                                             ok = false;
-                                            self.visibility_error(item.span, format!("`\"{s}\"` is listed twice"));
+                                            self.visibility_error(
+                                                item.span,
+                                                format!("`\"{s}\"` is listed twice"),
+                                            );
                                         } else {
                                             values.push(s.clone());
                                         }
@@ -337,14 +380,20 @@ impl AttrChecker<'_> {
                                         ok = false;
                                         self.visibility_error(
                                             item.span,
-                                            format!("visibility holds strings, found {}", other.describe()),
+                                            format!(
+                                                "visibility holds strings, found {}",
+                                                other.describe()
+                                            ),
                                         );
                                     }
                                 }
                             }
                             if items.is_empty() {
                                 ok = false;
-                                self.visibility_error(lit.span, "visibility must not be empty".into());
+                                self.visibility_error(
+                                    lit.span,
+                                    "visibility must not be empty".into(),
+                                );
                             }
                             list = Some(values);
                         }
@@ -390,7 +439,11 @@ impl AttrChecker<'_> {
 
     /// `min`/`max`, positional or named; at least one.
     fn bounds<'l>(&mut self, attr: &'l Attribute, usage: &str) -> Option<[Option<&'l Literal>; 2]> {
-        let bound = self.bind::<2>(attr, usage, &[("min", Arg::Optional), ("max", Arg::Optional)])?;
+        let bound = self.bind::<2>(
+            attr,
+            usage,
+            &[("min", Arg::Optional), ("max", Arg::Optional)],
+        )?;
         if bound.iter().all(Option::is_none) {
             self.wrong(
                 attr,
@@ -452,7 +505,12 @@ impl AttrChecker<'_> {
                             1 => format!("`@{name}` takes one argument"),
                             n => format!("`@{name}` takes at most {n} arguments"),
                         };
-                        self.wrong(attr, arg.span, &format!("{expected}; this one is extra"), usage);
+                        self.wrong(
+                            attr,
+                            arg.span,
+                            &format!("{expected}; this one is extra"),
+                            usage,
+                        );
                         continue;
                     }
                     index
@@ -460,7 +518,8 @@ impl AttrChecker<'_> {
                 Some(arg_name) => {
                     match params
                         .iter()
-                        .position(|(p, a)| *p == arg_name.name && (N > 1 || *a == Arg::Named)) {
+                        .position(|(p, a)| *p == arg_name.name && (N > 1 || *a == Arg::Named))
+                    {
                         Some(index) => index,
                         None => {
                             ok = false;
@@ -536,6 +595,8 @@ pub(crate) fn compare(a: Number, b: Number) -> std::cmp::Ordering {
     }
     match (int(a), int(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
-        _ => float(a).partial_cmp(&float(b)).unwrap_or(std::cmp::Ordering::Equal),
+        _ => float(a)
+            .partial_cmp(&float(b))
+            .unwrap_or(std::cmp::Ordering::Equal),
     }
 }

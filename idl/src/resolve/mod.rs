@@ -9,7 +9,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use heck::ToLowerCamelCase;
 
-use crate::ast::{self, FieldDecl, Ident, Item, Literal, LiteralKind, MemberDecl, MemberKind, Span, TypeExpr};
+use crate::ast::{
+    self, FieldDecl, Ident, Item, Literal, LiteralKind, MemberDecl, MemberKind, Span, TypeExpr,
+};
 use crate::diagnostics::{self, Diagnostic, suggest};
 use crate::model::*;
 use crate::parser;
@@ -179,12 +181,16 @@ impl Loading<'_> {
     }
 
     fn import(&mut self, file: FileId, id: &SourceId, import: &ast::Import) -> Option<FileId> {
-        let error = |code, message: String| Diagnostic::error(code, message).at(file, import.path_span);
+        let error =
+            |code, message: String| Diagnostic::error(code, message).at(file, import.path_span);
         match self.loader.load(id, &import.path) {
             Err(e) => {
                 self.diagnostics.push(
-                    error("E1001", format!("cannot read import \"{}\": {}", import.path, e.message))
-                        .help("import paths are relative to the importing file"),
+                    error(
+                        "E1001",
+                        format!("cannot read import \"{}\": {}", import.path, e.message),
+                    )
+                    .help("import paths are relative to the importing file"),
                 );
                 None
             }
@@ -217,7 +223,10 @@ impl Loading<'_> {
 }
 
 fn join_path(path: &[Ident]) -> String {
-    path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(".")
+    path.iter()
+        .map(|i| i.name.as_str())
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 // ---------------------------------------------------------------------------------------
@@ -246,7 +255,11 @@ struct World {
 const RESERVED: &[&str] = &["list", "set", "map", "content", "call_result"];
 
 impl World {
-    fn declare(files: &[LoadedFile], sources: &SourceMap, diagnostics: &mut Vec<Diagnostic>) -> World {
+    fn declare(
+        files: &[LoadedFile],
+        sources: &SourceMap,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> World {
         let mut locals = Vec::new();
         let mut defs: HashMap<(String, String), DefInfo> = HashMap::new();
         let mut def_sites: HashMap<(String, String), FileId> = HashMap::new();
@@ -258,22 +271,28 @@ impl World {
                 let name = item.name();
                 if primitive_named(&name.name).is_some() || RESERVED.contains(&name.name.as_str()) {
                     diagnostics.push(
-                        Diagnostic::error("E0207", format!("`{}` is a built-in type name", name.name))
-                            .at(file, name.span)
-                            .help("choose another name"),
+                        Diagnostic::error(
+                            "E0207",
+                            format!("`{}` is a built-in type name", name.name),
+                        )
+                        .at(file, name.span)
+                        .help("choose another name"),
                     );
                     continue;
                 }
                 if let Some(first) = first_span.get(&name.name) {
                     let (line, col) = sources.get(file).line_col(first.start);
                     diagnostics.push(
-                        Diagnostic::error("E0201", format!("the name `{}` is declared twice", name.name))
-                            .at(file, name.span)
-                            .note(format!(
-                                "first declared at {}:{line}:{col}",
-                                sources.get(file).id.name
-                            ))
-                            .help("records, enums and services of a file share one namespace"),
+                        Diagnostic::error(
+                            "E0201",
+                            format!("the name `{}` is declared twice", name.name),
+                        )
+                        .at(file, name.span)
+                        .note(format!(
+                            "first declared at {}:{line}:{col}",
+                            sources.get(file).id.name
+                        ))
+                        .help("records, enums and services of a file share one namespace"),
                     );
                     continue;
                 }
@@ -290,7 +309,12 @@ impl World {
                     diagnostics.push(
                         Diagnostic::error(
                             "E1003",
-                            format!("type `{}.{}` is also declared in {}", key.0, key.1, sources.get(*other).id.name),
+                            format!(
+                                "type `{}.{}` is also declared in {}",
+                                key.0,
+                                key.1,
+                                sources.get(*other).id.name
+                            ),
                         )
                         .at(file, name.span)
                         .help("two files share this package: give one of them its own `package`"),
@@ -302,7 +326,13 @@ impl World {
                     Item::Enum(e) => e.variants.iter().map(|v| v.name.name.clone()).collect(),
                     _ => Vec::new(),
                 };
-                defs.insert(key, DefInfo { kind: def, variants });
+                defs.insert(
+                    key,
+                    DefInfo {
+                        kind: def,
+                        variants,
+                    },
+                );
             }
             locals.push(local);
         }
@@ -383,17 +413,32 @@ fn collapse(text: &str) -> Option<String> {
 }
 
 fn description(attrs: &Attrs, doc: &ast::Doc) -> Option<String> {
-    attrs.description.clone().or_else(|| collapse(&doc.lines.join(" ")))
+    attrs
+        .description
+        .clone()
+        .or_else(|| collapse(&doc.lines.join(" ")))
 }
 
 impl Resolver<'_> {
-    fn error(&mut self, code: &'static str, span: Span, message: impl Into<String>) -> &mut Diagnostic {
-        self.diagnostics.push(Diagnostic::error(code, message).at(self.file, span));
+    fn error(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.diagnostics
+            .push(Diagnostic::error(code, message).at(self.file, span));
         self.diagnostics.last_mut().expect("just pushed")
     }
 
-    fn warning(&mut self, code: &'static str, span: Span, message: impl Into<String>) -> &mut Diagnostic {
-        self.diagnostics.push(Diagnostic::warning(code, message).at(self.file, span));
+    fn warning(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.diagnostics
+            .push(Diagnostic::warning(code, message).at(self.file, span));
         self.diagnostics.last_mut().expect("just pushed")
     }
 
@@ -440,7 +485,13 @@ impl Resolver<'_> {
 
     fn record(&mut self, decl: &ast::RecordDecl) -> Record {
         let attrs = self.attrs(&decl.attrs, Site::Record);
-        let fields = self.fields(&decl.fields, Site::Field, attrs.rename_all, "E0204", "field");
+        let fields = self.fields(
+            &decl.fields,
+            Site::Field,
+            attrs.rename_all,
+            "E0204",
+            "field",
+        );
         Record {
             package: self.scope.package.clone(),
             name: decl.name.name.clone(),
@@ -457,8 +508,12 @@ impl Resolver<'_> {
         for v in &decl.variants {
             self.attrs(&v.attrs, Site::Variant);
             if variants.iter().any(|x| x.name == v.name.name) {
-                self.error("E0205", v.name.span, format!("enum member `{}` is declared twice", v.name.name))
-                    .help = Some("remove one of them".into());
+                self.error(
+                    "E0205",
+                    v.name.span,
+                    format!("enum member `{}` is declared twice", v.name.name),
+                )
+                .help = Some("remove one of them".into());
                 continue;
             }
             variants.push(Variant {
@@ -488,8 +543,12 @@ impl Resolver<'_> {
         for decl in decls {
             let field = self.field(decl, site, rename);
             if out.iter().any(|f| f.name == field.name) {
-                self.error(code, decl.name.span, format!("{what} `{}` is declared twice", field.name))
-                    .help = Some("rename or remove one of them".into());
+                self.error(
+                    code,
+                    decl.name.span,
+                    format!("{what} `{}` is declared twice", field.name),
+                )
+                .help = Some("rename or remove one of them".into());
                 continue;
             }
             if let Some(other) = out.iter().find(|f| f.json_name == field.json_name) {
@@ -541,8 +600,12 @@ impl Resolver<'_> {
     fn resolve_type(&mut self, te: &TypeExpr, position: Position) -> Option<Type> {
         if te.nullable.len() > 1 {
             let span = te.nullable[1].to(*te.nullable.last().expect("two or more"));
-            self.error("E0105", span, format!("`{}` is nullable more than once", te.path_text()))
-                .help = Some("a type is nullable at most once: write a single `?`".into());
+            self.error(
+                "E0105",
+                span,
+                format!("`{}` is nullable more than once", te.path_text()),
+            )
+            .help = Some("a type is nullable at most once: write a single `?`".into());
         }
         let base = self.resolve_base(te, position)?;
         Some(if te.nullable.is_empty() {
@@ -565,8 +628,12 @@ impl Resolver<'_> {
                 format!("{name}<T>")
             };
             let Some(args) = &te.args else {
-                self.error("E0103", te.path_span(), format!("`{name}` needs type arguments"))
-                    .help = Some(format!("write `{usage}`"));
+                self.error(
+                    "E0103",
+                    te.path_span(),
+                    format!("`{name}` needs type arguments"),
+                )
+                .help = Some(format!("write `{usage}`"));
                 return None;
             };
             if args.args.len() != arity {
@@ -587,7 +654,10 @@ impl Resolver<'_> {
             if name == "map" {
                 let key = items[0].as_ref();
                 if let Some(key) = key
-                    && *key != (Type::Primitive { name: Primitive::String })
+                    && *key
+                        != (Type::Primitive {
+                            name: Primitive::String,
+                        })
                 {
                     let message = format!("map keys must be `string`, found `{}`", type_text(key));
                     self.error("E0104", args.args[0].span, message).help =
@@ -604,7 +674,11 @@ impl Resolver<'_> {
             });
         }
         if let Some(args) = &te.args {
-            self.error("E0103", args.span, format!("`{name}` takes no type arguments"));
+            self.error(
+                "E0103",
+                args.span,
+                format!("`{name}` takes no type arguments"),
+            );
             return None;
         }
         if te.path.len() == 1 {
@@ -637,11 +711,14 @@ impl Resolver<'_> {
                 }
                 let loaded = self.files.iter().any(|f| f.package == package);
                 let help = if loaded {
-                    format!("package `{package}` is not imported by this file: import the file that declares it")
+                    format!(
+                        "package `{package}` is not imported by this file: import the file that declares it"
+                    )
                 } else {
                     format!("packages in scope: {}", self.scope.packages.join(", "))
                 };
-                self.error("E0101", span, format!("unknown package `{package}`")).help = Some(help);
+                self.error("E0101", span, format!("unknown package `{package}`"))
+                    .help = Some(help);
                 return None;
             }
             return match self.world.defs.get(&(package.clone(), name.clone())) {
@@ -650,14 +727,18 @@ impl Resolver<'_> {
                     if !self.scope.incomplete {
                         let text = te.path_text();
                         let d = self.error("E0101", span, format!("unknown type `{text}`"));
-                        d.help = Some(format!("package `{package}` declares no record or enum `{name}`"));
+                        d.help = Some(format!(
+                            "package `{package}` declares no record or enum `{name}`"
+                        ));
                     }
                     None
                 }
             };
         }
         match self.world.locals[self.file.0].get(&name) {
-            Some(DeclKind::Record) => return Some((self.scope.package.clone(), name, DefKind::Record)),
+            Some(DeclKind::Record) => {
+                return Some((self.scope.package.clone(), name, DefKind::Record));
+            }
             Some(DeclKind::Enum) => return Some((self.scope.package.clone(), name, DefKind::Enum)),
             Some(DeclKind::Service) => {
                 self.error("E0101", span, format!("`{name}` is a service, not a type"));
@@ -668,22 +749,29 @@ impl Resolver<'_> {
         match self.scope.imported.get(&name).map(Vec::as_slice) {
             Some([(package, def)]) => Some((package.clone(), name, *def)),
             Some(many) => {
-                let options: Vec<String> = many.iter().map(|(p, _)| format!("`{p}.{name}`")).collect();
+                let options: Vec<String> =
+                    many.iter().map(|(p, _)| format!("`{p}.{name}`")).collect();
                 let packages: Vec<&str> = many.iter().map(|(p, _)| p.as_str()).collect();
-                let message = format!("`{name}` is ambiguous: packages {} declare it", packages.join(" and "));
-                self.error("E0102", span, message).help = Some(format!("write {}", options.join(" or ")));
+                let message = format!(
+                    "`{name}` is ambiguous: packages {} declare it",
+                    packages.join(" and ")
+                );
+                self.error("E0102", span, message).help =
+                    Some(format!("write {}", options.join(" or ")));
                 None
             }
             None => {
                 if !self.scope.incomplete {
                     let mut candidates: Vec<&str> = PRIMITIVES.iter().map(|(n, _)| *n).collect();
                     candidates.extend(["list", "set", "map"]);
-                    let locals: Vec<String> = self.world.locals[self.file.0].keys().cloned().collect();
+                    let locals: Vec<String> =
+                        self.world.locals[self.file.0].keys().cloned().collect();
                     candidates.extend(locals.iter().map(String::as_str));
                     let imported: Vec<String> = self.scope.imported.keys().cloned().collect();
                     candidates.extend(imported.iter().map(String::as_str));
                     let hint = suggest(&name, candidates).map(|s| format!("did you mean `{s}`?"));
-                    self.error("E0101", span, format!("unknown type `{name}`")).help = hint;
+                    self.error("E0101", span, format!("unknown type `{name}`"))
+                        .help = hint;
                 }
                 None
             }
@@ -705,32 +793,21 @@ impl Resolver<'_> {
         let mut out = Constraints::default();
         let not_applicable = |this: &mut Self, span: Span, attr: &str, applies: &str| {
             let message = format!("`@{attr}` does not apply to `{}`", type_text(ty));
-            this.error("E0601", span, message).help = Some(format!("`@{attr}` applies to {applies}"));
+            this.error("E0601", span, message).help =
+                Some(format!("`@{attr}` applies to {applies}"));
         };
         if let Some((bounds, span, float_span)) = &attrs.range {
             match prim {
                 Some(p) if integer_range(p).is_some() => {
                     if let Some(float_span) = float_span {
-                        let message = format!("`{}` is an integer type, but a `@range` bound is a float", primitive_name(p));
+                        let message = format!(
+                            "`{}` is an integer type, but a `@range` bound is a float",
+                            primitive_name(p)
+                        );
                         self.error("E0604", *float_span, message).help =
                             Some("write integer bounds, or use f32/f64".into());
                     } else {
-                        let (lo, hi) = integer_range(p).expect("integer");
-                        for bound in [bounds.min, bounds.max].into_iter().flatten() {
-                            let n = match bound {
-                                Number::UInt(u) => u as i128,
-                                Number::Int(i) => i as i128,
-                                Number::Float(_) => continue,
-                            };
-                            if n < lo || n > hi {
-                                let message = format!(
-                                    "`@range` bound {n} lies outside `{}` ({lo} to {hi})",
-                                    primitive_name(p)
-                                );
-                                self.warning("W0601", *span, message).help =
-                                    Some("the type's own range still applies".into());
-                            }
-                        }
+                        // Bounds wider than the type are allowed: generators intersect them.
                         out.range = Some(*bounds);
                     }
                 }
@@ -749,8 +826,10 @@ impl Resolver<'_> {
             if !is_string {
                 not_applicable(self, *span, "pattern", "string");
             } else if let Err(e) = compile_pattern(pattern) {
-                self.error("E0603", *span, format!("invalid regular expression: {e}")).help =
-                    Some("`@pattern` takes an ECMA-262 regular expression, as JSON Schema does".into());
+                self.error("E0603", *span, format!("invalid regular expression: {e}"))
+                    .help = Some(
+                    "`@pattern` takes an ECMA-262 regular expression, as JSON Schema does".into(),
+                );
             } else {
                 out.pattern = Some(pattern.clone());
             }
@@ -778,18 +857,26 @@ impl Resolver<'_> {
             if nullable {
                 return Some(Value::Null);
             }
-            self.error("E0503", lit.span, format!("`null` is not a value of `{shown}`")).help =
-                Some(format!("make the type nullable: `{shown}?`"));
+            self.error(
+                "E0503",
+                lit.span,
+                format!("`null` is not a value of `{shown}`"),
+            )
+            .help = Some(format!("make the type nullable: `{shown}?`"));
             return None;
         }
         if let LiteralKind::List(_) = lit.kind {
-            self.error("E0501", lit.span, "a default cannot be a list").help =
-                Some("list literals are only allowed in attribute arguments".into());
+            self.error("E0501", lit.span, "a default cannot be a list")
+                .help = Some("list literals are only allowed in attribute arguments".into());
             return None;
         }
         let value = match base {
             Type::Primitive { name } => self.primitive_default(lit, *name, &shown)?,
-            Type::Named { package, name, def: DefKind::Enum } => {
+            Type::Named {
+                package,
+                name,
+                def: DefKind::Enum,
+            } => {
                 let members = self
                     .world
                     .defs
@@ -797,14 +884,20 @@ impl Resolver<'_> {
                     .map(|d| d.variants.clone())
                     .unwrap_or_default();
                 match &lit.kind {
-                    LiteralKind::Ident(member) if members.contains(member) => Value::Enum(member.clone()),
+                    LiteralKind::Ident(member) if members.contains(member) => {
+                        Value::Enum(member.clone())
+                    }
                     LiteralKind::Ident(member) => {
                         let help = match suggest(member, members.iter().map(String::as_str)) {
                             Some(s) => format!("did you mean `{s}`?"),
                             None => format!("members of `{name}`: {}", members.join(", ")),
                         };
-                        self.error("E0501", lit.span, format!("`{member}` is not a member of enum `{name}`"))
-                            .help = Some(help);
+                        self.error(
+                            "E0501",
+                            lit.span,
+                            format!("`{member}` is not a member of enum `{name}`"),
+                        )
+                        .help = Some(help);
                         return None;
                     }
                     other => {
@@ -814,15 +907,20 @@ impl Resolver<'_> {
                             }
                             _ => format!("members of `{name}`: {}", members.join(", ")),
                         };
-                        let message = format!("expected a member of `{name}`, found {}", other.describe());
+                        let message =
+                            format!("expected a member of `{name}`, found {}", other.describe());
                         self.error("E0501", lit.span, message).help = Some(help);
                         return None;
                     }
                 }
             }
             _ => {
-                self.error("E0501", lit.span, format!("a value of type `{shown}` cannot have a default"))
-                    .help = Some(if nullable {
+                self.error(
+                    "E0501",
+                    lit.span,
+                    format!("a value of type `{shown}` cannot have a default"),
+                )
+                .help = Some(if nullable {
                     "the only default such a type can have is `= null`".into()
                 } else {
                     "defaults are literals: bools, numbers, strings, chars and enum members".into()
@@ -836,7 +934,10 @@ impl Resolver<'_> {
 
     fn primitive_default(&mut self, lit: &Literal, p: Primitive, shown: &str) -> Option<Value> {
         let mismatch = |this: &mut Self, expected: &str, help: Option<String>| {
-            let message = format!("expected {expected} for `{shown}`, found {}", lit.kind.describe());
+            let message = format!(
+                "expected {expected} for `{shown}`, found {}",
+                lit.kind.describe()
+            );
             this.error("E0501", lit.span, message).help = help;
             None
         };
@@ -848,7 +949,8 @@ impl Resolver<'_> {
                 if (lo..=hi).contains(n) {
                     Some(Value::Number(int_number(*n)))
                 } else {
-                    let message = format!("default {n} is out of range for `{shown}` ({lo} to {hi})");
+                    let message =
+                        format!("default {n} is out of range for `{shown}` ({lo} to {hi})");
                     self.error("E0501", lit.span, message);
                     None
                 }
@@ -857,7 +959,11 @@ impl Resolver<'_> {
             (LiteralKind::Int(n), _) if is_float(p) => Some(Value::Number(int_number(*n))),
             (LiteralKind::Float(f), _) if is_float(p) => {
                 if p == Primitive::F32 && f.abs() > f32::MAX as f64 {
-                    self.error("E0501", lit.span, format!("default {f} is out of range for `f32`"));
+                    self.error(
+                        "E0501",
+                        lit.span,
+                        format!("default {f} is out of range for `f32`"),
+                    );
                     return None;
                 }
                 Some(Value::Number(Number::Float(*f)))
@@ -873,7 +979,8 @@ impl Resolver<'_> {
             (LiteralKind::String(s), _) if is_string_like(p) || p == Primitive::Bytes => {
                 if let Err(expected) = check_format(p, s) {
                     let message = format!("default \"{s}\" is not a valid `{}`", primitive_name(p));
-                    self.error("E0504", lit.span, message).help = Some(format!("expected {expected}"));
+                    self.error("E0504", lit.span, message).help =
+                        Some(format!("expected {expected}"));
                     return None;
                 }
                 Some(Value::String(s.clone()))
@@ -883,7 +990,9 @@ impl Resolver<'_> {
                     LiteralKind::Ident(word) | LiteralKind::String(word) => {
                         Some(format!("write strings in double quotes: \"{word}\""))
                     }
-                    LiteralKind::Char(c) => Some(format!("write strings in double quotes: \"{c}\"")),
+                    LiteralKind::Char(c) => {
+                        Some(format!("write strings in double quotes: \"{c}\""))
+                    }
                     _ => None,
                 };
                 mismatch(self, "a string", help)
@@ -894,8 +1003,14 @@ impl Resolver<'_> {
             (LiteralKind::Bool(b), Primitive::Json) => Some(Value::Bool(*b)),
             (_, Primitive::Json) => mismatch(self, "a string, number or bool", None),
             _ => {
-                self.error("E0501", lit.span, format!("a value of type `{shown}` cannot have a default"))
-                    .help = Some("defaults are literals: bools, numbers, strings, chars and enum members".into());
+                self.error(
+                    "E0501",
+                    lit.span,
+                    format!("a value of type `{shown}` cannot have a default"),
+                )
+                .help = Some(
+                    "defaults are literals: bools, numbers, strings, chars and enum members".into(),
+                );
                 None
             }
         }
@@ -910,12 +1025,26 @@ impl Resolver<'_> {
             if let Some(min) = range.min
                 && compare(*n, min).is_lt()
             {
-                broken(self, format!("default {} is below the `@range` minimum {}", number_text(*n), number_text(min)));
+                broken(
+                    self,
+                    format!(
+                        "default {} is below the `@range` minimum {}",
+                        number_text(*n),
+                        number_text(min)
+                    ),
+                );
             }
             if let Some(max) = range.max
                 && compare(*n, max).is_gt()
             {
-                broken(self, format!("default {} is above the `@range` maximum {}", number_text(*n), number_text(max)));
+                broken(
+                    self,
+                    format!(
+                        "default {} is above the `@range` maximum {}",
+                        number_text(*n),
+                        number_text(max)
+                    ),
+                );
             }
         }
         let Value::String(s) = value else { return };
@@ -928,20 +1057,32 @@ impl Resolver<'_> {
                     (None, Some(b)) => format!("at most {b}"),
                     (None, None) => String::new(),
                 };
-                broken(self, format!("default \"{s}\" has {count} characters; `@length` allows {bounds}"));
+                broken(
+                    self,
+                    format!("default \"{s}\" has {count} characters; `@length` allows {bounds}"),
+                );
             }
         }
         if let Some(pattern) = &c.pattern
             && let Ok(regex) = compile_pattern(pattern)
             && regex.find(s).is_none()
         {
-            broken(self, format!("default \"{s}\" does not match `@pattern(\"{pattern}\")`"));
+            broken(
+                self,
+                format!("default \"{s}\" does not match `@pattern(\"{pattern}\")`"),
+            );
         }
         if c.email && !is_email(s) {
-            broken(self, format!("default \"{s}\" is not an e-mail address (`@email`)"));
+            broken(
+                self,
+                format!("default \"{s}\" is not an e-mail address (`@email`)"),
+            );
         }
         if c.url && !is_uri(s) {
-            broken(self, format!("default \"{s}\" is not an absolute URL (`@url`)"));
+            broken(
+                self,
+                format!("default \"{s}\" is not an absolute URL (`@url`)"),
+            );
         }
     }
 
@@ -964,10 +1105,14 @@ impl Resolver<'_> {
                 let d = self.error(
                     "E0202",
                     member.name.span,
-                    format!("service `{}` declares `{}` twice", decl.name.name, member.name.name),
+                    format!(
+                        "service `{}` declares `{}` twice",
+                        decl.name.name, member.name.name
+                    ),
                 );
                 d.note = Some(format!("first declared at {at}"));
-                d.help = Some("tools, resources and prompts of a service share one namespace".into());
+                d.help =
+                    Some("tools, resources and prompts of a service share one namespace".into());
                 continue;
             }
             idents.push((&member.name.name, member.name.span));
@@ -994,7 +1139,10 @@ impl Resolver<'_> {
             let key = (member.kind, name);
             if wire.contains(&key) {
                 let kind = member.kind.keyword();
-                let message = format!("two {kind}s of service `{}` are named \"{}\" on the wire", decl.name.name, key.1);
+                let message = format!(
+                    "two {kind}s of service `{}` are named \"{}\" on the wire",
+                    decl.name.name, key.1
+                );
                 self.error("E0202", member.name.span, message).help =
                     Some("give one of them another name with @name(\"…\")".into());
             }
@@ -1004,7 +1152,9 @@ impl Resolver<'_> {
     }
 
     fn returns(&mut self, te: Option<&TypeExpr>, tool: bool) -> Returns {
-        let Some(te) = te else { return Returns::Nothing };
+        let Some(te) = te else {
+            return Returns::Nothing;
+        };
         if tool && te.path.len() == 1 && te.args.is_none() && te.nullable.is_empty() {
             match te.path[0].name.as_str() {
                 "content" => return Returns::Content,
@@ -1012,7 +1162,11 @@ impl Resolver<'_> {
                 _ => {}
             }
         }
-        let position = if tool { Position::ToolResult } else { Position::Value };
+        let position = if tool {
+            Position::ToolResult
+        } else {
+            Position::Value
+        };
         match self.resolve_type(te, position) {
             Some(ty) => Returns::Value { ty },
             None => Returns::Nothing,
@@ -1025,7 +1179,11 @@ impl Resolver<'_> {
         let returns = self.returns(decl.returns.as_ref(), true);
         let (name, span, derived) = match &attrs.name {
             Some((name, span)) => (name.clone(), *span, false),
-            None => (names::derived_tool_name(&decl.name.name), decl.name.span, true),
+            None => (
+                names::derived_tool_name(&decl.name.name),
+                decl.name.span,
+                true,
+            ),
         };
         match names::check_tool_name(&name) {
             Err(reason) => {
@@ -1034,13 +1192,18 @@ impl Resolver<'_> {
                 } else {
                     "tool names are 1 to 128 of A-Z a-z 0-9 _ . -"
                 };
-                self.error("E0401", span, format!("invalid tool name \"{name}\": {reason}")).help =
-                    Some(help.into());
+                self.error(
+                    "E0401",
+                    span,
+                    format!("invalid tool name \"{name}\": {reason}"),
+                )
+                .help = Some(help.into());
             }
             Ok(warnings) => {
                 for (code, message) in warnings {
-                    self.warning(code, span, message).help =
-                        Some("a name of at most 64 of A-Z a-z 0-9 _ - is accepted everywhere".into());
+                    self.warning(code, span, message).help = Some(
+                        "a name of at most 64 of A-Z a-z 0-9 _ - is accepted everywhere".into(),
+                    );
                 }
             }
         }
@@ -1078,7 +1241,8 @@ impl Resolver<'_> {
             Some((uri, span)) => {
                 match names::template_variables(uri) {
                     Err(reason) => {
-                        self.error("E0805", *span, format!("invalid URI template: {reason}")).help =
+                        self.error("E0805", *span, format!("invalid URI template: {reason}"))
+                            .help =
                             Some("template variables are written `{name}` (RFC 6570)".into());
                     }
                     Ok(vars) => {
@@ -1095,7 +1259,10 @@ impl Resolver<'_> {
                         }
                         for (param, p) in decl.params.iter().zip(&params) {
                             if !vars.contains(&p.json_name) {
-                                let message = format!("parameter `{}` does not appear in the URI \"{uri}\"", p.name);
+                                let message = format!(
+                                    "parameter `{}` does not appear in the URI \"{uri}\"",
+                                    p.name
+                                );
                                 self.error("E0803", param.name.span, message).help = Some(format!(
                                     "add `{{{}}}` to the URI template, or remove the parameter",
                                     p.json_name
@@ -1109,7 +1276,10 @@ impl Resolver<'_> {
         };
         Resource {
             ident: decl.name.name.clone(),
-            name: attrs.name.as_ref().map_or_else(|| decl.name.name.clone(), |(n, _)| n.clone()),
+            name: attrs
+                .name
+                .as_ref()
+                .map_or_else(|| decl.name.name.clone(), |(n, _)| n.clone()),
             title: attrs.title.clone(),
             doc: decl.doc.lines.clone(),
             description: description(&attrs, &decl.doc),
@@ -1127,7 +1297,10 @@ impl Resolver<'_> {
         self.text_like(decl, &params);
         Prompt {
             ident: decl.name.name.clone(),
-            name: attrs.name.as_ref().map_or_else(|| decl.name.name.clone(), |(n, _)| n.clone()),
+            name: attrs
+                .name
+                .as_ref()
+                .map_or_else(|| decl.name.name.clone(), |(n, _)| n.clone()),
             title: attrs.title.clone(),
             doc: decl.doc.lines.clone(),
             description: description(&attrs, &decl.doc),
@@ -1142,9 +1315,21 @@ impl Resolver<'_> {
             let Some(pdecl) = decl.params.iter().find(|p| p.name.name == param.name) else {
                 continue;
             };
-            let is_enum = |t: &Type| matches!(t, Type::Named { def: DefKind::Enum, .. });
+            let is_enum = |t: &Type| {
+                matches!(
+                    t,
+                    Type::Named {
+                        def: DefKind::Enum,
+                        ..
+                    }
+                )
+            };
             // A type that failed to resolve was reported already (and left as `json`).
-            let unresolved = pdecl.ty.path_text() != "json" && param.ty == (Type::Primitive { name: Primitive::Json });
+            let unresolved = pdecl.ty.path_text() != "json"
+                && param.ty
+                    == (Type::Primitive {
+                        name: Primitive::Json,
+                    });
             if unresolved || is_text_like(&param.ty, is_enum) {
                 continue;
             }
@@ -1180,7 +1365,11 @@ impl Resolver<'_> {
                 r.fields
                     .iter()
                     .filter_map(|f| match &f.ty {
-                        Type::Named { package, name, def: DefKind::Record } if *package == self.scope.package => {
+                        Type::Named {
+                            package,
+                            name,
+                            def: DefKind::Record,
+                        } if *package == self.scope.package => {
                             index(name).map(|i| (i, f.name.as_str()))
                         }
                         _ => None,
@@ -1210,7 +1399,9 @@ impl Resolver<'_> {
                     }
                 }
             }
-            let Some((last, last_field)) = closing else { continue };
+            let Some((last, last_field)) = closing else {
+                continue;
+            };
             let mut steps = vec![(last, last_field)];
             let mut at = last;
             while at != start {
@@ -1236,7 +1427,10 @@ impl Resolver<'_> {
                 span,
                 format!("record `{name}` can only be satisfied by an infinite value"),
             );
-            d.note = Some(format!("cycle of required record fields: {}", path.join(" → ")));
+            d.note = Some(format!(
+                "cycle of required record fields: {}",
+                path.join(" → ")
+            ));
             d.help = Some("make one of these fields nullable (`T?`), or hold the record in a list, set or map".into());
         }
     }

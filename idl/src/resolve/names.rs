@@ -19,7 +19,9 @@ pub(crate) fn check_tool_name(name: &str) -> Result<Vec<(&'static str, String)>,
         return Err("a tool name must not be empty".into());
     }
     if len > 128 {
-        return Err(format!("a tool name has at most 128 characters, this one has {len}"));
+        return Err(format!(
+            "a tool name has at most 128 characters, this one has {len}"
+        ));
     }
     if let Some(bad) = name
         .chars()
@@ -60,7 +62,9 @@ pub(crate) fn template_variables(uri: &str) -> Result<Vec<String>, String> {
         if expr.contains('{') {
             return Err("`{` inside a template expression".into());
         }
-        let expr = expr.strip_prefix(['+', '#', '.', '/', ';', '?', '&']).unwrap_or(expr);
+        let expr = expr
+            .strip_prefix(['+', '#', '.', '/', ';', '?', '&'])
+            .unwrap_or(expr);
         for spec in expr.split(',') {
             let name = spec
                 .strip_suffix('*')
@@ -109,8 +113,14 @@ mod tests {
 
     #[test]
     fn templates() {
-        assert_eq!(template_variables("a://{x}/{+y}{?q,lang}").unwrap(), ["x", "y", "q", "lang"]);
-        assert_eq!(template_variables("a://{/seg*}{x:3}").unwrap(), ["seg", "x"]);
+        assert_eq!(
+            template_variables("a://{x}/{+y}{?q,lang}").unwrap(),
+            ["x", "y", "q", "lang"]
+        );
+        assert_eq!(
+            template_variables("a://{/seg*}{x:3}").unwrap(),
+            ["seg", "x"]
+        );
         assert!(template_variables("a://static").unwrap().is_empty());
         assert!(template_variables("a://{x").is_err());
         assert!(template_variables("a://x}").is_err());

@@ -172,7 +172,8 @@ pub(crate) fn is_time(s: &str) -> bool {
     ) else {
         return false;
     };
-    if &s[2..3] != ":" || &s[5..6] != ":" || h > 23 || m > 59 || sec > 60 {
+    let b = s.as_bytes();
+    if b[2] != b':' || b[5] != b':' || h > 23 || m > 59 || sec > 60 {
         return false;
     }
     let mut rest = &s[8..];
@@ -186,21 +187,28 @@ pub(crate) fn is_time(s: &str) -> bool {
     match rest {
         "Z" | "z" => true,
         _ => {
-            rest.len() == 6
-                && matches!(&rest[0..1], "+" | "-")
-                && rest.get(1..3).and_then(|x| digits(x, 2)).is_some_and(|h| h <= 23)
-                && &rest[3..4] == ":"
-                && rest.get(4..6).and_then(|x| digits(x, 2)).is_some_and(|m| m <= 59)
+            // Byte tests first: `rest` may hold multi-byte characters.
+            let b = rest.as_bytes();
+            b.len() == 6
+                && matches!(b[0], b'+' | b'-')
+                && b[3] == b':'
+                && rest
+                    .get(1..3)
+                    .and_then(|x| digits(x, 2))
+                    .is_some_and(|h| h <= 23)
+                && rest
+                    .get(4..6)
+                    .and_then(|x| digits(x, 2))
+                    .is_some_and(|m| m <= 59)
         }
     }
 }
 
 pub(crate) fn is_datetime(s: &str) -> bool {
     s.len() > 11
-        && s.is_char_boundary(10)
-        && is_date(&s[..10])
-        && matches!(&s[10..11], "T" | "t" | " ")
-        && is_time(&s[11..])
+        && matches!(s.as_bytes()[10], b'T' | b't' | b' ')
+        && s.get(..10).is_some_and(is_date)
+        && s.get(11..).is_some_and(is_time)
 }
 
 /// RFC 3339 appendix A (as JSON Schema's `duration` format): `P` then weeks alone, or
@@ -229,7 +237,10 @@ pub(crate) fn is_duration(s: &str) -> bool {
         (digits == 0).then_some(out)
     }
     fn contiguous(units: &[char], order: &[char]) -> bool {
-        let Some(start) = units.first().and_then(|u| order.iter().position(|o| o == u)) else {
+        let Some(start) = units
+            .first()
+            .and_then(|u| order.iter().position(|o| o == u))
+        else {
             return units.is_empty();
         };
         units.len() <= order.len() - start && units.iter().zip(&order[start..]).all(|(a, b)| a == b)
@@ -255,7 +266,10 @@ pub(crate) fn is_uri(s: &str) -> bool {
     let Some((scheme, rest)) = s.split_once(':') else {
         return false;
     };
-    let scheme_ok = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+    let scheme_ok = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
@@ -315,7 +329,18 @@ mod tests {
         assert!(is_date("2024-02-29") && !is_date("2023-02-29") && !is_date("2023-13-01"));
         assert!(is_time("23:59:60Z") && is_time("08:30:00.5+02:00") && !is_time("08:30:00"));
         assert!(is_datetime("2025-06-18T14:30:00Z") && !is_datetime("2025-06-18"));
-        for ok in ["P1D", "P1Y2M", "PT1H", "P1DT2H", "P2W", "PT1M30S", "P1Y2M3DT4H5M6S"] {
+        // Multi-byte characters where a separator is expected must not panic.
+        assert!(!is_time("12:00:00é1234") && !is_time("1é:00:00Z"));
+        assert!(!is_datetime("2025-06-18é14:30:00Z") && !is_datetime("2025-06-1éT14:30:00Z"));
+        for ok in [
+            "P1D",
+            "P1Y2M",
+            "PT1H",
+            "P1DT2H",
+            "P2W",
+            "PT1M30S",
+            "P1Y2M3DT4H5M6S",
+        ] {
             assert!(is_duration(ok), "{ok}");
         }
         for bad in ["P", "PT", "1D", "P1H", "P1Y2D", "P1W2D", "PT1S2M", "P1DT"] {
