@@ -44,7 +44,43 @@ pub(crate) struct ConnShared {
     inflight: Mutex<HashMap<Box<str>, Arc<CallState>>>,
     pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
     next_request: AtomicU64,
+    /// 2026-07-28 `subscriptions/listen` streams open on this connection.
+    subscriptions: Mutex<Vec<Subscription>>,
     runtime: tokio::runtime::Handle,
+}
+
+/// An open `subscriptions/listen` request and the list changes it agreed to carry.
+struct Subscription {
+    /// The listen request's id, raw JSON.
+    id: Box<str>,
+    kinds: Vec<ListKind>,
+}
+
+/// A list whose changes can be announced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ListKind {
+    Tools,
+    Resources,
+    Prompts,
+}
+
+impl ListKind {
+    fn method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "notifications/tools/list_changed",
+            ListKind::Resources => "notifications/resources/list_changed",
+            ListKind::Prompts => "notifications/prompts/list_changed",
+        }
+    }
+
+    /// The `SubscriptionFilter` key that opts in to this kind.
+    fn filter_key(self) -> &'static str {
+        match self {
+            ListKind::Tools => "toolsListChanged",
+            ListKind::Resources => "resourcesListChanged",
+            ListKind::Prompts => "promptsListChanged",
+        }
+    }
 }
 
 const NO_LOGS: u8 = u8::MAX;
@@ -63,6 +99,25 @@ impl ConnShared {
         LogLevel::ALL
             .get(usize::from(self.log_level.load(Ordering::Relaxed)))
             .copied()
+    }
+
+    /// Announces changed lists: to an initialized (handshake) session directly, and on each
+    /// 2026-07-28 subscription that opted in, tagged with its id.
+    pub fn list_changed(&self, kinds: &[ListKind]) {
+        if self.session().is_some() {
+            for k in kinds {
+                self.send(jsonrpc::notification_message(k.method(), "{}"));
+            }
+        }
+        for sub in lock(&self.subscriptions).iter() {
+            for k in kinds.iter().filter(|k| sub.kinds.contains(k)) {
+                let params = format!(
+                    r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{}}}}}"#,
+                    sub.id
+                );
+                self.send(jsonrpc::notification_message(k.method(), &params));
+            }
+        }
     }
 
     /// Sends a request to the client and waits for its response.
@@ -127,6 +182,8 @@ struct Params<'a> {
     request_state: Option<String>,
     #[serde(borrow, default, rename = "requestId")]
     request_id: Option<&'a RawValue>,
+    #[serde(default)]
+    notifications: Option<Value>,
 }
 
 #[derive(Deserialize, Default)]
@@ -164,6 +221,7 @@ impl Connection {
             inflight: Mutex::new(HashMap::new()),
             pending: Mutex::new(HashMap::new()),
             next_request: AtomicU64::new(1),
+            subscriptions: Mutex::new(Vec::new()),
             runtime,
         });
         server.track(&shared);
@@ -268,6 +326,8 @@ impl Connection {
                 if let Some(state) = state {
                     state.cancel();
                 }
+                // Cancelling a `subscriptions/listen` request closes that stream.
+                lock(&self.shared.subscriptions).retain(|s| *s.id != *target.get());
             }
             "notifications/initialized" => tracing::debug!("client initialized"),
             _ => tracing::debug!(method, "notification ignored"),
@@ -327,6 +387,7 @@ impl Connection {
             "resources/read" => return self.read_resource(id, rev, p, &registry),
             "prompts/get" => return self.get_prompt(id, rev, p, &registry),
             "completion/complete" => return self.complete(id, rev, p, &registry),
+            "subscriptions/listen" => return self.listen(id, &p, &registry),
             _ => Err(RpcError::new(
                 code::METHOD_NOT_FOUND,
                 format!("Method not found: {method}"),
@@ -462,6 +523,46 @@ impl Connection {
             parts.push(format!(r#""tools":{changes}"#));
         }
         format!("{{{}}}", parts.join(","))
+    }
+
+    /// 2026-07-28 `subscriptions/listen`: acknowledges the list changes this server can
+    /// announce (only with `list_changed(true)`, only for lists it has) and keeps the request
+    /// open; it ends when the client cancels it or the connection closes.
+    fn listen(&self, id: &str, p: &Params<'_>, registry: &Registry) {
+        let Some(filter) = p.notifications.as_ref().filter(|f| f.is_object()) else {
+            return self.reply_error(
+                id,
+                &RpcError::invalid_params("Invalid params: notifications is required."),
+            );
+        };
+        let available = [
+            (ListKind::Tools, registry.has_tools()),
+            (ListKind::Resources, registry.has_resources()),
+            (ListKind::Prompts, registry.has_prompts()),
+        ];
+        let kinds: Vec<ListKind> = available
+            .into_iter()
+            .filter(|&(k, has)| {
+                has && self.server.shared.list_changed && filter[k.filter_key()] == true
+            })
+            .map(|(k, _)| k)
+            .collect();
+        let mut honored = serde_json::Map::new();
+        for k in &kinds {
+            honored.insert(k.filter_key().into(), true.into());
+        }
+        let params = format!(
+            r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{id}}},"notifications":{}}}"#,
+            Value::Object(honored)
+        );
+        lock(&self.shared.subscriptions).push(Subscription {
+            id: id.into(),
+            kinds,
+        });
+        self.shared.send(jsonrpc::notification_message(
+            "notifications/subscriptions/acknowledged",
+            &params,
+        ));
     }
 
     fn set_level(&self, p: &Params<'_>) -> Result<Reply, RpcError> {
@@ -830,6 +931,7 @@ fn method_allowed(method: &str, rev: Revision, registry: &Registry) -> Result<()
     let known_here = match method {
         "initialize" | "ping" | "logging/setLevel" => !rev.is_stateless(),
         "server/discover" => true,
+        "subscriptions/listen" => rev.is_stateless(),
         "tools/list" | "tools/call" => registry.has_tools(),
         "resources/list" | "resources/templates/list" | "resources/read" => {
             registry.has_resources()

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
-use crate::connection::ConnShared;
+use crate::connection::{ConnShared, ListKind};
 use crate::output::CachePolicy;
 use crate::revision::{Revision, unknown_tool_keys};
 use crate::service::Service;
@@ -151,17 +151,17 @@ impl Server {
         if !self.shared.list_changed {
             return;
         }
-        let mut methods = Vec::new();
+        let mut kinds = Vec::new();
         if old.tool_names() != new.tool_names() {
-            methods.push("notifications/tools/list_changed");
+            kinds.push(ListKind::Tools);
         }
         if old.listing_jsons(Kind::Resources) != new.listing_jsons(Kind::Resources)
             || old.listing_jsons(Kind::Templates) != new.listing_jsons(Kind::Templates)
         {
-            methods.push("notifications/resources/list_changed");
+            kinds.push(ListKind::Resources);
         }
         if old.listing_jsons(Kind::Prompts) != new.listing_jsons(Kind::Prompts) {
-            methods.push("notifications/prompts/list_changed");
+            kinds.push(ListKind::Prompts);
         }
         let mut conns = self
             .shared
@@ -170,11 +170,7 @@ impl Server {
             .unwrap_or_else(|p| p.into_inner());
         conns.retain(|w| w.strong_count() > 0);
         for conn in conns.iter().filter_map(Weak::upgrade) {
-            if conn.session().is_some() {
-                for m in &methods {
-                    conn.send(crate::jsonrpc::notification_message(m, "{}"));
-                }
-            }
+            conn.list_changed(&kinds);
         }
     }
 

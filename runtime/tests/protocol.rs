@@ -821,3 +821,44 @@ async fn modern_logging_needs_the_per_request_level() {
         -32602
     );
 }
+
+#[tokio::test]
+async fn subscriptions_listen_carries_list_changes_under_2026_07_28() {
+    let dynamic = Server::builder("d", "1").list_changed(true).service(Arc::new(Kitchen)).build();
+    let mut c = Client::new(&dynamic);
+    let params = json!({
+        "_meta": modern_meta(json!({})),
+        "notifications": {"toolsListChanged": true, "resourcesListChanged": false, "resourceSubscriptions": ["mem://readme"]}
+    });
+    c.send(json!({"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen", "params": params}));
+    assert_eq!(
+        c.next().await,
+        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+            "_meta": {"io.modelcontextprotocol/subscriptionId": "listen-1"},
+            "notifications": {"toolsListChanged": true}
+        }})
+    );
+    let solo: Arc<dyn toolidl_runtime::Service> = Arc::new(Solo);
+    dynamic.add_service(solo.clone());
+    assert_eq!(
+        c.next().await,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {
+            "_meta": {"io.modelcontextprotocol/subscriptionId": "listen-1"}
+        }})
+    );
+    // Cancelling the listen request closes the stream: no response, no more notifications.
+    c.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "listen-1"}}));
+    dynamic.remove_service(&solo);
+    let r = c.request(2, "server/discover", json!({"_meta": modern_meta(json!({}))})).await;
+    assert_eq!(r["result"]["capabilities"]["tools"], json!({"listChanged": true}));
+    assert!(c.other.is_empty(), "{:?}", c.other);
+
+    // Without run-time changes nothing is honored; handshake sessions cannot listen.
+    let mut c = Client::new(&kitchen_server());
+    let params = json!({"_meta": modern_meta(json!({})), "notifications": {"toolsListChanged": true}});
+    c.send(json!({"jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen", "params": params}));
+    assert_eq!(c.next().await["params"]["notifications"], json!({}));
+    assert_eq!(error_code(&c.request(6, "subscriptions/listen", json!({"_meta": modern_meta(json!({}))})).await), -32602);
+    c.initialize("2025-11-25", json!({})).await;
+    assert_eq!(error_code(&c.request(7, "subscriptions/listen", json!({"notifications": {}})).await), -32601);
+}
