@@ -466,7 +466,13 @@ impl Connection {
         out.push_str(r#"","capabilities":"#);
         out.push_str(&self.capabilities(registry, revision));
         out.push_str(r#","serverInfo":"#);
-        out.push_str(&self.server.shared.info_json);
+        // `Implementation.title` exists from 2025-06-18.
+        let info = if revision >= Revision::V2025_06_18 {
+            &self.server.shared.info_json
+        } else {
+            &self.server.shared.info_json_untitled
+        };
+        out.push_str(info);
         self.push_instructions(&mut out);
         out.push('}');
         Ok(Reply(

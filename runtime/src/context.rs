@@ -106,20 +106,26 @@ impl RequestContext {
         &self.state.request_id
     }
 
-    /// The client's `Implementation` (`name`, `version`, …), when it sent one.
+    /// The client's `Implementation` (`name`, `version`, …), when it sent one: in this
+    /// request's `_meta` under 2026-07-28, in `initialize` before.
     pub fn client_info(&self) -> Option<&Value> {
-        match &self.state.client_info {
-            Some(v) => Some(v),
-            None => self.state.conn.session().map(|s| &s.client_info),
+        if self.state.revision.is_stateless() {
+            return self.state.client_info.as_ref();
         }
+        self.state
+            .conn
+            .session()
+            .map(|s| &s.client_info)
+            .filter(|v| !v.is_null())
     }
 
-    /// The client's capabilities (per request under 2026-07-28, from `initialize` before).
+    /// The client's capabilities: per request under 2026-07-28 (never inferred from
+    /// earlier requests), from `initialize` before.
     pub fn client_capabilities(&self) -> Option<&Value> {
-        match &self.state.client_capabilities {
-            Some(v) => Some(v),
-            None => self.state.conn.session().map(|s| &s.client_capabilities),
+        if self.state.revision.is_stateless() {
+            return self.state.client_capabilities.as_ref();
         }
+        self.state.conn.session().map(|s| &s.client_capabilities)
     }
 
     /// Whether the client declared a capability (`"sampling"`, `"elicitation"`, `"roots"`).

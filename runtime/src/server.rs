@@ -15,8 +15,10 @@ pub struct Server {
 }
 
 pub(crate) struct ServerShared {
-    /// `Implementation` JSON: `{"name":…,"version":…}`.
+    /// `Implementation` JSON: `{"name":…,"title":…,"version":…}`.
     pub info_json: String,
+    /// The same without `title`, for revisions before 2025-06-18.
+    pub info_json_untitled: String,
     pub instructions: Option<String>,
     pub list_changed: bool,
     pub page_size: usize,
@@ -79,6 +81,7 @@ impl ServerBuilder {
     }
 
     pub fn build(self) -> Server {
+        let untitled = serde_json::json!({ "name": self.name, "version": self.version });
         let mut info = serde_json::Map::new();
         info.insert("name".into(), self.name.into());
         if let Some(t) = self.title {
@@ -88,6 +91,7 @@ impl ServerBuilder {
         Server {
             shared: Arc::new(ServerShared {
                 info_json: serde_json::Value::Object(info).to_string(),
+                info_json_untitled: untitled.to_string(),
                 instructions: self.instructions,
                 list_changed: self.list_changed,
                 page_size: self.page_size,

@@ -46,6 +46,24 @@ async fn initialize_echoes_each_handshake_revision_and_advertises_what_services_
 }
 
 #[tokio::test]
+async fn server_title_is_sent_from_2025_06_18() {
+    for (rev, titled) in [("2025-03-26", false), ("2025-06-18", true)] {
+        let server = Server::builder("kitchen", "1")
+            .title("Kitchen")
+            .service(Arc::new(Kitchen))
+            .build();
+        let mut c = Client::new(&server);
+        let info = c.initialize(rev, json!({})).await["result"]["serverInfo"].clone();
+        let expected = if titled {
+            json!({"name": "kitchen", "title": "Kitchen", "version": "1"})
+        } else {
+            json!({"name": "kitchen", "version": "1"})
+        };
+        assert_eq!(info, expected, "{rev}");
+    }
+}
+
+#[tokio::test]
 async fn unknown_or_stateless_versions_negotiate_the_newest_handshake_revision() {
     for asked in ["1999-01-01", "2026-07-28"] {
         let mut c = Client::new(&kitchen_server());
@@ -824,7 +842,10 @@ async fn modern_logging_needs_the_per_request_level() {
 
 #[tokio::test]
 async fn subscriptions_listen_carries_list_changes_under_2026_07_28() {
-    let dynamic = Server::builder("d", "1").list_changed(true).service(Arc::new(Kitchen)).build();
+    let dynamic = Server::builder("d", "1")
+        .list_changed(true)
+        .service(Arc::new(Kitchen))
+        .build();
     let mut c = Client::new(&dynamic);
     let params = json!({
         "_meta": modern_meta(json!({})),
@@ -849,16 +870,42 @@ async fn subscriptions_listen_carries_list_changes_under_2026_07_28() {
     // Cancelling the listen request closes the stream: no response, no more notifications.
     c.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "listen-1"}}));
     dynamic.remove_service(&solo);
-    let r = c.request(2, "server/discover", json!({"_meta": modern_meta(json!({}))})).await;
-    assert_eq!(r["result"]["capabilities"]["tools"], json!({"listChanged": true}));
+    let r = c
+        .request(
+            2,
+            "server/discover",
+            json!({"_meta": modern_meta(json!({}))}),
+        )
+        .await;
+    assert_eq!(
+        r["result"]["capabilities"]["tools"],
+        json!({"listChanged": true})
+    );
     assert!(c.other.is_empty(), "{:?}", c.other);
 
     // Without run-time changes nothing is honored; handshake sessions cannot listen.
     let mut c = Client::new(&kitchen_server());
-    let params = json!({"_meta": modern_meta(json!({})), "notifications": {"toolsListChanged": true}});
+    let params =
+        json!({"_meta": modern_meta(json!({})), "notifications": {"toolsListChanged": true}});
     c.send(json!({"jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen", "params": params}));
     assert_eq!(c.next().await["params"]["notifications"], json!({}));
-    assert_eq!(error_code(&c.request(6, "subscriptions/listen", json!({"_meta": modern_meta(json!({}))})).await), -32602);
+    assert_eq!(
+        error_code(
+            &c.request(
+                6,
+                "subscriptions/listen",
+                json!({"_meta": modern_meta(json!({}))})
+            )
+            .await
+        ),
+        -32602
+    );
     c.initialize("2025-11-25", json!({})).await;
-    assert_eq!(error_code(&c.request(7, "subscriptions/listen", json!({"notifications": {}})).await), -32601);
+    assert_eq!(
+        error_code(
+            &c.request(7, "subscriptions/listen", json!({"notifications": {}}))
+                .await
+        ),
+        -32601
+    );
 }
