@@ -62,6 +62,22 @@ fn slash_path(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
+/// An I/O error in words that do not depend on the platform (golden files compare them).
+fn io_reason(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::InvalidData => "it is not UTF-8 text".into(),
+        _ => {
+            let text = error.to_string();
+            match text.find(" (os error") {
+                Some(cut) => text[..cut].to_string(),
+                None => text,
+            }
+        }
+    }
+}
+
 /// Loads imports from disk. Ids are `/`-separated paths relative to `base`, joined to the
 /// importing file's directory; keys are canonical paths when the file exists, so that one
 /// file reached by two spellings is one file.
@@ -79,7 +95,7 @@ impl FsLoader {
         if path.is_dir() {
             return Err("it is a directory".into());
         }
-        std::fs::read_to_string(&path).map_err(|e| e.to_string())
+        std::fs::read_to_string(&path).map_err(|e| io_reason(&e))
     }
 
     fn key(&self, name: &str) -> String {

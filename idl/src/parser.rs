@@ -54,13 +54,20 @@ fn syntax_error(file_id: FileId, text: &str, error: &pest::error::Error<Rule>) -
         InputLocation::Span((s, _)) => s,
     };
     let mut expected: Vec<&'static str> = match &error.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().filter_map(|r| describe_rule(*r)).collect()
-        }
+        ErrorVariant::ParsingError { positives, .. } => positives
+            .iter()
+            .flat_map(|r| describe_rule(*r))
+            .copied()
+            .collect(),
         ErrorVariant::CustomError { .. } => Vec::new(),
     };
     expected.sort_by_key(|e| (e.starts_with('\''), *e));
     expected.dedup();
+    if let Some(doc) = dangling_doc(text, pos) {
+        return Diagnostic::error("E0001", "syntax error: this doc comment documents nothing")
+            .at(file_id, doc)
+            .help(DOC_PLACEMENT);
+    }
     let (found, found_len) = describe_found(&text[pos..]);
     let message = match expected.as_slice() {
         [] => format!("syntax error: unexpected {found}"),
@@ -78,9 +85,26 @@ fn syntax_error(file_id: FileId, text: &str, error: &pest::error::Error<Rule>) -
     diagnostic
 }
 
+const DOC_PLACEMENT: &str = "a `///` doc comment must come right before an item, field, parameter, variant or service member";
+
+/// The span of a whole-line `///` comment that ends right before `pos`, when `pos` holds
+/// something no doc comment can document (end of file, a closing bracket, a separator).
+fn dangling_doc(text: &str, pos: usize) -> Option<Span> {
+    let next = text[pos..].chars().next();
+    if !matches!(next, None | Some('}' | ')' | ']' | '>' | ',' | ';')) {
+        return None;
+    }
+    let before = text[..pos].trim_end();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = &before[line_start..];
+    let doc_start = line_start + (line.len() - line.trim_start().len());
+    let doc = &before[doc_start..];
+    (doc.starts_with("///") && !doc.starts_with("////")).then(|| Span::new(doc_start, before.len()))
+}
+
 fn syntax_help(rest: &str, expected: &[&str]) -> Option<String> {
     if rest.starts_with("///") && expected.iter().all(|e| *e != "doc comment") {
-        return Some("a `///` doc comment must come right before an item, field, parameter, variant or service member".into());
+        return Some(DOC_PLACEMENT.into());
     }
     if expected.contains(&"','")
         && rest
@@ -115,64 +139,72 @@ fn describe_found(rest: &str) -> (String, usize) {
     (format!("`{first}`"), first.len_utf8())
 }
 
-/// Words for a rule in an "expected" list; `None` for rules never worth naming.
-fn describe_rule(rule: Rule) -> Option<&'static str> {
-    Some(match rule {
-        Rule::EOI => "end of file",
-        Rule::doc_comment => "doc comment",
-        Rule::ident | Rule::path => "identifier",
-        Rule::kw_package => "'package'",
-        Rule::kw_import => "'import'",
-        Rule::kw_enum => "'enum'",
-        Rule::kw_record => "'record'",
-        Rule::kw_service => "'service'",
-        Rule::kw_tool => "'tool'",
-        Rule::kw_resource => "'resource'",
-        Rule::kw_prompt => "'prompt'",
-        Rule::semi => "';'",
-        Rule::comma => "','",
-        Rule::colon => "':'",
-        Rule::lbrace => "'{'",
-        Rule::rbrace => "'}'",
-        Rule::lparen => "'('",
-        Rule::rparen => "')'",
-        Rule::langle => "'<'",
-        Rule::rangle => "'>'",
-        Rule::lbracket => "'['",
-        Rule::rbracket => "']'",
-        Rule::eq => "'='",
-        Rule::arrow => "'->'",
-        Rule::question => "'?'",
-        Rule::string_lit => "string",
-        Rule::char_lit => "char",
-        Rule::float_lit | Rule::int_lit => "number",
-        Rule::true_lit | Rule::false_lit => "'true' or 'false'",
-        Rule::null_lit => "'null'",
-        Rule::list_lit => "list",
-        Rule::literal => "value",
-        Rule::attr_name | Rule::attribute => "attribute",
-        Rule::attr_args => "'('",
-        Rule::attr_arg => "attribute argument",
-        Rule::type_expr => "type",
-        Rule::type_args => "'<'",
-        Rule::prefix => "attribute",
-        Rule::package_decl => "'package'",
-        Rule::import_decl => "'import'",
-        Rule::enum_decl => "'enum'",
-        Rule::record_decl => "'record'",
-        Rule::service_decl => "'service'",
-        Rule::variant => "enum member",
-        Rule::field => "identifier",
-        Rule::params => "'('",
-        Rule::returns => "'->'",
-        Rule::tool_decl => "'tool'",
-        Rule::resource_decl => "'resource'",
-        Rule::prompt_decl => "'prompt'",
-        Rule::file | Rule::string_inner | Rule::char_inner | Rule::WHITESPACE | Rule::COMMENT => {
-            return None;
-        }
-        _ => return None,
-    })
+/// Words for a rule in an "expected" list; nothing for rules never worth naming. pest
+/// reports the outermost rule that failed where it started, so a declaration rule stands
+/// for its first token.
+fn describe_rule(rule: Rule) -> &'static [&'static str] {
+    match rule {
+        Rule::EOI => &["end of file"],
+        Rule::doc_comment => &["doc comment"],
+        Rule::ident | Rule::path => &["identifier"],
+        Rule::kw_package => &["'package'"],
+        Rule::kw_import => &["'import'"],
+        Rule::kw_enum => &["'enum'"],
+        Rule::kw_record => &["'record'"],
+        Rule::kw_service => &["'service'"],
+        Rule::kw_tool => &["'tool'"],
+        Rule::kw_resource => &["'resource'"],
+        Rule::kw_prompt => &["'prompt'"],
+        Rule::semi => &["';'"],
+        Rule::comma => &["','"],
+        Rule::colon => &["':'"],
+        Rule::lbrace => &["'{'"],
+        Rule::rbrace => &["'}'"],
+        Rule::lparen => &["'('"],
+        Rule::rparen => &["')'"],
+        Rule::langle => &["'<'"],
+        Rule::rangle => &["'>'"],
+        Rule::lbracket => &["'['"],
+        Rule::rbracket => &["']'"],
+        Rule::eq => &["'='"],
+        Rule::arrow => &["'->'"],
+        Rule::question => &["'?'"],
+        Rule::string_lit => &["string"],
+        Rule::char_lit => &["char"],
+        Rule::float_lit | Rule::int_lit => &["number"],
+        Rule::true_lit | Rule::false_lit => &["'true' or 'false'"],
+        Rule::null_lit => &["'null'"],
+        Rule::list_lit => &["list"],
+        Rule::literal => &["value"],
+        Rule::attr_name | Rule::attribute => &["attribute"],
+        Rule::attr_args => &["'('"],
+        Rule::attr_arg => &["attribute argument"],
+        Rule::type_expr => &["type"],
+        Rule::type_args => &["'<'"],
+        Rule::prefix => &["attribute"],
+        Rule::package_decl => &["'package'"],
+        Rule::import_decl => &["'import'"],
+        Rule::enum_decl => &["'enum'"],
+        Rule::record_decl => &["'record'"],
+        Rule::service_decl => &["'service'"],
+        Rule::variant => &["enum member"],
+        Rule::field => &["identifier"],
+        Rule::params => &["'('"],
+        Rule::returns => &["'->'"],
+        Rule::tool_decl => &["'tool'"],
+        Rule::resource_decl => &["'resource'"],
+        Rule::prompt_decl => &["'prompt'"],
+        Rule::file => &[
+            "'package'",
+            "'import'",
+            "'enum'",
+            "'record'",
+            "'service'",
+            "attribute",
+            "doc comment",
+        ],
+        _ => &[],
+    }
 }
 
 /// Rejects inputs nested deeper than [`MAX_NESTING`] before pest or the tree builder recurse.

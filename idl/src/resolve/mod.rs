@@ -469,7 +469,7 @@ impl Resolver<'_> {
         for item in &ast.items {
             // A duplicate or reserved name was reported when declaring; resolve the first only.
             let name = &item.name().name;
-            if seen.contains(name) || self.world.locals[self.file.0].get(name).is_none() {
+            if seen.contains(name) || !self.world.locals[self.file.0].contains_key(name) {
                 continue;
             }
             seen.push(name.clone());
@@ -1057,9 +1057,14 @@ impl Resolver<'_> {
                     (None, Some(b)) => format!("at most {b}"),
                     (None, None) => String::new(),
                 };
+                let unit = if count == 1 {
+                    "character"
+                } else {
+                    "characters"
+                };
                 broken(
                     self,
-                    format!("default \"{s}\" has {count} characters; `@length` allows {bounds}"),
+                    format!("default \"{s}\" has {count} {unit}; `@length` allows {bounds}"),
                 );
             }
         }

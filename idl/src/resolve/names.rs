@@ -77,7 +77,7 @@ pub(crate) fn template_variables(uri: &str) -> Result<Vec<String>, String> {
                 return Err(format!("`{spec}` is not a template variable"));
             }
             if let Some((_, len)) = spec.split_once(':')
-                && !(len.bytes().all(|b| b.is_ascii_digit()) && !len.is_empty())
+                && (len.is_empty() || !len.bytes().all(|b| b.is_ascii_digit()))
             {
                 return Err(format!("`{spec}` has an invalid prefix length"));
             }

@@ -311,7 +311,7 @@ pub(crate) fn is_email(s: &str) -> bool {
 
 pub(crate) fn is_base64(s: &str) -> bool {
     let trimmed = s.trim_end_matches('=');
-    s.len() % 4 == 0
+    s.len().is_multiple_of(4)
         && s.len() - trimmed.len() <= 2
         && trimmed
             .bytes()

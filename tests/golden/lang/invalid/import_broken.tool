@@ -1,0 +1,3 @@
+import "lib/broken.tool";
+
+record Uses { b: Broken }

@@ -1,0 +1,3 @@
+import "lib/cycle_a.tool";
+
+record Root { a: A? }

@@ -1,0 +1,3 @@
+import "does_not_exist.tool";
+
+record Uses { x: Whatever }

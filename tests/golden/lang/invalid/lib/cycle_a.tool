@@ -1,0 +1,3 @@
+import "cycle_b.tool";
+
+record A { b: B? }

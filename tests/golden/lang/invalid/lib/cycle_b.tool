@@ -1,0 +1,3 @@
+import "cycle_a.tool";
+
+record B { a: A? }

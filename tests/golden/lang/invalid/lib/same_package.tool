@@ -1,0 +1,3 @@
+package same_package;
+
+record Dup { x: u8 }

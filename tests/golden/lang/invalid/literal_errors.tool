@@ -1,0 +1,5 @@
+record Literals {
+    a: string = "bad \q escape",
+    b: char = 'ab',
+    c: u64 = 18446744073709551616,
+}

@@ -1,0 +1,3 @@
+import "lib/same_package.tool";
+
+record Dup { y: u8 }

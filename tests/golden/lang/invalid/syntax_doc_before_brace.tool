@@ -1,0 +1,4 @@
+record A {
+    x: u8,
+    /// Documents nothing: no field follows.
+}

@@ -1,0 +1,1 @@
+recrod A { x: u8 }

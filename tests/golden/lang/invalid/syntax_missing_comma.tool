@@ -1,0 +1,4 @@
+record Forecast {
+    city: string
+    temp_c: f64,
+}

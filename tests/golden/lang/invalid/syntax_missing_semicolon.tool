@@ -1,0 +1,4 @@
+service S {
+    tool ping() -> string
+    tool pong();
+}

@@ -1,0 +1,2 @@
+record A { x: u8 }
+/// This doc comment documents nothing.

@@ -1,0 +1,2 @@
+service S {
+    tool ping(
