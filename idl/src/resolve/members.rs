@@ -1,0 +1,263 @@
+//! Services and their tools, resources and prompts.
+
+use super::*;
+
+impl Resolver<'_> {
+    pub(super) fn service(&mut self, decl: &ast::ServiceDecl) -> Service {
+        self.attrs(&decl.attrs, Site::Service);
+        let mut service = Service {
+            name: decl.name.name.clone(),
+            doc: decl.doc.lines.clone(),
+            tools: Vec::new(),
+            resources: Vec::new(),
+            prompts: Vec::new(),
+        };
+        let mut idents: Vec<(&str, Span)> = Vec::new();
+        let mut wire: Vec<(MemberKind, String)> = Vec::new();
+        for member in &decl.members {
+            if let Some((_, first)) = idents.iter().find(|(n, _)| *n == member.name.name) {
+                let at = self.position_text(*first);
+                let d = self.error(
+                    "E0202",
+                    member.name.span,
+                    format!(
+                        "service `{}` declares `{}` twice",
+                        decl.name.name, member.name.name
+                    ),
+                );
+                d.note = Some(format!("first declared at {at}"));
+                d.help =
+                    Some("tools, resources and prompts of a service share one namespace".into());
+                continue;
+            }
+            idents.push((&member.name.name, member.name.span));
+            let name = match member.kind {
+                MemberKind::Tool => {
+                    let tool = self.tool(member);
+                    let name = tool.name.clone();
+                    service.tools.push(tool);
+                    name
+                }
+                MemberKind::Resource => {
+                    let resource = self.resource(member);
+                    let name = resource.name.clone();
+                    service.resources.push(resource);
+                    name
+                }
+                MemberKind::Prompt => {
+                    let prompt = self.prompt(member);
+                    let name = prompt.name.clone();
+                    service.prompts.push(prompt);
+                    name
+                }
+            };
+            let key = (member.kind, name);
+            if wire.contains(&key) {
+                let kind = member.kind.keyword();
+                let message = format!(
+                    "two {kind}s of service `{}` are named \"{}\" on the wire",
+                    decl.name.name, key.1
+                );
+                self.error("E0202", member.name.span, message).help =
+                    Some("give one of them another name with @name(\"…\")".into());
+            }
+            wire.push(key);
+        }
+        service
+    }
+
+    pub(super) fn returns(&mut self, te: Option<&TypeExpr>, tool: bool) -> Returns {
+        let Some(te) = te else {
+            return Returns::Nothing;
+        };
+        if tool && te.path.len() == 1 && te.args.is_none() && te.nullable.is_empty() {
+            match te.path[0].name.as_str() {
+                "content" => return Returns::Content,
+                "call_result" => return Returns::CallResult,
+                _ => {}
+            }
+        }
+        let position = if tool {
+            Position::ToolResult
+        } else {
+            Position::Value
+        };
+        match self.resolve_type(te, position) {
+            Some(ty) => Returns::Value { ty },
+            None => Returns::Nothing,
+        }
+    }
+
+    pub(super) fn tool(&mut self, decl: &MemberDecl) -> Tool {
+        let attrs = self.attrs(&decl.attrs, Site::Tool);
+        let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
+        let returns = self.returns(decl.returns.as_ref(), true);
+        let (name, span, derived) = match &attrs.name {
+            Some((name, span)) => (name.clone(), *span, false),
+            None => (
+                names::derived_tool_name(&decl.name.name),
+                decl.name.span,
+                true,
+            ),
+        };
+        match names::check_tool_name(&name) {
+            Err(reason) => {
+                let help = if derived {
+                    "tool names are 1 to 128 of A-Z a-z 0-9 _ . -; set one with @name(\"…\")"
+                } else {
+                    "tool names are 1 to 128 of A-Z a-z 0-9 _ . -"
+                };
+                self.error(
+                    "E0401",
+                    span,
+                    format!("invalid tool name \"{name}\": {reason}"),
+                )
+                .help = Some(help.into());
+            }
+            Ok(warnings) => {
+                for (code, message) in warnings {
+                    self.warning(code, span, message).help = Some(
+                        "a name of at most 64 of A-Z a-z 0-9 _ - is accepted everywhere".into(),
+                    );
+                }
+            }
+        }
+        Tool {
+            ident: decl.name.name.clone(),
+            name,
+            title: attrs.title.clone(),
+            doc: decl.doc.lines.clone(),
+            description: description(&attrs, &decl.doc),
+            params,
+            returns,
+            annotations: Annotations {
+                title: attrs.title.clone(),
+                read_only: attrs.read_only,
+                destructive: attrs.destructive,
+                idempotent: attrs.idempotent,
+                open_world: attrs.open_world,
+            },
+            ui: attrs.ui.clone(),
+        }
+    }
+
+    pub(super) fn resource(&mut self, decl: &MemberDecl) -> Resource {
+        let attrs = self.attrs(&decl.attrs, Site::Resource);
+        let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
+        self.text_like(decl, &params);
+        let returns = self.returns(decl.returns.as_ref(), false);
+        let mut is_template = false;
+        let uri = match &attrs.uri {
+            None => {
+                self.error("E0801", decl.name.span, format!("resource `{}` has no `@uri`", decl.name.name))
+                    .help = Some("add @uri(\"scheme://path\"), or a template such as @uri(\"scheme://items/{id}\")".into());
+                String::new()
+            }
+            Some((uri, span)) => {
+                match names::template_variables(uri) {
+                    Err(reason) => {
+                        self.error("E0805", *span, format!("invalid URI template: {reason}"))
+                            .help =
+                            Some("template variables are written `{name}` (RFC 6570)".into());
+                    }
+                    Ok(vars) => {
+                        is_template = !vars.is_empty();
+                        for var in &vars {
+                            if !params.iter().any(|p| p.json_name == *var) {
+                                self.error(
+                                    "E0802",
+                                    *span,
+                                    format!("URI template variable `{{{var}}}` has no parameter of that name"),
+                                )
+                                .help = Some(format!("add a parameter `{var}: string`"));
+                            }
+                        }
+                        for (param, p) in decl.params.iter().zip(&params) {
+                            if !vars.contains(&p.json_name) {
+                                let message = format!(
+                                    "parameter `{}` does not appear in the URI \"{uri}\"",
+                                    p.name
+                                );
+                                self.error("E0803", param.name.span, message).help = Some(format!(
+                                    "add `{{{}}}` to the URI template, or remove the parameter",
+                                    p.json_name
+                                ));
+                            }
+                        }
+                    }
+                }
+                uri.clone()
+            }
+        };
+        Resource {
+            ident: decl.name.name.clone(),
+            name: attrs
+                .name
+                .as_ref()
+                .map_or_else(|| decl.name.name.clone(), |(n, _)| n.clone()),
+            title: attrs.title.clone(),
+            doc: decl.doc.lines.clone(),
+            description: description(&attrs, &decl.doc),
+            uri,
+            is_template,
+            mime_type: attrs.mime.clone(),
+            params,
+            returns,
+        }
+    }
+
+    pub(super) fn prompt(&mut self, decl: &MemberDecl) -> Prompt {
+        let attrs = self.attrs(&decl.attrs, Site::Prompt);
+        let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
+        self.text_like(decl, &params);
+        Prompt {
+            ident: decl.name.name.clone(),
+            name: attrs
+                .name
+                .as_ref()
+                .map_or_else(|| decl.name.name.clone(), |(n, _)| n.clone()),
+            title: attrs.title.clone(),
+            doc: decl.doc.lines.clone(),
+            description: description(&attrs, &decl.doc),
+            params,
+            returns: self.returns(decl.returns.as_ref(), false),
+        }
+    }
+
+    /// Resource and prompt parameters arrive as text: each must have a text-like type.
+    pub(super) fn text_like(&mut self, decl: &MemberDecl, params: &[Field]) {
+        for param in params {
+            let Some(pdecl) = decl.params.iter().find(|p| p.name.name == param.name) else {
+                continue;
+            };
+            let is_enum = |t: &Type| {
+                matches!(
+                    t,
+                    Type::Named {
+                        def: DefKind::Enum,
+                        ..
+                    }
+                )
+            };
+            // A type that failed to resolve was reported already (and left as `json`).
+            let unresolved = pdecl.ty.path_text() != "json"
+                && param.ty
+                    == (Type::Primitive {
+                        name: Primitive::Json,
+                    });
+            if unresolved || is_text_like(&param.ty, is_enum) {
+                continue;
+            }
+            let kind = decl.kind.keyword();
+            let message = format!(
+                "parameter `{}` of {kind} `{}` has type `{}`, which is not text-like",
+                param.name,
+                decl.name.name,
+                type_text(&param.ty)
+            );
+            self.error("E0804", pdecl.ty.span, message).help = Some(
+                "resource and prompt parameters arrive as text: use string, bool, an integer or float, uuid, date, datetime, time, duration, uri, char or an enum (or one of these with `?`)".into(),
+            );
+        }
+    }
+}

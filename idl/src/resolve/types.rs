@@ -1,0 +1,195 @@
+//! Type expressions → [`Type`]: built-ins, generics, and names looked up across imports.
+
+use super::*;
+
+/// Where a type expression stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Position {
+    /// A field, a parameter, or inside another type.
+    Value,
+    /// A tool's result: `content` and `call_result` are allowed.
+    ToolResult,
+}
+
+impl Resolver<'_> {
+    pub(super) fn resolve_type(&mut self, te: &TypeExpr, position: Position) -> Option<Type> {
+        if te.nullable.len() > 1 {
+            let span = te.nullable[1].to(*te.nullable.last().expect("two or more"));
+            self.error(
+                "E0105",
+                span,
+                format!("`{}` is nullable more than once", te.path_text()),
+            )
+            .help = Some("a type is nullable at most once: write a single `?`".into());
+        }
+        let base = self.resolve_base(te, position)?;
+        Some(if te.nullable.is_empty() {
+            base
+        } else {
+            Type::Nullable {
+                inner: Box::new(base),
+            }
+        })
+    }
+
+    pub(super) fn resolve_base(&mut self, te: &TypeExpr, position: Position) -> Option<Type> {
+        let name = te.path_text();
+        let generic = te.path.len() == 1 && matches!(name.as_str(), "list" | "set" | "map");
+        if generic {
+            let arity = if name == "map" { 2 } else { 1 };
+            let usage = if name == "map" {
+                "map<string, T>".to_string()
+            } else {
+                format!("{name}<T>")
+            };
+            let Some(args) = &te.args else {
+                self.error(
+                    "E0103",
+                    te.path_span(),
+                    format!("`{name}` needs type arguments"),
+                )
+                .help = Some(format!("write `{usage}`"));
+                return None;
+            };
+            if args.args.len() != arity {
+                let message = format!(
+                    "`{name}` takes {} type argument{}, found {}",
+                    arity,
+                    if arity == 1 { "" } else { "s" },
+                    args.args.len()
+                );
+                self.error("E0103", args.span, message).help = Some(format!("write `{usage}`"));
+                return None;
+            }
+            let items: Vec<Option<Type>> = args
+                .args
+                .iter()
+                .map(|a| self.resolve_type(a, Position::Value))
+                .collect();
+            if name == "map" {
+                let key = items[0].as_ref();
+                if let Some(key) = key
+                    && *key
+                        != (Type::Primitive {
+                            name: Primitive::String,
+                        })
+                {
+                    let message = format!("map keys must be `string`, found `{}`", type_text(key));
+                    self.error("E0104", args.args[0].span, message).help =
+                        Some("JSON object keys are strings: write `map<string, T>`".into());
+                    return None;
+                }
+                key?;
+            }
+            let item = Box::new(items.into_iter().next_back()??);
+            return Some(match name.as_str() {
+                "list" => Type::List { item },
+                "set" => Type::Set { item },
+                _ => Type::Map { value: item },
+            });
+        }
+        if let Some(args) = &te.args {
+            self.error(
+                "E0103",
+                args.span,
+                format!("`{name}` takes no type arguments"),
+            );
+            return None;
+        }
+        if te.path.len() == 1 {
+            if let Some(p) = primitive_named(&name) {
+                return Some(Type::Primitive { name: p });
+            }
+            if name == "content" || name == "call_result" {
+                let message = if position == Position::ToolResult {
+                    format!("`{name}` cannot be nullable or nested")
+                } else {
+                    format!("`{name}` can only be the result of a tool")
+                };
+                self.error("E0106", te.span, message).help =
+                    Some(format!("write `-> {name}` as a tool's whole result"));
+                return None;
+            }
+        }
+        let (package, name, def) = self.lookup(te)?;
+        Some(Type::Named { package, name, def })
+    }
+
+    pub(super) fn lookup(&mut self, te: &TypeExpr) -> Option<(String, String, DefKind)> {
+        let span = te.path_span();
+        let name = te.path.last()?.name.clone();
+        if te.path.len() > 1 {
+            let package = join_path(&te.path[..te.path.len() - 1]);
+            if !self.scope.packages.contains(&package) {
+                if self.scope.incomplete {
+                    return None;
+                }
+                let loaded = self.files.iter().any(|f| f.package == package);
+                let help = if loaded {
+                    format!(
+                        "package `{package}` is not imported by this file: import the file that declares it"
+                    )
+                } else {
+                    format!("packages in scope: {}", self.scope.packages.join(", "))
+                };
+                self.error("E0101", span, format!("unknown package `{package}`"))
+                    .help = Some(help);
+                return None;
+            }
+            return match self.world.defs.get(&(package.clone(), name.clone())) {
+                Some(def) => Some((package, name, def.kind)),
+                None => {
+                    if !self.scope.incomplete {
+                        let text = te.path_text();
+                        let d = self.error("E0101", span, format!("unknown type `{text}`"));
+                        d.help = Some(format!(
+                            "package `{package}` declares no record or enum `{name}`"
+                        ));
+                    }
+                    None
+                }
+            };
+        }
+        match self.world.locals[self.file.0].get(&name) {
+            Some(DeclKind::Record) => {
+                return Some((self.scope.package.clone(), name, DefKind::Record));
+            }
+            Some(DeclKind::Enum) => return Some((self.scope.package.clone(), name, DefKind::Enum)),
+            Some(DeclKind::Service) => {
+                self.error("E0101", span, format!("`{name}` is a service, not a type"));
+                return None;
+            }
+            None => {}
+        }
+        match self.scope.imported.get(&name).map(Vec::as_slice) {
+            Some([(package, def)]) => Some((package.clone(), name, *def)),
+            Some(many) => {
+                let options: Vec<String> =
+                    many.iter().map(|(p, _)| format!("`{p}.{name}`")).collect();
+                let packages: Vec<&str> = many.iter().map(|(p, _)| p.as_str()).collect();
+                let message = format!(
+                    "`{name}` is ambiguous: packages {} declare it",
+                    packages.join(" and ")
+                );
+                self.error("E0102", span, message).help =
+                    Some(format!("write {}", options.join(" or ")));
+                None
+            }
+            None => {
+                if !self.scope.incomplete {
+                    let mut candidates: Vec<&str> = PRIMITIVES.iter().map(|(n, _)| *n).collect();
+                    candidates.extend(["list", "set", "map"]);
+                    let locals: Vec<String> =
+                        self.world.locals[self.file.0].keys().cloned().collect();
+                    candidates.extend(locals.iter().map(String::as_str));
+                    let imported: Vec<String> = self.scope.imported.keys().cloned().collect();
+                    candidates.extend(imported.iter().map(String::as_str));
+                    let hint = suggest(&name, candidates).map(|s| format!("did you mean `{s}`?"));
+                    self.error("E0101", span, format!("unknown type `{name}`"))
+                        .help = hint;
+                }
+                None
+            }
+        }
+    }
+}
