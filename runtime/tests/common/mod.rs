@@ -218,6 +218,9 @@ impl Service for Kitchen {
         uri: &str,
         _ctx: RequestContext,
     ) -> Option<BoxFuture<Result<Value, RpcError>>> {
+        if uri == "mem://panic" {
+            return Some(Box::pin(async { panic!("resource panic") }));
+        }
         if uri == "mem://readme" {
             return Some(ready(Ok(content::resource_text(
                 uri,
