@@ -244,6 +244,12 @@ impl Resolver<'_> {
 
     fn enumeration(&mut self, decl: &ast::EnumDecl) -> Enum {
         let attrs = self.attrs(&decl.attrs, Site::Enum);
+        if decl.variants.is_empty() {
+            // No value has this type: a field of it could never be given.
+            let message = format!("enum `{}` has no members", decl.name.name);
+            self.error("E0206", decl.name.span, message).help =
+                Some("list at least one member: `enum Name { first, second }`".into());
+        }
         let mut variants: Vec<Variant> = Vec::new();
         for v in &decl.variants {
             self.attrs(&v.attrs, Site::Variant);

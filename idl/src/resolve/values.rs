@@ -94,10 +94,18 @@ pub(crate) fn is_text_like(ty: &Type, is_enum: impl Fn(&Type) -> bool) -> bool {
     };
     match ty {
         Type::Primitive { name } => {
-            is_string_like(*name)
-                || integer_range(*name).is_some()
+            integer_range(*name).is_some()
                 || is_float(*name)
-                || matches!(name, Primitive::Bool | Primitive::Char)
+                || matches!(
+                    name,
+                    Primitive::String
+                        | Primitive::Bool
+                        | Primitive::Char
+                        | Primitive::Uuid
+                        | Primitive::Date
+                        | Primitive::Datetime
+                        | Primitive::Time
+                )
         }
         Type::Named { .. } => is_enum(ty),
         _ => false,
@@ -125,7 +133,7 @@ pub(crate) fn check_format(p: Primitive, s: &str) -> Result<(), &'static str> {
         Primitive::Date => "an RFC 3339 date such as \"2025-06-18\"",
         Primitive::Time => "an RFC 3339 time with offset such as \"14:30:00Z\"",
         Primitive::Datetime => "an RFC 3339 date-time such as \"2025-06-18T14:30:00Z\"",
-        Primitive::Duration => "an ISO 8601 duration such as \"P1DT2H\"",
+        Primitive::Duration => "a duration `[-][d.]hh:mm:ss[.fffffff]` such as \"1.02:03:04.5\"",
         Primitive::Uri => "an absolute URI such as \"https://example.com/x\"",
         _ => "base64 text such as \"aGVsbG8=\"",
     })
@@ -211,54 +219,29 @@ pub(crate) fn is_datetime(s: &str) -> bool {
         && s.get(11..).is_some_and(is_time)
 }
 
-/// RFC 3339 appendix A (as JSON Schema's `duration` format): `P` then weeks alone, or
-/// a contiguous run of Y M D, and/or `T` with a contiguous run of H M S.
+/// The invariant `c` form of a .NET `TimeSpan`, as the schema mapping writes a duration's
+/// pattern: `[-][d.]hh:mm:ss[.fffffff]`, days 1 to 8 digits, hours 00-23, minutes and
+/// seconds 00-59, 1 to 7 fractional digits.
 pub(crate) fn is_duration(s: &str) -> bool {
-    let Some(rest) = s.strip_prefix('P') else {
-        return false;
+    let s = s.strip_prefix('-').unwrap_or(s);
+    let (clock, fraction) = match s.rsplit_once('.') {
+        Some((head, frac)) if !frac.contains(':') => (head, Some(frac)),
+        _ => (s, None),
     };
-    let (date, time) = match rest.split_once('T') {
-        Some((d, t)) => (d, Some(t)),
-        None => (rest, None),
-    };
-    fn units(part: &str) -> Option<Vec<char>> {
-        let mut out = Vec::new();
-        let mut digits = 0;
-        for c in part.chars() {
-            if c.is_ascii_digit() {
-                digits += 1;
-            } else if digits > 0 {
-                out.push(c);
-                digits = 0;
-            } else {
-                return None;
+    let clock = match clock.split_once('.') {
+        Some((days, rest)) => {
+            if !(1..=8).contains(&days.len()) || !days.bytes().all(|b| b.is_ascii_digit()) {
+                return false;
             }
+            rest
         }
-        (digits == 0).then_some(out)
-    }
-    fn contiguous(units: &[char], order: &[char]) -> bool {
-        let Some(start) = units
-            .first()
-            .and_then(|u| order.iter().position(|o| o == u))
-        else {
-            return units.is_empty();
-        };
-        units.len() <= order.len() - start && units.iter().zip(&order[start..]).all(|(a, b)| a == b)
-    }
-    let (Some(date_units), time_units) = (units(date), time.map(units)) else {
-        return false;
+        None => clock,
     };
-    if date_units == ['W'] && time.is_none() {
-        return true;
-    }
-    let time_ok = match time_units {
-        None => true,
-        Some(None) => false,
-        Some(Some(t)) => !t.is_empty() && contiguous(&t, &['H', 'M', 'S']),
-    };
-    time_ok
-        && contiguous(&date_units, &['Y', 'M', 'D'])
-        && !(date_units.is_empty() && time.is_none())
+    let fraction_ok = fraction
+        .is_none_or(|f| (1..=7).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_digit()));
+    let parts: Vec<&str> = clock.split(':').collect();
+    let two = |p: &str, max: u32| digits(p, 2).is_some_and(|n| n <= max);
+    fraction_ok && parts.len() == 3 && two(parts[0], 23) && two(parts[1], 59) && two(parts[2], 59)
 }
 
 /// An absolute URI (RFC 3986): a scheme, `:`, then characters a URI may hold.
@@ -333,17 +316,25 @@ mod tests {
         assert!(!is_time("12:00:00é1234") && !is_time("1é:00:00Z"));
         assert!(!is_datetime("2025-06-18é14:30:00Z") && !is_datetime("2025-06-1éT14:30:00Z"));
         for ok in [
-            "P1D",
-            "P1Y2M",
-            "PT1H",
-            "P1DT2H",
-            "P2W",
-            "PT1M30S",
-            "P1Y2M3DT4H5M6S",
+            "1.02:03:04.5",
+            "-00:00:01",
+            "00:00:00",
+            "12345678.23:59:59.1234567",
         ] {
             assert!(is_duration(ok), "{ok}");
         }
-        for bad in ["P", "PT", "1D", "P1H", "P1Y2D", "P1W2D", "PT1S2M", "P1DT"] {
+        for bad in [
+            "1:00:00",
+            "24:00:00",
+            "P1D",
+            "00:60:00",
+            "1.2.03:04:05",
+            "00:00:00.",
+            "00:00:00.12345678",
+            "123456789.00:00:00",
+            "-",
+            "",
+        ] {
             assert!(!is_duration(bad), "{bad}");
         }
         assert!(is_uri("https://example.com/a?b=c#d") && is_uri("urn:isbn:123"));

@@ -27,7 +27,7 @@ record Settings {
     at: datetime = "2025-06-18T14:30:00Z",
     on: date = "2024-02-29",
     when: time = "08:30:00.5+02:00",
-    every: duration = "P1DT2H",
+    every: duration = "1.02:03:04.5",
     link: uri = "urn:isbn:0451450523",
     blob: bytes = "aGVsbG8=",
     anything: json = 42,

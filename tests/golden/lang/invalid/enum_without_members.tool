@@ -1,0 +1,3 @@
+enum Nothing {}
+
+record Uses { n: Nothing? }
