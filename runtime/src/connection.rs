@@ -5,6 +5,7 @@
 //! they are registered for cancellation.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -147,7 +148,12 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub struct Connection {
     server: Server,
     shared: Arc<ConnShared>,
+    /// Replies produced on the reading thread, joined by newlines, when batching is on.
+    batch: Option<RefCell<String>>,
 }
+
+/// A batch is handed to the outbox once it holds this many bytes, even mid-input.
+const BATCH_LIMIT: usize = 64 * 1024;
 
 /// Request params, read once for whichever method they belong to.
 #[derive(Deserialize, Default)]
@@ -229,9 +235,48 @@ impl Connection {
             Connection {
                 server: server.clone(),
                 shared,
+                batch: None,
             },
             rx,
         )
+    }
+
+    /// Collects the replies produced while handling lines into one outbox item (messages
+    /// joined by `\n`) until [`Connection::flush`]. Transports that read in chunks use it
+    /// to write one batch per chunk; replies from spawned calls still go out on their own.
+    pub fn with_batching(mut self) -> Self {
+        self.batch = Some(RefCell::new(String::new()));
+        self
+    }
+
+    /// Hands the collected replies to the outbox (no-op without batching).
+    pub fn flush(&self) {
+        if let Some(batch) = &self.batch {
+            let mut b = batch.borrow_mut();
+            if !b.is_empty() {
+                let capacity = b.capacity();
+                self.shared
+                    .send(std::mem::replace(&mut *b, String::with_capacity(capacity)));
+            }
+        }
+    }
+
+    /// Sends a reply produced on this thread: into the batch, or straight to the outbox.
+    fn emit(&self, message: String) {
+        let Some(batch) = &self.batch else {
+            return self.shared.send(message);
+        };
+        let full = {
+            let mut b = batch.borrow_mut();
+            if !b.is_empty() {
+                b.push('\n');
+            }
+            b.push_str(&message);
+            b.len() >= BATCH_LIMIT
+        };
+        if full {
+            self.flush();
+        }
     }
 
     /// The revision `initialize` negotiated, if it ran.
@@ -251,7 +296,7 @@ impl Connection {
                 format!("Invalid request: the message is longer than {limit} bytes."),
             ),
         };
-        self.shared.send(error_message("null", &error));
+        self.emit(error_message("null", &error));
     }
 
     /// Handles one line of input given as bytes.
@@ -301,17 +346,18 @@ impl Connection {
     /// Ends the connection's input: requests waiting for the client fail; calls in flight
     /// finish and the outbox closes once the last one has answered.
     pub fn close(self) {
+        self.flush();
         lock(&self.shared.pending).clear();
     }
 
     fn reply_error(&self, id: &str, error: &RpcError) {
-        self.shared.send(error_message(id, error));
+        self.emit(error_message(id, error));
     }
 
     fn reply(&self, id: &str, body: Body, rev: Revision, cacheable: bool) {
         let cache = cacheable.then_some(&self.server.shared.cache);
         let result = finish_result(body, rev, cache, &self.server.shared.info_json);
-        self.shared.send(result_message(id, &result));
+        self.emit(result_message(id, &result));
     }
 
     fn notification(&self, method: &str, params: Option<&RawValue>) {
@@ -679,7 +725,7 @@ impl Connection {
             Ok(fut) => self.drive(state, fut, finish),
             Err(payload) => {
                 report_panic(&state.request_id, payload.as_ref());
-                self.shared.send(finish(Err(Panicked), &state));
+                self.emit(finish(Err(Panicked), &state));
             }
         }
     }
@@ -805,10 +851,10 @@ impl Connection {
     {
         let mut cx = Context::from_waker(Waker::noop());
         match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
-            Ok(Poll::Ready(value)) => self.shared.send(finish(Ok(value), &state)),
+            Ok(Poll::Ready(value)) => self.emit(finish(Ok(value), &state)),
             Err(payload) => {
                 report_panic(&state.request_id, payload.as_ref());
-                self.shared.send(finish(Err(Panicked), &state));
+                self.emit(finish(Err(Panicked), &state));
             }
             Ok(Poll::Pending) => {
                 let conn = self.shared.clone();

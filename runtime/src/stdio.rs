@@ -1,8 +1,9 @@
 //! The stdio transport: one JSON message per line in, one per line out.
 //!
 //! A blocking reader thread frames lines and dispatches them (most calls finish right
-//! there); a blocking writer thread drains the outbox into a buffered writer and flushes
-//! whenever the outbox is empty, so pipelined replies leave in batches.
+//! there, their replies collected into one batch per chunk of input); a blocking writer
+//! thread drains the outbox into a buffered writer and flushes whenever the outbox is
+//! empty, so pipelined replies leave in few writes.
 
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
@@ -48,6 +49,7 @@ where
 {
     let runtime = tokio::runtime::Handle::current();
     let (conn, outbox) = Connection::new(&server, runtime.clone());
+    let conn = conn.with_batching();
     let writer = tokio::task::spawn_blocking(move || write_loop(outbox, output));
     let reader = tokio::task::spawn_blocking(move || {
         // Handlers polled on this thread may touch tokio resources (timers, I/O).
@@ -81,6 +83,10 @@ fn read_loop<R: Read>(conn: &Connection, input: R, limit: usize) {
     let mut line: Vec<u8> = Vec::new();
     let mut skipping = false;
     loop {
+        if reader.buffer().is_empty() {
+            // The next read may wait for the client: send what this chunk produced first.
+            conn.flush();
+        }
         let available = match reader.fill_buf() {
             Ok([]) => break,
             Ok(bytes) => bytes,

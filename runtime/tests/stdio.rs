@@ -104,3 +104,27 @@ async fn end_of_input_waits_for_calls_in_flight() {
 fn default_line_limit_is_four_mebibytes() {
     assert_eq!(StdioConfig::default().max_line_bytes, 4 * 1024 * 1024);
 }
+
+#[tokio::test]
+async fn batching_joins_replies_until_flushed() {
+    let server = common::kitchen_server();
+    let (conn, mut out) =
+        toolidl_runtime::Connection::new(&server, tokio::runtime::Handle::current());
+    let conn = conn.with_batching();
+    conn.handle_line(&discover(1));
+    conn.handle_line("oops");
+    assert!(out.try_recv().is_err(), "nothing leaves before the flush");
+    conn.flush();
+    let batch = out.try_recv().unwrap();
+    let lines: Vec<Value> = batch
+        .split('\n')
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        (&lines[0]["id"], &lines[1]["error"]["code"]),
+        (&json!(1), &json!(-32700))
+    );
+    conn.flush();
+    assert!(out.try_recv().is_err(), "an empty batch is not sent");
+}

@@ -105,3 +105,43 @@ fn serves_over_pipes_and_exits_zero_at_end_of_input() {
     );
     assert_eq!(by_id(11)["result"], json!({}));
 }
+
+/// Each reply arrives while the client waits for it (batched replies are flushed before the
+/// server waits for more input).
+#[test]
+fn answers_one_request_at_a_time() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_manual-example"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let timeout = std::time::Duration::from_secs(10);
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    writeln!(stdin, "{init}").unwrap();
+    let reply: Value = serde_json::from_str(&rx.recv_timeout(timeout).unwrap()).unwrap();
+    assert_eq!(reply["result"]["protocolVersion"], "2025-03-26");
+    for i in 1..=20 {
+        let call = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": "add", "arguments": {"a": i, "b": i}}});
+        writeln!(stdin, "{call}").unwrap();
+        stdin.flush().unwrap();
+        let reply: Value = serde_json::from_str(&rx.recv_timeout(timeout).unwrap()).unwrap();
+        assert_eq!(reply["id"], json!(i));
+        assert_eq!(
+            reply["result"]["content"][0]["text"],
+            json!((2 * i).to_string())
+        );
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
