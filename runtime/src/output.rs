@@ -75,6 +75,8 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
             if !rev.has_structured_content() {
                 obj.shift_remove("structuredContent");
             }
+            // The runtime sets `resultType` for 2026-07-28; older revisions have none.
+            obj.shift_remove("resultType");
             if !obj.contains_key("content") {
                 obj.insert("content".into(), serde_json::Value::Array(Vec::new()));
             }
@@ -87,6 +89,13 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
         ToolOutput::InputRequired { requests, state } => {
             if !rev.is_stateless() {
                 tracing::error!(request, revision = %rev, "input_required needs revision 2026-07-28; use the context's requests");
+                return Ok(failed_result());
+            }
+            if requests.is_empty() && state.is_none() {
+                tracing::error!(
+                    request,
+                    "input_required needs inputRequests or requestState"
+                );
                 return Ok(failed_result());
             }
             return Ok(Body::plain(input_required(requests, state)));
@@ -210,5 +219,35 @@ mod tests {
         assert_eq!(v["ttlMs"], 5);
         assert_eq!(v["cacheScope"], "public");
         assert_eq!(v["tools"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn input_required_needs_requests_or_state() {
+        let empty = ToolOutput::InputRequired {
+            requests: serde_json::Map::new(),
+            state: None,
+        };
+        let body = render_tool_result(Ok(empty), Revision::V2026_07_28, "1").unwrap();
+        assert_eq!(body.json, failed_result().json);
+        let state_only = ToolOutput::InputRequired {
+            requests: serde_json::Map::new(),
+            state: Some("x".into()),
+        };
+        let body = render_tool_result(Ok(state_only), Revision::V2026_07_28, "1").unwrap();
+        assert_eq!(
+            body.json,
+            r#"{"resultType":"input_required","requestState":"x"}"#
+        );
+    }
+
+    #[test]
+    fn passed_through_results_get_the_runtime_result_type() {
+        let v = serde_json::json!({"resultType": "bogus", "content": []});
+        let body =
+            render_tool_result(Ok(ToolOutput::CallResult(v)), Revision::V2026_07_28, "1").unwrap();
+        let out = finish_result(body, Revision::V2026_07_28, None, "{}");
+        let parsed: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(parsed["resultType"], "complete");
+        assert_eq!(out.matches("resultType").count(), 1);
     }
 }
