@@ -1,0 +1,115 @@
+//! Running a handler's future: one poll in place, else a cancellable task; panics become
+//! failures that are reported to `tracing`.
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+
+use serde_json::Value;
+
+use super::Connection;
+use super::shared::lock;
+use crate::context::{CallState, RequestContext};
+use crate::jsonrpc::{RpcError, error_message, result_message};
+use crate::output::{Body, finish_result};
+use crate::service::BoxFuture;
+
+impl Connection {
+    /// Runs a future that yields a whole result object.
+    pub(super) fn drive_value(
+        &self,
+        ctx: RequestContext,
+        fut: BoxFuture<Result<Value, RpcError>>,
+        cacheable: bool,
+    ) {
+        let server = self.server.clone();
+        let state = ctx.state.clone();
+        drop(ctx);
+        self.drive(state, fut, move |outcome, state: &CallState| {
+            let outcome = match outcome {
+                Ok(r) => r,
+                Err(Panicked) => Err(RpcError::internal("Internal error.")),
+            };
+            match outcome {
+                Ok(value) => {
+                    let has_meta = value.get("_meta").is_some();
+                    let body = Body {
+                        json: value.to_string(),
+                        has_meta,
+                    };
+                    let cache = cacheable.then_some(&server.shared.cache);
+                    let r = finish_result(body, state.revision, cache, &server.shared.info_json);
+                    result_message(&state.request_id, &r)
+                }
+                Err(e) => error_message(&state.request_id, &e),
+            }
+        });
+    }
+
+    /// Polls `fut` once here; if it is not done, spawns it (cancellable) and answers later.
+    pub(super) fn drive<T, F>(&self, state: Arc<CallState>, mut fut: BoxFuture<T>, finish: F)
+    where
+        T: Send + 'static,
+        F: FnOnce(Result<T, Panicked>, &CallState) -> String + Send + 'static,
+    {
+        let mut cx = Context::from_waker(Waker::noop());
+        match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
+            Ok(Poll::Ready(value)) => self.emit(finish(Ok(value), &state)),
+            Err(payload) => {
+                report_panic(&state.request_id, payload.as_ref());
+                self.emit(finish(Err(Panicked), &state));
+            }
+            Ok(Poll::Pending) => {
+                let conn = self.shared.clone();
+                let key = state.request_id.clone();
+                lock(&conn.inflight).insert(key.clone(), state.clone());
+                self.shared.runtime.spawn(async move {
+                    let outcome = tokio::select! {
+                        biased;
+                        _ = state.wait_cancelled() => None,
+                        r = CatchUnwind(fut) => Some(r),
+                    };
+                    lock(&conn.inflight).remove(&key);
+                    match outcome {
+                        Some(Ok(v)) => conn.send(finish(Ok(v), &state)),
+                        Some(Err(payload)) => {
+                            report_panic(&state.request_id, payload.as_ref());
+                            conn.send(finish(Err(Panicked), &state));
+                        }
+                        None => tracing::debug!(request = %state.request_id, "cancelled"),
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// A handler panicked; its payload went to `tracing`.
+pub(super) struct Panicked;
+
+pub(super) fn report_panic(request: &str, payload: &(dyn std::any::Any + Send)) {
+    let text = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)");
+    tracing::error!(request, panic = text, "handler panicked");
+}
+
+/// Polls a future, turning a panic into an `Err` with its payload.
+struct CatchUnwind<T>(BoxFuture<T>);
+
+impl<T> Future for CatchUnwind<T> {
+    type Output = Result<T, Box<dyn std::any::Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let fut = &mut self.0;
+        match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
+            Err(payload) => Poll::Ready(Err(payload)),
+        }
+    }
+}

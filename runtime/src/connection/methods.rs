@@ -1,0 +1,412 @@
+//! The MCP methods: lifecycle, discovery, listings, and the calls that reach services.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use serde_json::Value;
+
+use super::drive::{Panicked, report_panic};
+use super::params::{Params, completion_json, completion_request, empty_object};
+use super::shared::{ListKind, Session, Subscription, lock};
+use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain};
+use crate::context::{CallState, LogLevel, RequestContext};
+use crate::jsonrpc::{self, RpcError, code, error_message, result_message};
+use crate::output::{self, Body, finish_result, render_tool_result};
+use crate::revision::Revision;
+use crate::server::{Kind, Registry};
+use crate::service::{BoxFuture, Completion};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+impl Connection {
+    pub(super) fn initialize(
+        &self,
+        p: &Params<'_>,
+        registry: &Registry,
+    ) -> Result<Reply, RpcError> {
+        let requested = p.protocol_version.as_deref().and_then(Revision::parse);
+        let revision = requested
+            .filter(|r| !r.is_stateless())
+            .unwrap_or(Revision::NEWEST_HANDSHAKE);
+        let session = Session {
+            revision,
+            client_info: p.client_info.clone().unwrap_or(Value::Null),
+            client_capabilities: p
+                .capabilities
+                .clone()
+                .unwrap_or_else(|| Value::Object(Default::default())),
+        };
+        if self.shared.session.set(session).is_err() {
+            return Err(RpcError::new(
+                code::INVALID_REQUEST,
+                "Invalid request: already initialized.",
+            ));
+        }
+        let mut out = String::with_capacity(256);
+        out.push_str(r#"{"protocolVersion":""#);
+        out.push_str(revision.as_str());
+        out.push_str(r#"","capabilities":"#);
+        out.push_str(&self.capabilities(registry, revision));
+        out.push_str(r#","serverInfo":"#);
+        // `Implementation.title` exists from 2025-06-18.
+        let info = if revision >= Revision::V2025_06_18 {
+            &self.server.shared.info_json
+        } else {
+            &self.server.shared.info_json_untitled
+        };
+        out.push_str(info);
+        self.push_instructions(&mut out);
+        out.push('}');
+        Ok(Reply(
+            Body {
+                json: out,
+                has_meta: false,
+            },
+            false,
+        ))
+    }
+
+    pub(super) fn discover(&self, registry: &Registry) -> Reply {
+        let mut out = String::with_capacity(256);
+        out.push_str(r#"{"supportedVersions":"#);
+        out.push_str(&serde_json::json!(PER_REQUEST_REVISIONS).to_string());
+        out.push_str(r#","capabilities":"#);
+        out.push_str(&self.capabilities(registry, Revision::V2026_07_28));
+        self.push_instructions(&mut out);
+        out.push('}');
+        Reply(
+            Body {
+                json: out,
+                has_meta: false,
+            },
+            true,
+        )
+    }
+
+    pub(super) fn push_instructions(&self, out: &mut String) {
+        if let Some(text) = &self.server.shared.instructions {
+            out.push_str(r#","instructions":"#);
+            jsonrpc::push_json_string(out, text);
+        }
+    }
+
+    /// Capabilities for what the services have; `listChanged` only when run-time changes are on.
+    pub(super) fn capabilities(&self, registry: &Registry, rev: Revision) -> String {
+        let changes = if self.server.shared.list_changed {
+            r#"{"listChanged":true}"#
+        } else {
+            "{}"
+        };
+        let mut parts = vec![r#""logging":{}"#.to_owned()];
+        if registry.has_completions() && rev >= Revision::V2025_03_26 {
+            parts.push(r#""completions":{}"#.to_owned());
+        }
+        if registry.has_prompts() {
+            parts.push(format!(r#""prompts":{changes}"#));
+        }
+        if registry.has_resources() {
+            parts.push(format!(r#""resources":{changes}"#));
+        }
+        if registry.has_tools() {
+            parts.push(format!(r#""tools":{changes}"#));
+        }
+        format!("{{{}}}", parts.join(","))
+    }
+
+    /// 2026-07-28 `subscriptions/listen`: acknowledges the list changes this server can
+    /// announce (only with `list_changed(true)`, only for lists it has) and keeps the request
+    /// open; it ends when the client cancels it or the connection closes.
+    pub(super) fn listen(&self, id: &str, p: &Params<'_>, registry: &Registry) {
+        let Some(filter) = p.notifications.as_ref().filter(|f| f.is_object()) else {
+            return self.reply_error(
+                id,
+                &RpcError::invalid_params("Invalid params: notifications is required."),
+            );
+        };
+        let available = [
+            (ListKind::Tools, registry.has_tools()),
+            (ListKind::Resources, registry.has_resources()),
+            (ListKind::Prompts, registry.has_prompts()),
+        ];
+        let kinds: Vec<ListKind> = available
+            .into_iter()
+            .filter(|&(k, has)| {
+                has && self.server.shared.list_changed && filter[k.filter_key()] == true
+            })
+            .map(|(k, _)| k)
+            .collect();
+        let mut honored = serde_json::Map::new();
+        for k in &kinds {
+            honored.insert(k.filter_key().into(), true.into());
+        }
+        let params = format!(
+            r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{id}}},"notifications":{}}}"#,
+            Value::Object(honored)
+        );
+        lock(&self.shared.subscriptions).push(Subscription {
+            id: id.into(),
+            kinds,
+        });
+        self.shared.send(jsonrpc::notification_message(
+            "notifications/subscriptions/acknowledged",
+            &params,
+        ));
+    }
+
+    pub(super) fn set_level(&self, p: &Params<'_>) -> Result<Reply, RpcError> {
+        let level = p
+            .level
+            .as_deref()
+            .and_then(LogLevel::parse)
+            .ok_or_else(|| {
+                RpcError::invalid_params("Invalid params: level must be a logging level.")
+            })?;
+        let index = LogLevel::ALL.iter().position(|l| *l == level).unwrap_or(0);
+        self.shared.log_level.store(index as u8, Ordering::Relaxed);
+        Ok(Reply(plain("{}"), false))
+    }
+
+    pub(super) fn list(
+        &self,
+        registry: &Registry,
+        kind: Kind,
+        p: &Params<'_>,
+        key: &str,
+    ) -> Result<Reply, RpcError> {
+        listing_page(
+            &registry.listing_jsons(kind),
+            p.cursor.as_deref(),
+            self.page_size(),
+            key,
+        )
+    }
+
+    pub(super) fn context(
+        &self,
+        id: &str,
+        rev: Revision,
+        p: &mut Params<'_>,
+    ) -> Result<RequestContext, RpcError> {
+        let meta = p.meta.take().unwrap_or_default();
+        let log_level = match meta.log_level.as_deref() {
+            Some(l) => Some(LogLevel::parse(l).ok_or_else(|| {
+                RpcError::invalid_params("Invalid params: unknown _meta logLevel.")
+            })?),
+            None => None,
+        };
+        Ok(RequestContext {
+            state: Arc::new(CallState {
+                conn: self.shared.clone(),
+                revision: rev,
+                request_id: id.into(),
+                progress_token: meta.progress_token.map(|t| t.get().into()),
+                log_level,
+                client_info: meta.client_info,
+                client_capabilities: meta.client_capabilities,
+                input_responses: p.input_responses.take(),
+                request_state: p.request_state.take(),
+                cancelled: Default::default(),
+                cancel_signal: Default::default(),
+            }),
+        })
+    }
+
+    pub(super) fn call_tool(
+        &self,
+        id: &str,
+        rev: Revision,
+        mut p: Params<'_>,
+        registry: &Registry,
+    ) {
+        let Some(name) = p.name.take() else {
+            return self.reply_error(
+                id,
+                &RpcError::invalid_params("Invalid params: name is required."),
+            );
+        };
+        let Some(service) = registry.tool_service(&name) else {
+            return self.reply_error(
+                id,
+                &RpcError::invalid_params(format!("Unknown tool: {name}")),
+            );
+        };
+        let args = match p.arguments {
+            None => empty_object(),
+            Some(a) if a.get() == "null" => empty_object(),
+            Some(a) if a.get().starts_with('{') => a,
+            Some(_) => {
+                return self.reply_error(
+                    id,
+                    &RpcError::invalid_params("Invalid params: arguments must be an object."),
+                );
+            }
+        };
+        let ctx = match self.context(id, rev, &mut p) {
+            Ok(c) => c,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let state = ctx.state.clone();
+        let started = catch_unwind(AssertUnwindSafe(|| {
+            service.clone().call_tool(&name, args, ctx)
+        }));
+        let server = self.server.clone();
+        let finish = move |outcome: Result<_, Panicked>, state: &CallState| {
+            let rendered = match outcome {
+                Ok(result) => render_tool_result(result, state.revision, &state.request_id),
+                Err(Panicked) => Ok(output::failed_result()),
+            };
+            match rendered {
+                Ok(body) => {
+                    let r = finish_result(body, state.revision, None, &server.shared.info_json);
+                    result_message(&state.request_id, &r)
+                }
+                Err(e) => error_message(&state.request_id, &e),
+            }
+        };
+        match started {
+            Ok(fut) => self.drive(state, fut, finish),
+            Err(payload) => {
+                report_panic(&state.request_id, payload.as_ref());
+                self.emit(finish(Err(Panicked), &state));
+            }
+        }
+    }
+
+    pub(super) fn read_resource(
+        &self,
+        id: &str,
+        rev: Revision,
+        mut p: Params<'_>,
+        registry: &Registry,
+    ) {
+        let Some(uri) = p.uri.take() else {
+            return self.reply_error(
+                id,
+                &RpcError::invalid_params("Invalid params: uri is required."),
+            );
+        };
+        let ctx = match self.context(id, rev, &mut p) {
+            Ok(c) => c,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let found = registry
+            .services
+            .iter()
+            .find_map(|s| s.clone().read_resource(&uri, ctx.clone()));
+        let Some(fut) = found else {
+            let code = if rev.is_stateless() {
+                code::INVALID_PARAMS
+            } else {
+                code::RESOURCE_NOT_FOUND
+            };
+            let e = RpcError::new(code, "Resource not found")
+                .with_data(serde_json::json!({ "uri": uri }));
+            return self.reply_error(id, &e);
+        };
+        self.drive_value(ctx, fut, true);
+    }
+
+    pub(super) fn get_prompt(
+        &self,
+        id: &str,
+        rev: Revision,
+        mut p: Params<'_>,
+        registry: &Registry,
+    ) {
+        let Some(name) = p.name.take() else {
+            return self.reply_error(
+                id,
+                &RpcError::invalid_params("Invalid params: name is required."),
+            );
+        };
+        let args = match p.arguments {
+            None => empty_object(),
+            Some(a) if a.get().starts_with('{') => a,
+            Some(_) => {
+                return self.reply_error(
+                    id,
+                    &RpcError::invalid_params("Invalid params: arguments must be an object."),
+                );
+            }
+        };
+        let ctx = match self.context(id, rev, &mut p) {
+            Ok(c) => c,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let found = registry
+            .services
+            .iter()
+            .find_map(|s| s.clone().get_prompt(&name, args, ctx.clone()));
+        match found {
+            Some(fut) => self.drive_value(ctx, fut, false),
+            None => self.reply_error(
+                id,
+                &RpcError::invalid_params(format!("Unknown prompt: {name}")),
+            ),
+        }
+    }
+
+    pub(super) fn complete(&self, id: &str, rev: Revision, mut p: Params<'_>, registry: &Registry) {
+        let request = match completion_request(&p) {
+            Ok(r) => r,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let ctx = match self.context(id, rev, &mut p) {
+            Ok(c) => c,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let found = registry
+            .services
+            .iter()
+            .find_map(|s| s.clone().complete(&request, ctx.clone()));
+        let fut: BoxFuture<Result<Value, RpcError>> = match found {
+            Some(fut) => Box::pin(async move { fut.await.map(completion_json) }),
+            None => Box::pin(async { Ok(completion_json(Completion::default())) }),
+        };
+        self.drive_value(ctx, fut, false);
+    }
+}
+
+/// One page of a listing: `{"<key>":[…],"nextCursor":"…"}`. Cursors are opaque offsets.
+pub(super) fn listing_page<S: AsRef<str>>(
+    items: &[S],
+    cursor: Option<&str>,
+    size: usize,
+    key: &str,
+) -> Result<Reply, RpcError> {
+    let start = match cursor {
+        None => 0,
+        Some(c) => c
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n <= items.len())
+            .ok_or_else(|| RpcError::invalid_params("Invalid params: unknown cursor."))?,
+    };
+    let end = items.len().min(start.saturating_add(size));
+    let mut out = String::with_capacity(
+        64 + items[start..end]
+            .iter()
+            .map(|s| s.as_ref().len() + 1)
+            .sum::<usize>(),
+    );
+    out.push_str("{\"");
+    out.push_str(key);
+    out.push_str("\":[");
+    for (i, item) in items[start..end].iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(item.as_ref());
+    }
+    out.push(']');
+    if end < items.len() {
+        out.push_str(&format!(r#","nextCursor":"{end}""#));
+    }
+    out.push('}');
+    Ok(Reply(
+        Body {
+            json: out,
+            has_meta: false,
+        },
+        true,
+    ))
+}

@@ -1,0 +1,395 @@
+//! One client connection: reads messages, dispatches them, writes replies to an outbox.
+//!
+//! A handler's future is polled once in place; a call that completes at once (the common
+//! case) is answered without spawning a task. Only pending calls become tasks, and only
+//! they are registered for cancellation.
+
+mod drive;
+mod methods;
+mod params;
+mod shared;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, AtomicU64};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tokio::sync::mpsc;
+
+use crate::jsonrpc::{self, Incoming, RpcError, code, error_message, result_message};
+use crate::output::{Body, finish_result};
+use crate::revision::Revision;
+use crate::server::{Kind, Registry, Server};
+use methods::listing_page;
+use params::{Params, parse_params};
+pub(crate) use shared::{ConnShared, ListKind};
+use shared::{NO_LOGS, lock};
+
+/// The receiving end of a connection's outbox: one JSON message per item (several, joined by
+/// `\n`, when batching is on).
+pub type Outbox = mpsc::UnboundedReceiver<String>;
+
+/// A connection to one client. Feed it lines with [`Connection::handle_line`]; read
+/// replies from the [`Outbox`] returned by [`Connection::new`].
+pub struct Connection {
+    server: Server,
+    shared: Arc<ConnShared>,
+    /// Replies produced on the reading thread, joined by newlines, when batching is on.
+    batch: Option<RefCell<String>>,
+}
+
+/// A batch is handed to the outbox once it holds this many bytes, even mid-input.
+const BATCH_LIMIT: usize = 64 * 1024;
+
+/// The revisions a request may name in `_meta` (the stateless ones).
+const PER_REQUEST_REVISIONS: [&str; 1] = [Revision::V2026_07_28.as_str()];
+
+impl Connection {
+    /// A new connection to `server`. Spawned handler tasks run on `runtime`.
+    pub fn new(server: &Server, runtime: tokio::runtime::Handle) -> (Connection, Outbox) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let shared = Arc::new(ConnShared {
+            out: tx,
+            session: OnceLock::new(),
+            log_level: AtomicU8::new(NO_LOGS),
+            inflight: Mutex::new(HashMap::new()),
+            pending: Mutex::new(HashMap::new()),
+            next_request: AtomicU64::new(1),
+            subscriptions: Mutex::new(Vec::new()),
+            runtime,
+        });
+        server.track(&shared);
+        (
+            Connection {
+                server: server.clone(),
+                shared,
+                batch: None,
+            },
+            rx,
+        )
+    }
+
+    /// Collects the replies produced while handling lines into one outbox item (messages
+    /// joined by `\n`) until [`Connection::flush`]. Transports that read in chunks use it
+    /// to write one batch per chunk; replies from spawned calls still go out on their own.
+    pub fn with_batching(mut self) -> Self {
+        self.batch = Some(RefCell::new(String::new()));
+        self
+    }
+
+    /// Hands the collected replies to the outbox (no-op without batching).
+    pub fn flush(&self) {
+        if let Some(batch) = &self.batch {
+            let mut b = batch.borrow_mut();
+            if !b.is_empty() {
+                let capacity = b.capacity();
+                self.shared
+                    .send(std::mem::replace(&mut *b, String::with_capacity(capacity)));
+            }
+        }
+    }
+
+    /// Sends a reply produced on this thread: into the batch, or straight to the outbox.
+    fn emit(&self, message: String) {
+        let Some(batch) = &self.batch else {
+            return self.shared.send(message);
+        };
+        let full = {
+            let mut b = batch.borrow_mut();
+            if !b.is_empty() {
+                b.push('\n');
+            }
+            b.push_str(&message);
+            b.len() >= BATCH_LIMIT
+        };
+        if full {
+            self.flush();
+        }
+    }
+
+    /// The revision `initialize` negotiated, if it ran.
+    pub fn negotiated_revision(&self) -> Option<Revision> {
+        self.shared.session().map(|s| s.revision)
+    }
+
+    /// Handles one line of input that is not valid UTF-8 or is over the size limit.
+    pub fn reject_line(&self, reason: LineProblem) {
+        let error = match reason {
+            LineProblem::InvalidUtf8 => RpcError::new(
+                code::PARSE_ERROR,
+                "Parse error: the line is not valid UTF-8.",
+            ),
+            LineProblem::TooLong(limit) => RpcError::new(
+                code::INVALID_REQUEST,
+                format!("Invalid request: the message is longer than {limit} bytes."),
+            ),
+        };
+        self.emit(error_message("null", &error));
+    }
+
+    /// Handles one line of input given as bytes.
+    pub fn handle_bytes(&self, line: &[u8]) {
+        match std::str::from_utf8(line) {
+            Ok(text) => self.handle_line(text),
+            Err(_) => self.reject_line(LineProblem::InvalidUtf8),
+        }
+    }
+
+    /// Handles one JSON-RPC message (without its newline).
+    pub fn handle_line(&self, line: &str) {
+        let msg: Incoming = match serde_json::from_str(line) {
+            Ok(m) => m,
+            Err(e) => return self.reply_error("null", &unreadable(line, &e)),
+        };
+        let id_text = msg.id.filter(|id| jsonrpc::valid_id(id)).map(RawValue::get);
+        if msg.jsonrpc.as_deref() != Some("2.0") {
+            let e = RpcError::new(
+                code::INVALID_REQUEST,
+                "Invalid request: jsonrpc must be \"2.0\".",
+            );
+            return self.reply_error(id_text.unwrap_or("null"), &e);
+        }
+        match (msg.method, msg.id) {
+            (Some(method), Some(_)) => match id_text {
+                Some(id) => self.request(id, &method, msg.params),
+                None => {
+                    let e = RpcError::new(
+                        code::INVALID_REQUEST,
+                        "Invalid request: id must be a string or an integer.",
+                    );
+                    self.reply_error("null", &e)
+                }
+            },
+            (Some(method), None) => self.notification(&method, msg.params),
+            (None, Some(id)) if msg.result.is_some() || msg.error.is_some() => {
+                self.client_response(id, msg.result, msg.error)
+            }
+            _ => self.reply_error(
+                id_text.unwrap_or("null"),
+                &RpcError::new(code::INVALID_REQUEST, "Invalid request: no method."),
+            ),
+        }
+    }
+
+    /// Ends the connection's input: requests waiting for the client fail; calls in flight
+    /// finish and the outbox closes once the last one has answered.
+    pub fn close(self) {
+        self.flush();
+        lock(&self.shared.pending).clear();
+    }
+
+    fn reply_error(&self, id: &str, error: &RpcError) {
+        self.emit(error_message(id, error));
+    }
+
+    fn reply(&self, id: &str, body: Body, rev: Revision, cacheable: bool) {
+        let cache = cacheable.then_some(&self.server.shared.cache);
+        let result = finish_result(body, rev, cache, &self.server.shared.info_json);
+        self.emit(result_message(id, &result));
+    }
+
+    fn notification(&self, method: &str, params: Option<&RawValue>) {
+        let Ok(p) = parse_params(params) else {
+            tracing::debug!(method, "notification with unreadable params ignored");
+            return;
+        };
+        match method {
+            "notifications/cancelled" => {
+                let Some(target) = p.request_id else { return };
+                let state = lock(&self.shared.inflight).get(target.get()).cloned();
+                if let Some(state) = state {
+                    state.cancel();
+                }
+                // Cancelling a `subscriptions/listen` request closes that stream.
+                lock(&self.shared.subscriptions).retain(|s| *s.id != *target.get());
+            }
+            "notifications/initialized" => tracing::debug!("client initialized"),
+            _ => tracing::debug!(method, "notification ignored"),
+        }
+    }
+
+    fn client_response(&self, id: &RawValue, result: Option<&RawValue>, error: Option<&RawValue>) {
+        let n = id
+            .get()
+            .strip_prefix("\"s")
+            .and_then(|s| s.strip_suffix('"'))
+            .and_then(|s| s.parse::<u64>().ok());
+        let Some(tx) = n.and_then(|n| lock(&self.shared.pending).remove(&n)) else {
+            tracing::debug!(id = id.get(), "response to an unknown request ignored");
+            return;
+        };
+        let outcome = match (result, error) {
+            (Some(r), _) => {
+                serde_json::from_str(r.get()).map_err(|_| RpcError::internal("Unreadable result."))
+            }
+            (None, Some(e)) => Err(read_error(e)),
+            (None, None) => Err(RpcError::internal("Empty response.")),
+        };
+        let _ = tx.send(outcome);
+    }
+
+    fn request(&self, id: &str, method: &str, params: Option<&RawValue>) {
+        let p = match parse_params(params) {
+            Ok(p) => p,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let rev = match self.revision_for(method, &p) {
+            Ok(r) => r,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let registry = self.server.registry();
+        if let Err(e) = method_allowed(method, rev, &registry) {
+            return self.reply_error(id, &e);
+        }
+        let outcome = match method {
+            "initialize" => self.initialize(&p, &registry),
+            "ping" => Ok(Reply(plain("{}"), false)),
+            "server/discover" => Ok(self.discover(&registry)),
+            "logging/setLevel" => self.set_level(&p),
+            "tools/list" => listing_page(
+                registry.tool_listings(rev),
+                p.cursor.as_deref(),
+                self.page_size(),
+                "tools",
+            ),
+            "resources/list" => self.list(&registry, Kind::Resources, &p, "resources"),
+            "resources/templates/list" => {
+                self.list(&registry, Kind::Templates, &p, "resourceTemplates")
+            }
+            "prompts/list" => self.list(&registry, Kind::Prompts, &p, "prompts"),
+            "tools/call" => return self.call_tool(id, rev, p, &registry),
+            "resources/read" => return self.read_resource(id, rev, p, &registry),
+            "prompts/get" => return self.get_prompt(id, rev, p, &registry),
+            "completion/complete" => return self.complete(id, rev, p, &registry),
+            "subscriptions/listen" => return self.listen(id, &p, &registry),
+            _ => Err(RpcError::new(
+                code::METHOD_NOT_FOUND,
+                format!("Method not found: {method}"),
+            )),
+        };
+        match outcome {
+            Ok(Reply(body, cacheable)) => {
+                // `initialize` is answered in the revision it negotiated.
+                let rev = self.revision_after(method, rev);
+                self.reply(id, body, rev, cacheable)
+            }
+            Err(e) => self.reply_error(id, &e),
+        }
+    }
+
+    fn revision_after(&self, method: &str, rev: Revision) -> Revision {
+        if method == "initialize" {
+            self.negotiated_revision().unwrap_or(rev)
+        } else {
+            rev
+        }
+    }
+
+    fn page_size(&self) -> usize {
+        self.server.shared.page_size
+    }
+
+    /// The revision a request is served under: its `_meta` protocol version (2026-07-28),
+    /// else the session's; `initialize`, `ping` and `server/discover` work before a session.
+    fn revision_for(&self, method: &str, p: &Params<'_>) -> Result<Revision, RpcError> {
+        if let Some(meta) = &p.meta
+            && let Some(requested) = &meta.protocol_version
+        {
+            return match Revision::parse(requested).filter(|r| r.is_stateless()) {
+                Some(r) if meta.client_capabilities.is_some() => Ok(r),
+                Some(_) => Err(RpcError::invalid_params(
+                    "Invalid params: _meta must carry io.modelcontextprotocol/clientCapabilities.",
+                )),
+                None => Err(RpcError::new(code::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
+                    .with_data(serde_json::json!({ "supported": PER_REQUEST_REVISIONS, "requested": requested }))),
+            };
+        }
+        match (self.shared.session(), method) {
+            (_, "server/discover") => Ok(Revision::V2026_07_28),
+            (Some(s), _) => Ok(s.revision),
+            (None, "initialize" | "ping") => Ok(Revision::NEWEST_HANDSHAKE),
+            (None, _) => Err(RpcError::new(
+                code::INVALID_REQUEST,
+                "Invalid request: send initialize first, or name protocol version 2026-07-28 in the request's _meta.",
+            )),
+        }
+    }
+}
+
+/// A result body, and whether it is cacheable (2026-07-28 `ttlMs`/`cacheScope`).
+struct Reply(Body, bool);
+
+fn plain(json: &str) -> Body {
+    Body {
+        json: json.to_owned(),
+        has_meta: false,
+    }
+}
+
+/// Why a line could not be read as a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineProblem {
+    InvalidUtf8,
+    /// Longer than this many bytes.
+    TooLong(usize),
+}
+
+/// -32700 for text that is not JSON, -32600 for JSON that is not a request object.
+fn unreadable(line: &str, e: &serde_json::Error) -> RpcError {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Data if line.trim_start().starts_with('[') => RpcError::new(
+            code::INVALID_REQUEST,
+            "Invalid request: batches are not supported.",
+        ),
+        Category::Data => RpcError::new(
+            code::INVALID_REQUEST,
+            "Invalid request: expected a JSON-RPC message object.",
+        ),
+        _ => RpcError::new(code::PARSE_ERROR, "Parse error."),
+    }
+}
+
+fn read_error(raw: &RawValue) -> RpcError {
+    #[derive(Deserialize)]
+    struct E {
+        code: i64,
+        message: String,
+        #[serde(default)]
+        data: Option<Value>,
+    }
+    match serde_json::from_str::<E>(raw.get()) {
+        Ok(e) => RpcError {
+            code: e.code,
+            message: e.message,
+            data: e.data,
+        },
+        Err(_) => RpcError::internal("Unreadable error."),
+    }
+}
+
+/// Which methods a revision has, and whether the services provide the feature.
+fn method_allowed(method: &str, rev: Revision, registry: &Registry) -> Result<(), RpcError> {
+    let not_found = || {
+        Err(RpcError::new(
+            code::METHOD_NOT_FOUND,
+            format!("Method not found: {method}"),
+        ))
+    };
+    let known_here = match method {
+        "initialize" | "ping" | "logging/setLevel" => !rev.is_stateless(),
+        "server/discover" => true,
+        "subscriptions/listen" => rev.is_stateless(),
+        "tools/list" | "tools/call" => registry.has_tools(),
+        "resources/list" | "resources/templates/list" | "resources/read" => {
+            registry.has_resources()
+        }
+        "prompts/list" | "prompts/get" => registry.has_prompts(),
+        "completion/complete" => registry.has_completions(),
+        _ => false,
+    };
+    if known_here { Ok(()) } else { not_found() }
+}

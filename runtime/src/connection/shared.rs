@@ -1,0 +1,127 @@
+//! State of a connection that handlers' contexts share: the outbox sender, the session,
+//! the log level, calls in flight, requests to the client and subscriptions.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::context::{CallState, LogLevel};
+use crate::jsonrpc::{self, RpcError};
+use crate::revision::Revision;
+
+/// What `initialize` established (handshake revisions only).
+pub(crate) struct Session {
+    pub revision: Revision,
+    pub client_info: Value,
+    pub client_capabilities: Value,
+}
+
+/// Connection state shared with handlers' contexts.
+pub(crate) struct ConnShared {
+    pub(super) out: mpsc::UnboundedSender<String>,
+    pub(super) session: OnceLock<Session>,
+    /// `logging/setLevel`: index into `LogLevel::ALL`, or `NO_LOGS`.
+    pub(super) log_level: AtomicU8,
+    pub(super) inflight: Mutex<HashMap<Box<str>, Arc<CallState>>>,
+    pub(super) pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
+    pub(super) next_request: AtomicU64,
+    /// 2026-07-28 `subscriptions/listen` streams open on this connection.
+    pub(super) subscriptions: Mutex<Vec<Subscription>>,
+    pub(super) runtime: tokio::runtime::Handle,
+}
+
+/// An open `subscriptions/listen` request and the list changes it agreed to carry.
+pub(super) struct Subscription {
+    /// The listen request's id, raw JSON.
+    pub(super) id: Box<str>,
+    pub(super) kinds: Vec<ListKind>,
+}
+
+/// A list whose changes can be announced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ListKind {
+    Tools,
+    Resources,
+    Prompts,
+}
+
+impl ListKind {
+    pub(super) fn method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "notifications/tools/list_changed",
+            ListKind::Resources => "notifications/resources/list_changed",
+            ListKind::Prompts => "notifications/prompts/list_changed",
+        }
+    }
+
+    /// The `SubscriptionFilter` key that opts in to this kind.
+    pub(super) fn filter_key(self) -> &'static str {
+        match self {
+            ListKind::Tools => "toolsListChanged",
+            ListKind::Resources => "resourcesListChanged",
+            ListKind::Prompts => "promptsListChanged",
+        }
+    }
+}
+
+pub(super) const NO_LOGS: u8 = u8::MAX;
+
+impl ConnShared {
+    pub fn send(&self, message: String) {
+        // A closed outbox means the transport is gone; there is no one left to tell.
+        let _ = self.out.send(message);
+    }
+
+    pub fn session(&self) -> Option<&Session> {
+        self.session.get()
+    }
+
+    pub fn log_level(&self) -> Option<LogLevel> {
+        LogLevel::ALL
+            .get(usize::from(self.log_level.load(Ordering::Relaxed)))
+            .copied()
+    }
+
+    /// Announces changed lists: to an initialized (handshake) session directly, and on each
+    /// 2026-07-28 subscription that opted in, tagged with its id.
+    pub fn list_changed(&self, kinds: &[ListKind]) {
+        if self.session().is_some() {
+            for k in kinds {
+                self.send(jsonrpc::notification_message(k.method(), "{}"));
+            }
+        }
+        for sub in lock(&self.subscriptions).iter() {
+            for k in kinds.iter().filter(|k| sub.kinds.contains(k)) {
+                let params = format!(
+                    r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{}}}}}"#,
+                    sub.id
+                );
+                self.send(jsonrpc::notification_message(k.method(), &params));
+            }
+        }
+    }
+
+    /// Sends a request to the client and waits for its response.
+    pub async fn request(&self, method: &str, params: &str) -> Result<Value, RpcError> {
+        let n = self.next_request.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        lock(&self.pending).insert(n, tx);
+        self.send(jsonrpc::request_message(
+            &format!("\"s{n}\""),
+            method,
+            params,
+        ));
+        rx.await.unwrap_or_else(|_| {
+            Err(RpcError::internal(
+                "The connection closed before the client answered.",
+            ))
+        })
+    }
+}
+
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
