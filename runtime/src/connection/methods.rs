@@ -1,5 +1,6 @@
 //! The MCP methods: lifecycle, discovery, listings, and the calls that reach services.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -15,7 +16,6 @@ use crate::output::{self, Body, finish_result, render_tool_result};
 use crate::revision::Revision;
 use crate::server::{Kind, Registry};
 use crate::service::{BoxFuture, Completion};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 impl Connection {
     pub(super) fn initialize(
