@@ -226,6 +226,12 @@ impl RequestContext {
             .await
     }
 
+    /// Asks the client for its roots (`roots/list`). Handshake revisions only.
+    pub async fn list_roots(&self) -> Result<Value, RpcError> {
+        self.client_request("roots/list", "roots", serde_json::json!({}))
+            .await
+    }
+
     async fn client_request(
         &self,
         method: &str,

@@ -475,6 +475,24 @@ async fn sampling_and_elicitation_are_requests_to_the_client() {
 }
 
 #[tokio::test]
+async fn roots_are_a_request_to_the_client() {
+    let mut c = Client::new(&kitchen_server());
+    c.initialize("2025-03-26", json!({"roots": {"listChanged": true}}))
+        .await;
+    c.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "roots", "arguments": {}}}));
+    let req = c.next().await;
+    assert_eq!(
+        (&req["method"], &req["params"]),
+        (&json!("roots/list"), &json!({}))
+    );
+    c.send(json!({"jsonrpc": "2.0", "id": req["id"], "result": {"roots": [{"uri": "file:///w"}]}}));
+    assert_eq!(
+        text_of(&c.response(json!(1)).await),
+        r#"[{"uri":"file:///w"}]"#
+    );
+}
+
+#[tokio::test]
 async fn requests_to_the_client_need_its_capability() {
     let mut c = Client::new(&kitchen_server());
     c.initialize("2025-06-18", json!({})).await;

@@ -26,7 +26,7 @@ macro_rules! tool {
     };
 }
 
-pub static TOOLS: [ToolDef; 20] = [
+pub static TOOLS: [ToolDef; 21] = [
     tool!("empty"),
     tool!("text"),
     tool!("json_list"),
@@ -50,6 +50,7 @@ pub static TOOLS: [ToolDef; 20] = [
         r#"{"name":"order","title":"Order","description":"Orders items.","inputSchema":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"integer","minimum":1,"maximum":10}},"required":["qty"],"additionalProperties":false}}},"required":["items"],"additionalProperties":false},"outputSchema":{"type":"object"},"annotations":{"title":"Order","readOnlyHint":false},"icons":[{"src":"https://example.org/i.png"}]}"#,
     ),
     tool!("context"),
+    tool!("roots"),
 ];
 
 pub static RESOURCES: [ListingDef; 1] = [ListingDef::new(
@@ -201,6 +202,10 @@ impl Service for Kitchen {
                 "client": ctx.client_info().cloned(),
                 "sampling": ctx.client_supports("sampling"),
             }))),
+            "roots" => Box::pin(async move {
+                let r = ctx.list_roots().await?;
+                ToolOutput::json(&r["roots"])
+            }),
             _ => ready(Err(ToolError::internal("unreachable tool"))),
         }
     }
