@@ -927,3 +927,46 @@ async fn subscriptions_listen_carries_list_changes_under_2026_07_28() {
         -32601
     );
 }
+
+#[tokio::test]
+async fn cache_hints_are_configurable() {
+    let server = Server::builder("k", "1")
+        .cache(5000, true)
+        .service(Arc::new(Kitchen))
+        .build();
+    let mut c = Client::new(&server);
+    let r = c
+        .request(1, "prompts/list", json!({"_meta": modern_meta(json!({}))}))
+        .await;
+    assert_eq!(
+        (&r["result"]["ttlMs"], &r["result"]["cacheScope"]),
+        (&json!(5000), &json!("private"))
+    );
+}
+
+#[tokio::test]
+async fn a_tool_name_listed_twice_is_served_by_the_first_service() {
+    struct Shadow;
+    impl toolidl_runtime::Service for Shadow {
+        fn tools(&self) -> &[toolidl_runtime::ToolDef] {
+            &common::SOLO
+        }
+        fn call_tool(
+            self: Arc<Self>,
+            _: &str,
+            _: &serde_json::value::RawValue,
+            _: toolidl_runtime::RequestContext,
+        ) -> toolidl_runtime::BoxFuture<toolidl_runtime::ToolResult> {
+            Box::pin(async { Ok(toolidl_runtime::ToolOutput::text("shadow")) })
+        }
+    }
+    let server = Server::builder("k", "1")
+        .service(Arc::new(Solo))
+        .service(Arc::new(Shadow))
+        .build();
+    let mut c = Client::new(&server);
+    c.initialize("2025-06-18", json!({})).await;
+    let r = c.request(1, "tools/list", json!({})).await;
+    assert_eq!(r["result"]["tools"].as_array().unwrap().len(), 1);
+    assert_eq!(text_of(&c.call(2, "solo", json!({})).await), "solo");
+}
