@@ -63,13 +63,22 @@ impl std::fmt::Display for Revision {
     }
 }
 
-/// Tool-definition keys that a revision does not know, stripped from listings for it.
+/// Tool-definition keys that a revision's schema does not define, stripped from listings for it.
 pub(crate) fn unknown_tool_keys(rev: Revision) -> &'static [&'static str] {
     match rev {
-        Revision::V2024_11_05 => &["title", "outputSchema", "annotations", "icons", "execution"],
-        Revision::V2025_03_26 => &["title", "outputSchema", "icons", "execution"],
+        Revision::V2024_11_05 => &[
+            "title",
+            "outputSchema",
+            "annotations",
+            "icons",
+            "execution",
+            "_meta",
+        ],
+        Revision::V2025_03_26 => &["title", "outputSchema", "icons", "execution", "_meta"],
         Revision::V2025_06_18 => &["icons", "execution"],
-        Revision::V2025_11_25 | Revision::V2026_07_28 => &[],
+        Revision::V2025_11_25 => &[],
+        // Tasks (`execution`) moved to an extension in 2026-07-28.
+        Revision::V2026_07_28 => &["execution"],
     }
 }
 

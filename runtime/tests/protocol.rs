@@ -319,7 +319,7 @@ async fn tools_list_is_paged_in_a_stable_order_and_fits_each_revision() {
     );
 
     // The `order` tool as each revision sees it.
-    let expect_keys: [(&str, &[&str]); 4] = [
+    let expect_keys: [(&str, &[&str]); 5] = [
         ("2024-11-05", &["name", "description", "inputSchema"]),
         (
             "2025-03-26",
@@ -334,6 +334,7 @@ async fn tools_list_is_paged_in_a_stable_order_and_fits_each_revision() {
                 "inputSchema",
                 "outputSchema",
                 "annotations",
+                "_meta",
             ],
         ),
         (
@@ -346,14 +347,34 @@ async fn tools_list_is_paged_in_a_stable_order_and_fits_each_revision() {
                 "outputSchema",
                 "annotations",
                 "icons",
+                "execution",
+                "_meta",
+            ],
+        ),
+        (
+            "2026-07-28",
+            &[
+                "name",
+                "title",
+                "description",
+                "inputSchema",
+                "outputSchema",
+                "annotations",
+                "icons",
+                "_meta",
             ],
         ),
     ];
     for (rev, keys) in expect_keys {
         let server = Server::builder("k", "1").service(Arc::new(Kitchen)).build();
         let mut c = Client::new(&server);
-        c.initialize(rev, json!({})).await;
-        let r = c.request(1, "tools/list", json!({})).await;
+        let params = if rev == "2026-07-28" {
+            json!({"_meta": modern_meta(json!({}))})
+        } else {
+            c.initialize(rev, json!({})).await;
+            json!({})
+        };
+        let r = c.request(1, "tools/list", params).await;
         let order = r["result"]["tools"]
             .as_array()
             .unwrap()

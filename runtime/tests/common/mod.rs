@@ -47,7 +47,7 @@ pub static TOOLS: [ToolDef; 21] = [
     tool!("input_required"),
     ToolDef::new(
         "order",
-        r#"{"name":"order","title":"Order","description":"Orders items.","inputSchema":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"integer","minimum":1,"maximum":10}},"required":["qty"],"additionalProperties":false}}},"required":["items"],"additionalProperties":false},"outputSchema":{"type":"object"},"annotations":{"title":"Order","readOnlyHint":false},"icons":[{"src":"https://example.org/i.png"}]}"#,
+        r#"{"name":"order","title":"Order","description":"Orders items.","inputSchema":{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"integer","minimum":1,"maximum":10}},"required":["qty"],"additionalProperties":false}}},"required":["items"],"additionalProperties":false},"outputSchema":{"type":"object"},"annotations":{"title":"Order","readOnlyHint":false},"icons":[{"src":"https://example.org/i.png"}],"execution":{"taskSupport":"optional"},"_meta":{"x":1}}"#,
     ),
     tool!("context"),
     tool!("roots"),
