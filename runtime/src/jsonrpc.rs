@@ -117,12 +117,19 @@ pub(crate) fn result_message(id: &str, result: &str) -> String {
     out
 }
 
-/// Writes an error response; `id` is raw JSON (`null` when the id could not be read).
+/// Writes an error response; `id` is raw JSON, `null` when the id could not be read.
+///
+/// Without an id the member is left out: MCP's schema (2025-11-25 and later) types the
+/// error response's `id` as an optional string or integer, so `null` would not validate.
 pub(crate) fn error_message(id: &str, error: &RpcError) -> String {
     let mut out = String::with_capacity(80 + error.message.len());
-    out.push_str(r#"{"jsonrpc":"2.0","id":"#);
-    out.push_str(id);
-    let _ = write!(out, r#","error":{{"code":{},"message":"#, error.code);
+    out.push_str(r#"{"jsonrpc":"2.0","#);
+    if id != "null" {
+        out.push_str(r#""id":"#);
+        out.push_str(id);
+        out.push(',');
+    }
+    let _ = write!(out, r#""error":{{"code":{},"message":"#, error.code);
     push_json_string(&mut out, &error.message);
     if let Some(data) = &error.data {
         out.push_str(r#","data":"#);
@@ -213,6 +220,19 @@ mod tests {
         for t in bad {
             assert!(!valid_id(&RawValue::from_string(t.into()).unwrap()), "{t}");
         }
+    }
+
+    #[test]
+    fn error_without_an_id_leaves_the_member_out() {
+        let e = RpcError::new(code::PARSE_ERROR, "Parse error.");
+        assert_eq!(
+            error_message("null", &e),
+            r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error."}}"#
+        );
+        assert_eq!(
+            error_message("\"a\"", &e.with_data(serde_json::json!([1]))),
+            r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32700,"message":"Parse error.","data":[1]}}"#
+        );
     }
 
     #[test]
