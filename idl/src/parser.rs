@@ -35,10 +35,21 @@ pub fn parse(file_id: FileId, text: &str) -> Parsed {
                 file_id,
                 diagnostics: Vec::new(),
             };
-            let file = builder.file(pairs.next().expect("file rule"));
-            Parsed {
-                file: Some(file),
-                diagnostics: builder.diagnostics,
+            match pairs.next().and_then(|pair| builder.file(pair)) {
+                Some(file) => Parsed {
+                    file: Some(file),
+                    diagnostics: builder.diagnostics,
+                },
+                // The tree's shape is fixed by the grammar; this guards a mismatch between
+                // grammar and builder (a bug) without panicking on a user's file.
+                None => Parsed {
+                    file: None,
+                    diagnostics: vec![
+                        Diagnostic::error("E0000", "internal error: unexpected syntax tree")
+                            .at(file_id, Span::new(0, 0))
+                            .help("please report this file to the toolidl maintainers"),
+                    ],
+                },
             }
         }
         Err(error) => Parsed {
@@ -305,7 +316,7 @@ fn path(pair: Pair<'_, Rule>) -> Vec<Ident> {
 }
 
 impl Builder {
-    fn file(&mut self, pair: Pair<'_, Rule>) -> File {
+    fn file(&mut self, pair: Pair<'_, Rule>) -> Option<File> {
         let mut file = File {
             package: None,
             imports: Vec::new(),
@@ -316,9 +327,9 @@ impl Builder {
                 Rule::package_decl => {
                     let span = span_of(&child);
                     let mut inner = children(child);
-                    let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+                    let (doc, attrs) = self.prefix(inner.next()?)?;
                     inner.next(); // kw_package
-                    let path = path(inner.next().expect("path"));
+                    let path = path(inner.next()?);
                     file.package = Some(Package {
                         doc,
                         attrs,
@@ -329,11 +340,11 @@ impl Builder {
                 Rule::import_decl => {
                     let span = span_of(&child);
                     let mut inner = children(child);
-                    let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+                    let (doc, attrs) = self.prefix(inner.next()?)?;
                     inner.next(); // kw_import
-                    let lit = inner.next().expect("string");
+                    let lit = inner.next()?;
                     let path_span = span_of(&lit);
-                    let path = self.string(lit);
+                    let path = self.string(lit)?;
                     file.imports.push(Import {
                         doc,
                         attrs,
@@ -342,16 +353,16 @@ impl Builder {
                         span,
                     });
                 }
-                Rule::enum_decl => file.items.push(Item::Enum(self.enum_decl(child))),
-                Rule::record_decl => file.items.push(Item::Record(self.record_decl(child))),
-                Rule::service_decl => file.items.push(Item::Service(self.service_decl(child))),
+                Rule::enum_decl => file.items.push(Item::Enum(self.enum_decl(child)?)),
+                Rule::record_decl => file.items.push(Item::Record(self.record_decl(child)?)),
+                Rule::service_decl => file.items.push(Item::Service(self.service_decl(child)?)),
                 _ => {}
             }
         }
-        file
+        Some(file)
     }
 
-    fn prefix(&mut self, pair: Pair<'_, Rule>) -> (Doc, Vec<Attribute>) {
+    fn prefix(&mut self, pair: Pair<'_, Rule>) -> Option<(Doc, Vec<Attribute>)> {
         let mut doc = Doc::default();
         let mut attrs = Vec::new();
         for child in children(pair) {
@@ -361,119 +372,125 @@ impl Builder {
                     doc.lines.push(doc_line(child.as_str()));
                     doc.span = Some(doc.span.map_or(span, |s| s.to(span)));
                 }
-                Rule::attribute => attrs.push(self.attribute(child)),
+                Rule::attribute => attrs.push(self.attribute(child)?),
                 _ => {}
             }
         }
-        (doc, attrs)
+        Some((doc, attrs))
     }
 
-    fn attribute(&mut self, pair: Pair<'_, Rule>) -> Attribute {
+    fn attribute(&mut self, pair: Pair<'_, Rule>) -> Option<Attribute> {
         let span = span_of(&pair);
         let mut inner = children(pair);
-        let name_pair = inner.next().expect("attr_name");
+        let name_pair = inner.next()?;
         let name_span = span_of(&name_pair);
         let name = Ident {
             name: name_pair.as_str()[1..].to_string(),
             span: name_span,
         };
-        let args = inner.next().map(|args| {
-            children(args)
-                .map(|arg| {
-                    let span = span_of(&arg);
-                    let mut parts: Vec<Pair<'_, Rule>> = children(arg).collect();
-                    let value = self.literal(parts.pop().expect("literal"));
-                    let name = parts.pop().map(ident);
-                    AttrArg { name, value, span }
-                })
-                .collect()
-        });
-        Attribute { name, args, span }
+        let args = match inner.next() {
+            None => None,
+            Some(args) => Some(
+                children(args)
+                    .map(|arg| {
+                        let span = span_of(&arg);
+                        let mut parts: Vec<Pair<'_, Rule>> = children(arg).collect();
+                        let value = self.literal(parts.pop()?)?;
+                        let name = parts.pop().map(ident);
+                        Some(AttrArg { name, value, span })
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+        };
+        Some(Attribute { name, args, span })
     }
 
-    fn enum_decl(&mut self, pair: Pair<'_, Rule>) -> EnumDecl {
+    fn enum_decl(&mut self, pair: Pair<'_, Rule>) -> Option<EnumDecl> {
         let span = span_of(&pair);
         let mut inner = children(pair);
-        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+        let (doc, attrs) = self.prefix(inner.next()?)?;
         inner.next(); // kw_enum
-        let name = ident(inner.next().expect("name"));
+        let name = ident(inner.next()?);
         let variants = inner
             .filter(|p| p.as_rule() == Rule::variant)
             .map(|v| {
                 let span = span_of(&v);
                 let mut inner = children(v);
-                let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
-                let name = ident(inner.next().expect("name"));
-                VariantDecl {
+                let (doc, attrs) = self.prefix(inner.next()?)?;
+                let name = ident(inner.next()?);
+                Some(VariantDecl {
                     doc,
                     attrs,
                     name,
                     span,
-                }
+                })
             })
-            .collect();
-        EnumDecl {
+            .collect::<Option<Vec<_>>>()?;
+        Some(EnumDecl {
             doc,
             attrs,
             name,
             variants,
             span,
-        }
+        })
     }
 
-    fn record_decl(&mut self, pair: Pair<'_, Rule>) -> RecordDecl {
+    fn record_decl(&mut self, pair: Pair<'_, Rule>) -> Option<RecordDecl> {
         let span = span_of(&pair);
         let mut inner = children(pair);
-        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+        let (doc, attrs) = self.prefix(inner.next()?)?;
         inner.next(); // kw_record
-        let name = ident(inner.next().expect("name"));
+        let name = ident(inner.next()?);
         let fields = inner
             .filter(|p| p.as_rule() == Rule::field)
             .map(|f| self.field(f))
-            .collect();
-        RecordDecl {
+            .collect::<Option<Vec<_>>>()?;
+        Some(RecordDecl {
             doc,
             attrs,
             name,
             fields,
             span,
-        }
+        })
     }
 
-    fn field(&mut self, pair: Pair<'_, Rule>) -> FieldDecl {
+    fn field(&mut self, pair: Pair<'_, Rule>) -> Option<FieldDecl> {
         let span = span_of(&pair);
         let mut inner = children(pair);
-        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
-        let name = ident(inner.next().expect("name"));
-        let ty = self.type_expr(inner.next().expect("type"));
-        let default = inner.next().map(|lit| self.literal(lit));
-        FieldDecl {
+        let (doc, attrs) = self.prefix(inner.next()?)?;
+        let name = ident(inner.next()?);
+        let ty = self.type_expr(inner.next()?)?;
+        let default = match inner.next() {
+            Some(lit) => Some(self.literal(lit)?),
+            None => None,
+        };
+        Some(FieldDecl {
             doc,
             attrs,
             name,
             ty,
             default,
             span,
-        }
+        })
     }
 
-    fn service_decl(&mut self, pair: Pair<'_, Rule>) -> ServiceDecl {
+    fn service_decl(&mut self, pair: Pair<'_, Rule>) -> Option<ServiceDecl> {
         let span = span_of(&pair);
         let mut inner = children(pair);
-        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+        let (doc, attrs) = self.prefix(inner.next()?)?;
         inner.next(); // kw_service
-        let name = ident(inner.next().expect("name"));
-        let members = inner.map(|m| self.member(m)).collect();
-        ServiceDecl {
+        let name = ident(inner.next()?);
+        let members = inner.map(|m| self.member(m)).collect::<Option<Vec<_>>>()?;
+        Some(ServiceDecl {
             doc,
             attrs,
             name,
             members,
             span,
-        }
+        })
     }
 
-    fn member(&mut self, pair: Pair<'_, Rule>) -> MemberDecl {
+    fn member(&mut self, pair: Pair<'_, Rule>) -> Option<MemberDecl> {
         let span = span_of(&pair);
         let kind = match pair.as_rule() {
             Rule::resource_decl => MemberKind::Resource,
@@ -481,20 +498,21 @@ impl Builder {
             _ => MemberKind::Tool,
         };
         let mut inner = children(pair);
-        let (doc, attrs) = self.prefix(inner.next().expect("prefix"));
+        let (doc, attrs) = self.prefix(inner.next()?)?;
         inner.next(); // keyword
-        let name = ident(inner.next().expect("name"));
+        let name = ident(inner.next()?);
         let params = inner
             .next()
             .map(children)
             .into_iter()
             .flatten()
             .map(|f| self.field(f))
-            .collect();
-        let returns = inner
-            .next()
-            .map(|r| self.type_expr(children(r).next().expect("type")));
-        MemberDecl {
+            .collect::<Option<Vec<_>>>()?;
+        let returns = match inner.next() {
+            Some(r) => Some(self.type_expr(children(r).next()?)?),
+            None => None,
+        };
+        Some(MemberDecl {
             kind,
             doc,
             attrs,
@@ -502,10 +520,10 @@ impl Builder {
             params,
             returns,
             span,
-        }
+        })
     }
 
-    fn type_expr(&mut self, pair: Pair<'_, Rule>) -> TypeExpr {
+    fn type_expr(&mut self, pair: Pair<'_, Rule>) -> Option<TypeExpr> {
         let span = span_of(&pair);
         let mut path_idents = Vec::new();
         let mut args = None;
@@ -515,28 +533,30 @@ impl Builder {
                 Rule::path => path_idents = path(child),
                 Rule::type_args => {
                     let span = span_of(&child);
-                    let list = children(child).map(|t| self.type_expr(t)).collect();
+                    let list = children(child)
+                        .map(|t| self.type_expr(t))
+                        .collect::<Option<Vec<_>>>()?;
                     args = Some(TypeArgs { args: list, span });
                 }
                 Rule::question => nullable.push(span_of(&child)),
                 _ => {}
             }
         }
-        TypeExpr {
+        Some(TypeExpr {
             path: path_idents,
             args,
             nullable,
             span,
-        }
+        })
     }
 
-    fn literal(&mut self, pair: Pair<'_, Rule>) -> Literal {
+    fn literal(&mut self, pair: Pair<'_, Rule>) -> Option<Literal> {
         let span = span_of(&pair);
-        let inner = children(pair).next().expect("literal alternative");
+        let inner = children(pair).next()?;
         let kind = match inner.as_rule() {
-            Rule::string_lit => LiteralKind::String(self.string(inner)),
+            Rule::string_lit => LiteralKind::String(self.string(inner)?),
             Rule::char_lit => {
-                let text = self.string(inner);
+                let text = self.string(inner)?;
                 let mut chars = text.chars();
                 match (chars.next(), chars.next()) {
                     (Some(c), None) => LiteralKind::Char(c),
@@ -580,15 +600,19 @@ impl Builder {
             Rule::true_lit => LiteralKind::Bool(true),
             Rule::false_lit => LiteralKind::Bool(false),
             Rule::null_lit => LiteralKind::Null,
-            Rule::list_lit => LiteralKind::List(children(inner).map(|l| self.literal(l)).collect()),
+            Rule::list_lit => LiteralKind::List(
+                children(inner)
+                    .map(|l| self.literal(l))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
             _ => LiteralKind::Ident(inner.as_str().to_string()),
         };
-        Literal { kind, span }
+        Some(Literal { kind, span })
     }
 
     /// The value of a string or char literal, with escapes processed.
-    fn string(&mut self, pair: Pair<'_, Rule>) -> String {
-        let body = children(pair).next().expect("inner");
+    fn string(&mut self, pair: Pair<'_, Rule>) -> Option<String> {
+        let body = children(pair).next()?;
         let base = body.as_span().start();
         let raw = body.as_str();
         let mut out = String::with_capacity(raw.len());
@@ -623,7 +647,7 @@ impl Builder {
                 }
             }
         }
-        out
+        Some(out)
     }
 
     /// After `\u`: `{hex}`; returns the char, or `None` (the caller reports it).

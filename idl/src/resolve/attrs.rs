@@ -328,14 +328,13 @@ impl AttrChecker<'_> {
                 out.length = Some((Bounds { min: lo, max: hi }, attr.span));
             }
             "ui" => {
-                let Some([uri, visibility]) = self.bind::<2>(
+                let Some([Some(uri_lit), visibility]) = self.bind::<2>(
                     attr,
                     usage,
                     &[("uri", Arg::Required), ("visibility", Arg::Named)],
                 ) else {
                     return;
                 };
-                let uri_lit = uri.expect("required");
                 let Some(resource_uri) = self.string(attr, uri_lit, usage) else {
                     return;
                 };

@@ -178,8 +178,7 @@ impl Resolver<'_> {
         match (&lit.kind, p) {
             (LiteralKind::Bool(b), Primitive::Bool) => Some(Value::Bool(*b)),
             (_, Primitive::Bool) => mismatch(self, "`true` or `false`", None),
-            (LiteralKind::Int(n), _) if integer_range(p).is_some() => {
-                let (lo, hi) = integer_range(p).expect("integer");
+            (LiteralKind::Int(n), _) if let Some((lo, hi)) = integer_range(p) => {
                 if (lo..=hi).contains(n) {
                     Some(Value::Number(int_number(*n)))
                 } else {

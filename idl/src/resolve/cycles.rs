@@ -60,7 +60,10 @@ impl Resolver<'_> {
             let mut steps = vec![(last, last_field)];
             let mut at = last;
             while at != start {
-                let (prev, field) = came_from[at].expect("reached");
+                // Every record on the way was reached from `start`, so it has a predecessor.
+                let Some((prev, field)) = came_from[at] else {
+                    break;
+                };
                 steps.push((prev, field));
                 at = prev;
             }

@@ -13,8 +13,8 @@ pub(super) enum Position {
 
 impl Resolver<'_> {
     pub(super) fn resolve_type(&mut self, te: &TypeExpr, position: Position) -> Option<Type> {
-        if te.nullable.len() > 1 {
-            let span = te.nullable[1].to(*te.nullable.last().expect("two or more"));
+        if let [_, second, .., last] | [_, second @ last] = te.nullable.as_slice() {
+            let span = second.to(*last);
             self.error(
                 "E0105",
                 span,
