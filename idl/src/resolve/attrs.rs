@@ -5,6 +5,11 @@ use crate::diagnostics::{Diagnostic, suggest};
 use crate::model::{Bounds, Number, RenamePolicy, Ui};
 use crate::source::FileId;
 
+mod args;
+
+use args::Arg;
+pub(crate) use args::{compare, int_number};
+
 /// Where an attribute is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Site {
@@ -327,93 +332,90 @@ impl AttrChecker<'_> {
                 }
                 out.length = Some((Bounds { min: lo, max: hi }, attr.span));
             }
-            "ui" => {
-                let Some([Some(uri_lit), visibility]) = self.bind::<2>(
-                    attr,
-                    usage,
-                    &[("uri", Arg::Required), ("visibility", Arg::Named)],
-                ) else {
-                    return;
-                };
-                let Some(resource_uri) = self.string(attr, uri_lit, usage) else {
-                    return;
-                };
-                let mut ok = true;
-                if !resource_uri.starts_with("ui://") || resource_uri.len() == "ui://".len() {
-                    ok = false;
-                    self.diagnostics.push(
-                        Diagnostic::error(
-                            "E0702",
-                            format!("`@ui` needs a `ui://` URI, found \"{resource_uri}\""),
-                        )
-                        .at(self.file, uri_lit.span)
-                        .help("MCP Apps resources live under ui://, e.g. \"ui://weather/forecast.html\""),
-                    );
-                }
-                let mut list = None;
-                if let Some(lit) = visibility {
-                    match &lit.kind {
-                        LiteralKind::List(items) => {
-                            let mut values: Vec<String> = Vec::new();
-                            for item in items {
-                                match &item.kind {
-                                    LiteralKind::String(s) if s == "model" || s == "app" => {
-                                        if values.contains(s) {
-                                            ok = false;
-                                            self.visibility_error(
-                                                item.span,
-                                                format!("`\"{s}\"` is listed twice"),
-                                            );
-                                        } else {
-                                            values.push(s.clone());
-                                        }
-                                    }
-                                    LiteralKind::String(s) => {
-                                        ok = false;
-                                        self.visibility_error(
-                                            item.span,
-                                            format!("unknown visibility \"{s}\""),
-                                        );
-                                    }
-                                    other => {
-                                        ok = false;
-                                        self.visibility_error(
-                                            item.span,
-                                            format!(
-                                                "visibility holds strings, found {}",
-                                                other.describe()
-                                            ),
-                                        );
-                                    }
+            "ui" => self.ui(attr, usage, out),
+            _ => unreachable!("every attribute in SPECS is parsed"),
+        }
+    }
+
+    /// `@ui("ui://…", visibility: ["model", "app"])`.
+    fn ui(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
+        let Some([Some(uri_lit), visibility]) = self.bind::<2>(
+            attr,
+            usage,
+            &[("uri", Arg::Required), ("visibility", Arg::Named)],
+        ) else {
+            return;
+        };
+        let Some(resource_uri) = self.string(attr, uri_lit, usage) else {
+            return;
+        };
+        let mut ok = true;
+        if !resource_uri.starts_with("ui://") || resource_uri.len() == "ui://".len() {
+            ok = false;
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "E0702",
+                    format!("`@ui` needs a `ui://` URI, found \"{resource_uri}\""),
+                )
+                .at(self.file, uri_lit.span)
+                .help("MCP Apps resources live under ui://, e.g. \"ui://weather/forecast.html\""),
+            );
+        }
+        let mut list = None;
+        if let Some(lit) = visibility {
+            match &lit.kind {
+                LiteralKind::List(items) => {
+                    let mut values: Vec<String> = Vec::new();
+                    for item in items {
+                        match &item.kind {
+                            LiteralKind::String(s) if s == "model" || s == "app" => {
+                                if values.contains(s) {
+                                    ok = false;
+                                    self.visibility_error(
+                                        item.span,
+                                        format!("`\"{s}\"` is listed twice"),
+                                    );
+                                } else {
+                                    values.push(s.clone());
                                 }
                             }
-                            if items.is_empty() {
+                            LiteralKind::String(s) => {
                                 ok = false;
                                 self.visibility_error(
-                                    lit.span,
-                                    "visibility must not be empty".into(),
+                                    item.span,
+                                    format!("unknown visibility \"{s}\""),
                                 );
                             }
-                            list = Some(values);
-                        }
-                        other => {
-                            ok = false;
-                            let message = format!(
-                                "`visibility` expects a list such as [\"model\", \"app\"], found {}",
-                                other.describe()
-                            );
-                            self.wrong(attr, lit.span, &message, usage);
+                            other => {
+                                ok = false;
+                                self.visibility_error(
+                                    item.span,
+                                    format!("visibility holds strings, found {}", other.describe()),
+                                );
+                            }
                         }
                     }
+                    if items.is_empty() {
+                        ok = false;
+                        self.visibility_error(lit.span, "visibility must not be empty".into());
+                    }
+                    list = Some(values);
                 }
-                if ok {
-                    out.ui = Some(Ui {
-                        resource_uri,
-                        visibility: list,
-                    });
+                other => {
+                    ok = false;
+                    let message = format!(
+                        "`visibility` expects a list such as [\"model\", \"app\"], found {}",
+                        other.describe()
+                    );
+                    self.wrong(attr, lit.span, &message, usage);
                 }
             }
-            _ => unreachable!("every attribute in SPECS is parsed"),
+        }
+        if ok {
+            out.ui = Some(Ui {
+                resource_uri,
+                visibility: list,
+            });
         }
     }
 
@@ -434,168 +436,5 @@ impl AttrChecker<'_> {
             .at(self.file, attr.span)
             .help(format!("usage: {usage}")),
         );
-    }
-
-    /// `min`/`max`, positional or named; at least one.
-    fn bounds<'l>(&mut self, attr: &'l Attribute, usage: &str) -> Option<[Option<&'l Literal>; 2]> {
-        let bound = self.bind::<2>(
-            attr,
-            usage,
-            &[("min", Arg::Optional), ("max", Arg::Optional)],
-        )?;
-        if bound.iter().all(Option::is_none) {
-            self.wrong(
-                attr,
-                attr.span,
-                &format!("`@{}` needs a minimum, a maximum or both", attr.name.name),
-                usage,
-            );
-            return None;
-        }
-        Some(bound)
-    }
-
-    fn string(&mut self, attr: &Attribute, lit: &Literal, usage: &str) -> Option<String> {
-        match &lit.kind {
-            LiteralKind::String(s) => Some(s.clone()),
-            other => {
-                let message = format!(
-                    "`@{}` expects a string, found {}",
-                    attr.name.name,
-                    other.describe()
-                );
-                self.wrong(attr, lit.span, &message, usage);
-                None
-            }
-        }
-    }
-
-    fn wrong(&mut self, attr: &Attribute, span: Span, message: &str, usage: &str) {
-        let _ = attr;
-        self.diagnostics.push(
-            Diagnostic::error("E0302", message)
-                .at(self.file, span)
-                .help(format!("usage: {usage}")),
-        );
-    }
-
-    /// Matches arguments to parameters: positional ones in order (never `Named` ones), named
-    /// ones by name. Reports every mismatch as E0302 and returns `None` after any.
-    fn bind<'l, const N: usize>(
-        &mut self,
-        attr: &'l Attribute,
-        usage: &str,
-        params: &[(&str, Arg); N],
-    ) -> Option<[Option<&'l Literal>; N]> {
-        let mut bound: [Option<&'l Literal>; N] = [None; N];
-        let mut ok = true;
-        let name = &attr.name.name;
-        let args = attr.args.as_deref().unwrap_or_default();
-        let mut next_positional = 0;
-        for arg in args {
-            let index = match &arg.name {
-                None => {
-                    let index = next_positional;
-                    next_positional += 1;
-                    if index >= N || params[index].1 == Arg::Named {
-                        ok = false;
-                        let expected = match params.iter().filter(|p| p.1 != Arg::Named).count() {
-                            0 => format!("`@{name}` takes no arguments"),
-                            1 => format!("`@{name}` takes one argument"),
-                            n => format!("`@{name}` takes at most {n} arguments"),
-                        };
-                        self.wrong(
-                            attr,
-                            arg.span,
-                            &format!("{expected}; this one is extra"),
-                            usage,
-                        );
-                        continue;
-                    }
-                    index
-                }
-                Some(arg_name) => {
-                    match params
-                        .iter()
-                        .position(|(p, a)| *p == arg_name.name && (N > 1 || *a == Arg::Named))
-                    {
-                        Some(index) => index,
-                        None => {
-                            ok = false;
-                            self.wrong(
-                                attr,
-                                arg_name.span,
-                                &format!("`@{name}` has no argument named `{}`", arg_name.name),
-                                usage,
-                            );
-                            continue;
-                        }
-                    }
-                }
-            };
-            if bound[index].is_some() {
-                ok = false;
-                self.wrong(
-                    attr,
-                    arg.span,
-                    &format!("`{}` of `@{name}` is given twice", params[index].0),
-                    usage,
-                );
-                continue;
-            }
-            bound[index] = Some(&arg.value);
-        }
-        for (i, (param, kind)) in params.iter().enumerate() {
-            if *kind == Arg::Required && bound[i].is_none() && ok {
-                ok = false;
-                let what = if N == 1 {
-                    "an argument".to_string()
-                } else {
-                    format!("its `{param}` argument")
-                };
-                self.wrong(attr, attr.span, &format!("`@{name}` needs {what}"), usage);
-            }
-        }
-        ok.then_some(bound)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Arg {
-    Required,
-    Optional,
-    /// Only by name (`visibility: [...]`).
-    Named,
-}
-
-pub(crate) fn int_number(n: i128) -> Number {
-    if n >= 0 {
-        Number::UInt(n as u64)
-    } else {
-        Number::Int(n as i64)
-    }
-}
-
-/// Compares two numbers exactly when both are integers, else as floats.
-pub(crate) fn compare(a: Number, b: Number) -> std::cmp::Ordering {
-    fn int(n: Number) -> Option<i128> {
-        match n {
-            Number::UInt(u) => Some(u as i128),
-            Number::Int(i) => Some(i as i128),
-            Number::Float(_) => None,
-        }
-    }
-    fn float(n: Number) -> f64 {
-        match n {
-            Number::UInt(u) => u as f64,
-            Number::Int(i) => i as f64,
-            Number::Float(f) => f,
-        }
-    }
-    match (int(a), int(b)) {
-        (Some(x), Some(y)) => x.cmp(&y),
-        _ => float(a)
-            .partial_cmp(&float(b))
-            .unwrap_or(std::cmp::Ordering::Equal),
     }
 }
