@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use toolidl::model::{Model, Service};
+
 use crate::compile::compile_file;
 
 /// Checks every file; prints diagnostics to stderr and one summary line per good file to
@@ -15,21 +17,7 @@ pub fn run(files: &[PathBuf]) -> i32 {
                     eprint!("{}", compiled.warnings);
                     eprintln!();
                 }
-                let model = &compiled.model;
-                let services = &model.services;
-                let count = |f: fn(&toolidl::model::Service) -> usize| -> usize {
-                    services.iter().map(f).sum()
-                };
-                println!(
-                    "{}: ok (package {}: {} types, {} services, {} tools, {} resources, {} prompts)",
-                    path.display(),
-                    model.package,
-                    model.types.len(),
-                    services.len(),
-                    count(|s| s.tools.len()),
-                    count(|s| s.resources.len()),
-                    count(|s| s.prompts.len()),
-                );
+                println!("{}: ok ({})", path.display(), summary(&compiled.model));
             }
             Err(failure) => {
                 failed += 1;
@@ -48,4 +36,21 @@ pub fn run(files: &[PathBuf]) -> i32 {
     } else {
         0
     }
+}
+
+/// `package acme.weather: 5 types, 1 service, 2 tools, 1 resource, 1 prompt`.
+fn summary(model: &Model) -> String {
+    let count = |f: fn(&Service) -> usize| -> usize { model.services.iter().map(f).sum() };
+    let counts = [
+        (model.types.len(), "type"),
+        (model.services.len(), "service"),
+        (count(|s| s.tools.len()), "tool"),
+        (count(|s| s.resources.len()), "resource"),
+        (count(|s| s.prompts.len()), "prompt"),
+    ];
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(n, what)| format!("{n} {what}{}", if *n == 1 { "" } else { "s" }))
+        .collect();
+    format!("package {}: {}", model.package, parts.join(", "))
 }
