@@ -1,11 +1,12 @@
 //! Constraint checks applied after a value is decoded: `@range`, `@length`, `@pattern`,
 //! string formats, set uniqueness.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Display;
 use std::hash::Hash;
 use std::sync::OnceLock;
 
+use super::json_eq::{json_eq, json_hash};
 use super::{ArgError, Path, formats};
 
 /// `@range(min, max)`: `minimum` / `maximum`, both inclusive.
@@ -39,7 +40,7 @@ pub fn length(
 ) -> Result<(), ArgError> {
     // Byte length bounds the code-point count from above and below (1..=4 bytes each).
     let bytes = s.len();
-    if min.is_none_or(|m| bytes >= m * 4) && max.is_none_or(|m| bytes <= m) {
+    if min.is_none_or(|m| bytes >= m.saturating_mul(4)) && max.is_none_or(|m| bytes <= m) {
         return Ok(());
     }
     counted(s.chars().count(), min, max, "character", path)
@@ -201,6 +202,29 @@ pub fn unique_by_eq<T: PartialEq>(items: &[T], path: &Path<'_>) -> Result<(), Ar
         if items[..i].contains(item) {
             return Err(ArgError::new(&path.index(i), "Duplicate item."));
         }
+    }
+    Ok(())
+}
+
+/// `set<json>`: uniqueness as `uniqueItems` defines it (`1` and `1.0` are the same item,
+/// object members compare in any order). Hashed, so a long array costs linear time.
+pub fn unique_json(items: &[serde_json::Value], path: &Path<'_>) -> Result<(), ArgError> {
+    let duplicate = |i: usize| Err(ArgError::new(&path.index(i), "Duplicate item."));
+    if items.len() <= 8 {
+        for (i, item) in items.iter().enumerate() {
+            if items[..i].iter().any(|seen| json_eq(seen, item)) {
+                return duplicate(i);
+            }
+        }
+        return Ok(());
+    }
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let bucket = seen.entry(json_hash(item)).or_default();
+        if bucket.iter().any(|&j| json_eq(&items[j], item)) {
+            return duplicate(i);
+        }
+        bucket.push(i);
     }
     Ok(())
 }

@@ -1,5 +1,13 @@
 //! Validators for the string formats a schema can advertise, and base64 for `bytes`.
-//! Hand-written to keep the dependency set small; each follows the cited grammar.
+//! Hand-written to keep the dependency set small; each follows the cited grammar, and none
+//! allocates. The runtime (`toolidl_runtime::args::formats`) and the language
+//! (`toolidl::formats`, for defaults) hold identical copies of this module, so a value is
+//! accepted at build time exactly when it is accepted at call time; a test in
+//! `build-support` feeds both the same strings.
+
+mod net;
+
+pub use net::{is_email, is_uri};
 
 fn digits(s: &[u8]) -> bool {
     !s.is_empty() && s.iter().all(u8::is_ascii_digit)
@@ -11,37 +19,6 @@ fn num(s: &[u8]) -> u32 {
 
 fn hex(s: &[u8]) -> bool {
     s.iter().all(u8::is_ascii_hexdigit)
-}
-
-/// Simple address check: `local@domain`, no whitespace, a dotted domain without empty labels.
-pub fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.rsplit_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && local.len() <= 64
-        && !domain.is_empty()
-        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
-        && !local.contains('@')
-        && domain
-            .split('.')
-            .all(|label| !label.is_empty() && !label.starts_with('-') && !label.ends_with('-'))
-}
-
-/// RFC 3986 absolute URI: `scheme ":" rest`, no whitespace or control characters.
-pub fn is_uri(s: &str) -> bool {
-    let Some((scheme, rest)) = s.split_once(':') else {
-        return false;
-    };
-    let mut sb = scheme.bytes();
-    sb.next().is_some_and(|b| b.is_ascii_alphabetic())
-        && sb.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-        && !rest.is_empty()
-        && !s.chars().any(|c| {
-            c.is_whitespace()
-                || c.is_control()
-                || matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`')
-        })
 }
 
 /// RFC 4122 text form: 8-4-4-4-12 hex digits.
@@ -79,8 +56,8 @@ pub fn is_date(s: &str) -> bool {
     (1..=days).contains(&d)
 }
 
-/// `hh:mm:ss` with an optional fraction; returns the rest of the input.
-fn partial_time(b: &[u8]) -> Option<&[u8]> {
+/// `hh:mm:ss[.f]`: the minute of the day, whether the second is 60, and the rest of the input.
+fn partial_time(b: &[u8]) -> Option<(i32, bool, &[u8])> {
     if b.len() < 8 || b[2] != b':' || b[5] != b':' {
         return None;
     }
@@ -96,37 +73,52 @@ fn partial_time(b: &[u8]) -> Option<&[u8]> {
         }
         rest = &tail[n..];
     }
-    Some(rest)
+    Some(((num(h) * 60 + num(m)) as i32, num(s) == 60, rest))
 }
 
-/// `Z` or `±hh:mm`.
-fn offset(b: &[u8]) -> bool {
+/// `Z` or `±hh:mm`: the offset from UTC in minutes.
+fn offset(b: &[u8]) -> Option<i32> {
     match b {
-        [b'Z' | b'z'] => true,
-        [b'+' | b'-', h1, h2, b':', m1, m2] => {
+        [b'Z' | b'z'] => Some(0),
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
             let (h, m) = ([*h1, *h2], [*m1, *m2]);
-            digits(&h) && digits(&m) && num(&h) <= 23 && num(&m) <= 59
+            if !(digits(&h) && digits(&m) && num(&h) <= 23 && num(&m) <= 59) {
+                return None;
+            }
+            let minutes = (num(&h) * 60 + num(&m)) as i32;
+            Some(if *sign == b'-' { -minutes } else { minutes })
         }
-        _ => false,
+        _ => None,
     }
 }
 
-/// RFC 3339 time: `hh:mm:ss[.f]` with an optional offset (a bare local time is accepted).
+/// A leap second (`:60`) exists only at 23:59 UTC.
+fn leap_ok(minute_of_day: i32, leap: bool, offset: i32) -> bool {
+    !leap || (minute_of_day - offset).rem_euclid(24 * 60) == 23 * 60 + 59
+}
+
+/// RFC 3339 `full-time` with the offset optional: `.tool`'s `time` is a local time of day,
+/// so `hh:mm:ss[.f]` alone is accepted (and read as UTC for the leap-second rule).
 pub fn is_time(s: &str) -> bool {
     match partial_time(s.as_bytes()) {
-        Some([]) => true,
-        Some(rest) => offset(rest),
+        Some((minute, leap, [])) => leap_ok(minute, leap, 0),
+        Some((minute, leap, rest)) => offset(rest).is_some_and(|o| leap_ok(minute, leap, o)),
         None => false,
     }
 }
 
-/// RFC 3339 `date-time`: `date "T" time offset` (the offset is required).
+/// RFC 3339 `date-time`: `full-date "T" partial-time time-offset` (`T` either case, the
+/// offset required).
 pub fn is_date_time(s: &str) -> bool {
     let b = s.as_bytes();
     if b.len() < 20 || !matches!(b[10], b'T' | b't') {
         return false;
     }
-    is_date(&s[..10]) && partial_time(&b[11..]).is_some_and(offset)
+    // b[10] is ASCII, so byte 10 is a character boundary.
+    is_date(&s[..10])
+        && partial_time(&b[11..]).is_some_and(|(minute, leap, rest)| {
+            offset(rest).is_some_and(|o| leap_ok(minute, leap, o))
+        })
 }
 
 /// .NET invariant `c` form: `[-][d.]hh:mm:ss[.fffffff]`.
@@ -227,6 +219,10 @@ mod tests {
         assert!(!is_date("2024-13-01"));
         assert!(!is_date("2024-1-01"));
         assert!(is_time("23:59:60"));
+        assert!(!is_time("12:00:60") && !is_time("23:59:60+01:00"));
+        assert!(is_time("15:59:60-08:00") && is_time("01:29:60+01:30"));
+        assert!(!is_date_time("1998-12-31T23:58:60Z"));
+        assert!(is_date_time("1998-12-31T15:59:60.123-08:00"));
         assert!(is_time("08:30:00.125+02:00"));
         assert!(is_time("08:30:00Z"));
         assert!(!is_time("24:00:00"));
@@ -236,6 +232,15 @@ mod tests {
         assert!(is_date_time("2024-05-01t08:30:00.5-05:00"));
         assert!(!is_date_time("2024-05-01T08:30:00"));
         assert!(!is_date_time("2024-05-01 08:30:00Z"));
+    }
+
+    #[test]
+    fn multi_byte_text_where_ascii_is_expected() {
+        assert!(!is_time("12:00:00é1234") && !is_time("1é:00:00Z"));
+        assert!(!is_date_time("2025-06-18é14:30:00Z") && !is_date_time("2025-06-1éT14:30:00Z"));
+        assert!(!is_date("2020-0৪-01") && !is_uuid("৪eb8aa08-aa98-11ea-b4aa-73b441d16380"));
+        assert!(!is_duration("1.2.03:04:05") && !is_duration("123456789.00:00:00"));
+        assert!(!is_duration("-") && !is_duration(""));
     }
 
     #[test]

@@ -31,11 +31,13 @@ pub mod check;
 mod decode;
 mod error;
 pub mod formats;
+mod json_eq;
 mod path;
 
 pub use check::{Format, Pattern};
 pub use decode::{Decode, array, enum_member, integer, object, required, set, string, wrong_type};
 pub use error::ArgError;
+pub use json_eq::json_eq;
 pub use path::Path;
 
 use serde_json::value::RawValue;
