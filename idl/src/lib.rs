@@ -15,6 +15,9 @@
 
 pub mod ast;
 pub mod diagnostics;
+/// The string formats a default must have; the same validators the runtime applies to
+/// arguments (`toolidl_runtime::args::formats`), so both ends accept the same strings.
+pub mod formats;
 pub mod model;
 pub mod parser;
 pub mod resolve;

@@ -315,13 +315,13 @@ impl Resolver<'_> {
                 format!("default \"{s}\" does not match `@pattern(\"{pattern}\")`"),
             );
         }
-        if c.email && !is_email(s) {
+        if c.email && !crate::formats::is_email(s) {
             broken(
                 self,
                 format!("default \"{s}\" is not an e-mail address (`@email`)"),
             );
         }
-        if c.url && !is_uri(s) {
+        if c.url && !crate::formats::is_uri(s) {
             broken(
                 self,
                 format!("default \"{s}\" is not an absolute URL (`@url`)"),
@@ -338,9 +338,9 @@ pub(super) fn number_text(n: Number) -> String {
     }
 }
 
-/// Compiles an ECMA-262 pattern: accepted in either regress mode (plain or `u`), since JSON
-/// Schema validators differ on the flag.
+/// Compiles an ECMA-262 pattern in Unicode mode (the `u` flag), as the runtime compiles it:
+/// a pattern that only compiles without the flag would refuse every value at call time, and
+/// `\p{L}` or `.` would match differently here than there.
 pub(super) fn compile_pattern(pattern: &str) -> Result<regress::Regex, String> {
-    regress::Regex::new(pattern)
-        .or_else(|plain| regress::Regex::with_flags(pattern, "u").map_err(|_| plain.to_string()))
+    regress::Regex::with_flags(pattern, "u").map_err(|e| e.to_string())
 }
