@@ -15,9 +15,9 @@
 
 pub mod ast;
 pub mod diagnostics;
-/// The string formats a default must have; the same validators the runtime applies to
-/// arguments (`toolidl_runtime::args::formats`), so both ends accept the same strings.
-pub mod formats;
+/// The string formats a default must have: the validators the runtime applies to arguments
+/// (`toolidl_runtime::args::formats`), so both ends accept the same strings.
+pub use toolidl_formats as formats;
 pub mod model;
 pub mod parser;
 pub mod resolve;

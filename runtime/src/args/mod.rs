@@ -30,7 +30,7 @@
 pub mod check;
 mod decode;
 mod error;
-pub mod formats;
+pub use toolidl_formats as formats;
 mod json_eq;
 mod path;
 

@@ -1,9 +1,9 @@
-//! Validators for the string formats a schema can advertise, and base64 for `bytes`.
-//! Hand-written to keep the dependency set small; each follows the cited grammar, and none
-//! allocates. The runtime (`toolidl_runtime::args::formats`) and the language
-//! (`toolidl::formats`, for defaults) hold identical copies of this module, so a value is
-//! accepted at build time exactly when it is accepted at call time; a test in
-//! `build-support` feeds both the same strings.
+//! Validators for the string formats a `.tool` schema can advertise, and base64 for `bytes`.
+//!
+//! One implementation shared by the language (`toolidl`, which checks defaults at build time)
+//! and the runtime (`toolidl-runtime`, which checks arguments at call time), so a value is
+//! accepted at build time exactly when it is accepted at call time. Hand-written to keep the
+//! dependency set empty; each validator follows the cited grammar, and none allocates.
 
 mod net;
 
