@@ -106,6 +106,202 @@ pub(crate) fn valid_id(id: &RawValue) -> bool {
     }
 }
 
+/// What [`scan`] learned about a line that serde_json would not read as a message.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Scanned<'a> {
+    /// Not one JSON value: a parse error.
+    NotJson,
+    /// A JSON array (a batch).
+    Array,
+    /// Other JSON; `id` is its top-level `id` member when there is exactly one and it is
+    /// a string or an integer.
+    Json { id: Option<&'a str> },
+}
+
+/// Checks a whole line against the JSON grammar without recursion (so any depth is safe)
+/// and finds its top-level `id`. Only the error path uses it: serde_json stops at the first
+/// member of the wrong type, and the error reply should still carry the request's id.
+pub(crate) fn scan(line: &str) -> Scanned<'_> {
+    let b = line.as_bytes();
+    let mut i = 0;
+    // One entry per open container: true for an object.
+    let mut stack: Vec<bool> = Vec::new();
+    let mut ids: Vec<&str> = Vec::new();
+    let mut top_key_is_id = false;
+    // Where the value of a top-level `id` member started, until it ends.
+    let mut id_start = None;
+    let top_is_array = {
+        skip_ws(b, &mut i);
+        b.get(i) == Some(&b'[')
+    };
+    'value: loop {
+        // A value is expected at `i`.
+        skip_ws(b, &mut i);
+        if stack.len() == 1 && std::mem::take(&mut top_key_is_id) {
+            id_start = Some(i);
+        }
+        match b.get(i) {
+            Some(b'{') | Some(b'[') => {
+                let object = b[i] == b'{';
+                i += 1;
+                skip_ws(b, &mut i);
+                let close = if object { b'}' } else { b']' };
+                if b.get(i) == Some(&close) {
+                    i += 1;
+                } else {
+                    stack.push(object);
+                    if object {
+                        let Some(is_id) = key(line, &mut i, stack.len() == 1) else {
+                            return Scanned::NotJson;
+                        };
+                        top_key_is_id = is_id;
+                    }
+                    continue 'value;
+                }
+            }
+            Some(b'"') => {
+                if !string(b, &mut i) {
+                    return Scanned::NotJson;
+                }
+            }
+            Some(b't') if b[i..].starts_with(b"true") => i += 4,
+            Some(b'f') if b[i..].starts_with(b"false") => i += 5,
+            Some(b'n') if b[i..].starts_with(b"null") => i += 4,
+            Some(b'-' | b'0'..=b'9') => {
+                if !number(b, &mut i) {
+                    return Scanned::NotJson;
+                }
+            }
+            _ => return Scanned::NotJson,
+        }
+        // After a value: close containers or move to the next member.
+        loop {
+            if stack.len() == 1
+                && let Some(start) = id_start.take()
+            {
+                ids.push(&line[start..i]);
+            }
+            skip_ws(b, &mut i);
+            let Some(&object) = stack.last() else {
+                if i != b.len() {
+                    return Scanned::NotJson;
+                }
+                if top_is_array {
+                    return Scanned::Array;
+                }
+                let id = match ids[..] {
+                    [id] if serde_json::from_str::<&RawValue>(id).is_ok_and(valid_id) => Some(id),
+                    _ => None,
+                };
+                return Scanned::Json { id };
+            };
+            match (b.get(i), object) {
+                (Some(b','), _) => {
+                    i += 1;
+                    if object {
+                        let Some(is_id) = key(line, &mut i, stack.len() == 1) else {
+                            return Scanned::NotJson;
+                        };
+                        top_key_is_id = is_id;
+                    }
+                    continue 'value;
+                }
+                (Some(b'}'), true) | (Some(b']'), false) => {
+                    i += 1;
+                    stack.pop();
+                }
+                _ => return Scanned::NotJson,
+            }
+        }
+    }
+}
+
+fn skip_ws(b: &[u8], i: &mut usize) {
+    while matches!(b.get(*i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        *i += 1;
+    }
+}
+
+/// Reads `"key" :`; tells whether the key is `id` (only asked at the top level).
+fn key(line: &str, i: &mut usize, top: bool) -> Option<bool> {
+    let b = line.as_bytes();
+    skip_ws(b, i);
+    let start = *i;
+    if b.get(*i) != Some(&b'"') || !string(b, i) {
+        return None;
+    }
+    let is_id = top && serde_json::from_str::<Cow<str>>(&line[start..*i]).is_ok_and(|k| k == "id");
+    skip_ws(b, i);
+    if b.get(*i) != Some(&b':') {
+        return None;
+    }
+    *i += 1;
+    Some(is_id)
+}
+
+/// Skips a string literal starting at the opening quote.
+fn string(b: &[u8], i: &mut usize) -> bool {
+    *i += 1;
+    loop {
+        match b.get(*i) {
+            Some(b'"') => {
+                *i += 1;
+                return true;
+            }
+            Some(b'\\') => match b.get(*i + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => *i += 2,
+                Some(b'u') => {
+                    let hex = b.get(*i + 2..*i + 6);
+                    if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                        return false;
+                    }
+                    *i += 6;
+                }
+                _ => return false,
+            },
+            Some(0..=0x1f) | None => return false,
+            Some(_) => *i += 1,
+        }
+    }
+}
+
+/// Skips `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn number(b: &[u8], i: &mut usize) -> bool {
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i > start
+    };
+    if b.get(*i) == Some(&b'-') {
+        *i += 1;
+    }
+    match b.get(*i) {
+        Some(b'0') => *i += 1,
+        Some(b'1'..=b'9') => {
+            digits(i);
+        }
+        _ => return false,
+    }
+    if b.get(*i) == Some(&b'.') {
+        *i += 1;
+        if !digits(i) {
+            return false;
+        }
+    }
+    if matches!(b.get(*i), Some(b'e' | b'E')) {
+        *i += 1;
+        if matches!(b.get(*i), Some(b'+' | b'-')) {
+            *i += 1;
+        }
+        if !digits(i) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Writes `{"jsonrpc":"2.0","id":<id>,"result":<result>}`.
 pub(crate) fn result_message(id: &str, result: &str) -> String {
     let mut out = String::with_capacity(40 + id.len() + result.len());
@@ -233,6 +429,61 @@ mod tests {
             error_message("\"a\"", &e.with_data(serde_json::json!([1]))),
             r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32700,"message":"Parse error.","data":[1]}}"#
         );
+    }
+
+    #[test]
+    fn scan_agrees_with_serde_json_on_what_is_json() {
+        let cases = [
+            "{}",
+            "[]",
+            "1",
+            "-0.5e+3",
+            "\"a\\u00e9\\n\"",
+            "true",
+            " null ",
+            "[1,[2,{\"a\":[]}]]",
+            "{\"a\":1,}",
+            "[1,]",
+            "{\"a\"}",
+            "01",
+            "1.",
+            "-",
+            "\"\\x\"",
+            "\"\u{1}\"",
+            "{} x",
+            "{\"a\":1",
+            "",
+            "[1 2]",
+            "{1:2}",
+            "tru",
+            "\"\\u12\"",
+            "{\"id\":1}{\"id\":2}",
+        ];
+        for c in cases {
+            let serde_ok = serde_json::from_str::<serde::de::IgnoredAny>(c).is_ok();
+            assert_eq!(scan(c) != Scanned::NotJson, serde_ok, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn scan_finds_the_top_level_id_at_any_depth() {
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let line = format!(r#"{{"jsonrpc":"2.0","x":{{"id":5}},"params":{deep},"\u0069d" : "a"}}"#);
+        assert_eq!(scan(&line), Scanned::Json { id: Some("\"a\"") });
+        assert_eq!(scan(&line[..line.len() - 1]), Scanned::NotJson);
+        for (line, id) in [
+            (r#"{"id":1,"id":2}"#, None),
+            (r#"{"id":1.5}"#, None),
+            (r#"{"id":{"id":1}}"#, None),
+            (r#"{"id":{"a":1},"id":2}"#, None),
+            (r#"{"a":[{"id":1}],"id":2}"#, Some("2")),
+            (r#"{"method":5,"id":-7}"#, Some("-7")),
+            // Echoed byte for byte, as on the normal path.
+            (r#"{"id":"\ud800"}"#, Some(r#""\ud800""#)),
+        ] {
+            assert_eq!(scan(line), Scanned::Json { id }, "{line}");
+        }
+        assert_eq!(scan(" [{\"id\":1}]"), Scanned::Array);
     }
 
     #[test]

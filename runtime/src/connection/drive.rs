@@ -56,10 +56,10 @@ impl Connection {
     {
         let mut cx = Context::from_waker(Waker::noop());
         match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
-            Ok(Poll::Ready(value)) => self.emit(finish(Ok(value), &state)),
+            Ok(Poll::Ready(value)) => self.emit(render(finish, Ok(value), &state)),
             Err(payload) => {
                 report_panic(&state.request_id, payload.as_ref());
-                self.emit(finish(Err(Panicked), &state));
+                self.emit(render(finish, Err(Panicked), &state));
             }
             Ok(Poll::Pending) => {
                 let conn = self.shared.clone();
@@ -73,10 +73,10 @@ impl Connection {
                     };
                     lock(&conn.inflight).remove(&key);
                     match outcome {
-                        Some(Ok(v)) => conn.send(finish(Ok(v), &state)),
+                        Some(Ok(v)) => conn.send(render(finish, Ok(v), &state)),
                         Some(Err(payload)) => {
                             report_panic(&state.request_id, payload.as_ref());
-                            conn.send(finish(Err(Panicked), &state));
+                            conn.send(render(finish, Err(Panicked), &state));
                         }
                         None => tracing::debug!(request = %state.request_id, "cancelled"),
                     }
@@ -84,6 +84,18 @@ impl Connection {
             }
         }
     }
+}
+
+/// Renders the reply; a panic while rendering (a service's `Display` or `Serialize`, say)
+/// still answers the request, with -32603.
+fn render<T, F>(finish: F, outcome: Result<T, Panicked>, state: &CallState) -> String
+where
+    F: FnOnce(Result<T, Panicked>, &CallState) -> String,
+{
+    catch_unwind(AssertUnwindSafe(|| finish(outcome, state))).unwrap_or_else(|payload| {
+        report_panic(&state.request_id, payload.as_ref());
+        error_message(&state.request_id, &RpcError::internal("Internal error."))
+    })
 }
 
 /// A handler panicked; its payload went to `tracing`.

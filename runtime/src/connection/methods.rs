@@ -187,6 +187,14 @@ impl Connection {
         p: &mut Params<'_>,
     ) -> Result<RequestContext, RpcError> {
         let meta = p.meta.take().unwrap_or_default();
+        // MCP's `ProgressToken` is a string or a number; it is echoed raw in notifications.
+        if let Some(t) = meta.progress_token
+            && !matches!(t.get().as_bytes().first(), Some(b'"' | b'-' | b'0'..=b'9'))
+        {
+            return Err(RpcError::invalid_params(
+                "Invalid params: _meta.progressToken must be a string or a number.",
+            ));
+        }
         let log_level = match meta.log_level.as_deref() {
             Some(l) => Some(LogLevel::parse(l).ok_or_else(|| {
                 RpcError::invalid_params("Invalid params: unknown _meta logLevel.")
@@ -288,10 +296,14 @@ impl Connection {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
-        let found = registry
-            .services
-            .iter()
-            .find_map(|s| s.clone().read_resource(&uri, ctx.clone()));
+        let Some(found) = self.guarded(id, || {
+            registry
+                .services
+                .iter()
+                .find_map(|s| s.clone().read_resource(&uri, ctx.clone()))
+        }) else {
+            return;
+        };
         let Some(fut) = found else {
             let code = if rev.is_stateless() {
                 code::INVALID_PARAMS
@@ -320,6 +332,7 @@ impl Connection {
         };
         let args = match p.arguments {
             None => empty_object(),
+            Some(a) if a.get() == "null" => empty_object(),
             Some(a) if a.get().starts_with('{') => a,
             Some(_) => {
                 return self.reply_error(
@@ -332,16 +345,33 @@ impl Connection {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
-        let found = registry
-            .services
-            .iter()
-            .find_map(|s| s.clone().get_prompt(&name, args, ctx.clone()));
+        let Some(found) = self.guarded(id, || {
+            registry
+                .services
+                .iter()
+                .find_map(|s| s.clone().get_prompt(&name, args, ctx.clone()))
+        }) else {
+            return;
+        };
         match found {
             Some(fut) => self.drive_value(ctx, fut, false),
             None => self.reply_error(
                 id,
                 &RpcError::invalid_params(format!("Unknown prompt: {name}")),
             ),
+        }
+    }
+
+    /// Runs a service method that builds a future; if it panics, the request is answered
+    /// with -32603 (as when the future panics) and `None` is returned.
+    fn guarded<T>(&self, id: &str, f: impl FnOnce() -> T) -> Option<T> {
+        match catch_unwind(AssertUnwindSafe(f)) {
+            Ok(v) => Some(v),
+            Err(payload) => {
+                report_panic(id, payload.as_ref());
+                self.reply_error(id, &RpcError::internal("Internal error."));
+                None
+            }
         }
     }
 
@@ -354,10 +384,14 @@ impl Connection {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
-        let found = registry
-            .services
-            .iter()
-            .find_map(|s| s.clone().complete(&request, ctx.clone()));
+        let Some(found) = self.guarded(id, || {
+            registry
+                .services
+                .iter()
+                .find_map(|s| s.clone().complete(&request, ctx.clone()))
+        }) else {
+            return;
+        };
         let fut: BoxFuture<Result<Value, RpcError>> = match found {
             Some(fut) => Box::pin(async move { fut.await.map(completion_json) }),
             None => Box::pin(async { Ok(completion_json(Completion::default())) }),

@@ -11,6 +11,7 @@ mod shared;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU8, AtomicU64};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -56,7 +57,7 @@ impl Connection {
             session: OnceLock::new(),
             log_level: AtomicU8::new(NO_LOGS),
             inflight: Mutex::new(HashMap::new()),
-            pending: Mutex::new(HashMap::new()),
+            pending: Mutex::new(Some(HashMap::new())),
             next_request: AtomicU64::new(1),
             subscriptions: Mutex::new(Vec::new()),
             runtime,
@@ -142,7 +143,10 @@ impl Connection {
     pub fn handle_line(&self, line: &str) {
         let msg: Incoming = match serde_json::from_str(line) {
             Ok(m) => m,
-            Err(e) => return self.reply_error("null", &unreadable(line, &e)),
+            Err(_) => {
+                let (id, error) = unreadable(line);
+                return self.reply_error(id.unwrap_or("null"), &error);
+            }
         };
         let id_text = msg.id.filter(|id| jsonrpc::valid_id(id)).map(RawValue::get);
         if msg.jsonrpc.as_deref() != Some("2.0") {
@@ -154,7 +158,16 @@ impl Connection {
         }
         match (msg.method, msg.id) {
             (Some(method), Some(_)) => match id_text {
-                Some(id) => self.request(id, &method, msg.params),
+                Some(id) => {
+                    // Last line of defence: a panic that escapes a method (a service's
+                    // listing or lookup, say) must not end the reading loop or lose the reply.
+                    let served =
+                        catch_unwind(AssertUnwindSafe(|| self.request(id, &method, msg.params)));
+                    if let Err(payload) = served {
+                        drive::report_panic(id, payload.as_ref());
+                        self.reply_error(id, &RpcError::internal("Internal error."));
+                    }
+                }
                 None => {
                     let e = RpcError::new(
                         code::INVALID_REQUEST,
@@ -178,7 +191,7 @@ impl Connection {
     /// finish and the outbox closes once the last one has answered.
     pub fn close(self) {
         self.flush();
-        lock(&self.shared.pending).clear();
+        lock(&self.shared.pending).take();
     }
 
     fn reply_error(&self, id: &str, error: &RpcError) {
@@ -217,7 +230,8 @@ impl Connection {
             .strip_prefix("\"s")
             .and_then(|s| s.strip_suffix('"'))
             .and_then(|s| s.parse::<u64>().ok());
-        let Some(tx) = n.and_then(|n| lock(&self.shared.pending).remove(&n)) else {
+        let tx = n.and_then(|n| lock(&self.shared.pending).as_mut()?.remove(&n));
+        let Some(tx) = tx else {
             tracing::debug!(id = id.get(), "response to an unknown request ignored");
             return;
         };
@@ -337,20 +351,28 @@ pub enum LineProblem {
     TooLong(usize),
 }
 
-/// -32700 for text that is not JSON, -32600 for JSON that is not a request object.
-fn unreadable(line: &str, e: &serde_json::Error) -> RpcError {
-    use serde_json::error::Category;
-    match e.classify() {
-        Category::Data if line.trim_start().starts_with('[') => RpcError::new(
-            code::INVALID_REQUEST,
-            "Invalid request: batches are not supported.",
-        ),
-        Category::Data => RpcError::new(
-            code::INVALID_REQUEST,
-            "Invalid request: expected a JSON-RPC message object.",
-        ),
-        _ => RpcError::new(code::PARSE_ERROR, "Parse error."),
-    }
+/// -32700 for text that is not JSON, -32600 for JSON that is not a readable request object,
+/// with the request's id when the line has a usable one (serde_json gives up at the first
+/// member of the wrong type, `"method": 5`, before it may have seen the id).
+fn unreadable(line: &str) -> (Option<&str>, RpcError) {
+    let id = match jsonrpc::scan(line) {
+        jsonrpc::Scanned::NotJson => {
+            return (None, RpcError::new(code::PARSE_ERROR, "Parse error."));
+        }
+        jsonrpc::Scanned::Array => {
+            let e = RpcError::new(
+                code::INVALID_REQUEST,
+                "Invalid request: batches are not supported.",
+            );
+            return (None, e);
+        }
+        jsonrpc::Scanned::Json { id } => id,
+    };
+    let e = RpcError::new(
+        code::INVALID_REQUEST,
+        "Invalid request: expected a JSON-RPC message object.",
+    );
+    (id, e)
 }
 
 fn read_error(raw: &RawValue) -> RpcError {

@@ -19,6 +19,9 @@ pub(crate) struct Session {
     pub client_capabilities: Value,
 }
 
+/// Requests to the client by number, each with the sender its answer goes to.
+pub(super) type Waiting = HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>;
+
 /// Connection state shared with handlers' contexts.
 pub(crate) struct ConnShared {
     pub(super) out: mpsc::UnboundedSender<String>,
@@ -26,7 +29,8 @@ pub(crate) struct ConnShared {
     /// `logging/setLevel`: index into `LogLevel::ALL`, or `NO_LOGS`.
     pub(super) log_level: AtomicU8,
     pub(super) inflight: Mutex<HashMap<Box<str>, Arc<CallState>>>,
-    pub(super) pending: Mutex<HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>>,
+    /// Requests to the client awaiting its response; `None` once the input has ended.
+    pub(super) pending: Mutex<Option<Waiting>>,
     pub(super) next_request: AtomicU64,
     /// 2026-07-28 `subscriptions/listen` streams open on this connection.
     pub(super) subscriptions: Mutex<Vec<Subscription>>,
@@ -108,18 +112,23 @@ impl ConnShared {
     pub async fn request(&self, method: &str, params: &str) -> Result<Value, RpcError> {
         let n = self.next_request.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        lock(&self.pending).insert(n, tx);
+        // After the end of input no answer can come: fail now instead of waiting forever
+        // (which would also keep the connection, and so the server, from finishing).
+        match lock(&self.pending).as_mut() {
+            Some(pending) => pending.insert(n, tx),
+            None => return Err(closed()),
+        };
         self.send(jsonrpc::request_message(
             &format!("\"s{n}\""),
             method,
             params,
         ));
-        rx.await.unwrap_or_else(|_| {
-            Err(RpcError::internal(
-                "The connection closed before the client answered.",
-            ))
-        })
+        rx.await.unwrap_or_else(|_| Err(closed()))
     }
+}
+
+fn closed() -> RpcError {
+    RpcError::internal("The connection closed before the client answered.")
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -1,0 +1,210 @@
+//! A service whose handlers fail in every way a handler can: panics in the synchronous part
+//! and after an await (for tools, resources, prompts and completions), every `ToolError`
+//! kind, a request to the client after the input may have ended, and one tool that runs
+//! every argument decoder on whatever it is given.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use toolidl_runtime::codegen::{
+    ArgError, BoxFuture, Completion, CompletionRequest, Decode, Format, ListingDef, Path, Pattern,
+    RawValue, RequestContext, RpcError, Service, ToolDef, ToolError, ToolOutput, ToolResult, args,
+    check,
+};
+
+macro_rules! tool {
+    ($name:literal) => {
+        ToolDef::new(
+            $name,
+            concat!(
+                r#"{"name":""#,
+                $name,
+                r#"","inputSchema":{"type":"object"}}"#
+            ),
+        )
+    };
+}
+
+pub static FUZZ_TOOLS: [ToolDef; 3] = [tool!("decode_all"), tool!("fail"), tool!("ask_later")];
+
+pub static FUZZ_PROMPTS: [ListingDef; 1] = [ListingDef::new(r#"{"name":"panic_prompt"}"#)];
+
+/// How `fail` ends, chosen by its `kind` argument.
+pub const FAIL_KINDS: [&str; 6] = ["message", "argument", "rpc", "internal", "panic", "ok"];
+
+pub struct Fuzz;
+
+fn ready<T: Send + 'static>(v: T) -> BoxFuture<T> {
+    Box::pin(std::future::ready(v))
+}
+
+static WORD: Pattern = Pattern::new("^[a-z]+$");
+
+/// Runs a decoder chosen by each key's name on its value; the first error is the result.
+/// Decoders must never panic, whatever the value (a panic would read `The tool failed.`).
+fn decode_all(raw: &RawValue) -> Result<(), ArgError> {
+    let root = Path::Root;
+    args::object(raw, &root, |key, v| {
+        let p = root.field(key);
+        match key.split('_').next().unwrap_or("") {
+            "i8" => drop(i8::decode(v, &p)?),
+            "u8" => drop(u8::decode(v, &p)?),
+            "i32" => check::range(i32::decode(v, &p)?, Some(-5), Some(5), &p)?,
+            "u64" => drop(u64::decode(v, &p)?),
+            "i64" => drop(i64::decode(v, &p)?),
+            "i128" => drop(args::integer(
+                v,
+                &p,
+                i128::from(i64::MIN),
+                i128::from(u64::MAX),
+            )?),
+            "f32" => drop(f32::decode(v, &p)?),
+            "f64" => check::range(f64::decode(v, &p)?, Some(-1.5), Some(1e300), &p)?,
+            "bool" => drop(bool::decode(v, &p)?),
+            "string" => check::length(&String::decode(v, &p)?, Some(1), Some(8), &p)?,
+            "char" => drop(char::decode(v, &p)?),
+            "opt" => drop(Option::<Vec<Option<i16>>>::decode(v, &p)?),
+            "vec" => {
+                let items = Vec::<String>::decode(v, &p)?;
+                check::items(items.len(), Some(0), Some(3), &p)?;
+            }
+            "map" => drop(std::collections::BTreeMap::<String, Box<u32>>::decode(
+                v, &p,
+            )?),
+            "hash" => drop(std::collections::HashMap::<String, bool>::decode(v, &p)?),
+            "json" => drop(Value::decode(v, &p)?),
+            "object" => drop(serde_json::Map::<String, Value>::decode(v, &p)?),
+            "bytes" => drop(args::bytes(v, &p)?),
+            "uuid" => drop(args::formatted(v, &p, Format::Uuid)?),
+            "date" => drop(args::formatted(v, &p, Format::Date)?),
+            "time" => drop(args::formatted(v, &p, Format::Time)?),
+            "datetime" => drop(args::formatted(v, &p, Format::DateTime)?),
+            "duration" => drop(args::formatted(v, &p, Format::Duration)?),
+            "email" => drop(args::formatted(v, &p, Format::Email)?),
+            "url" => drop(args::formatted(v, &p, Format::Uri)?),
+            "enum" => drop(args::enum_member(v, &p, &["celsius", "fahrenheit"])?),
+            "set" => drop(args::set::<i64>(v, &p)?),
+            "pattern" => check::pattern(&String::decode(v, &p)?, &WORD, &p)?,
+            "nested" => {
+                // Records inside lists, as generated code reads them.
+                args::array(v, &p, |i, item| {
+                    let at = p.index(i);
+                    args::object(item, &at, |k, x| match k {
+                        "n" => u8::decode(x, &at.field("n")).map(drop),
+                        _ => Err(ArgError::unknown(&at, k)),
+                    })
+                })?;
+            }
+            _ => return Err(ArgError::unknown(&root, key)),
+        }
+        Ok(())
+    })
+}
+
+fn fail(kind: &str) -> ToolResult {
+    match kind {
+        "message" => Err(ToolError::message("Nothing to see.")),
+        "argument" => Err(ArgError::missing(&Path::Root, "x").into()),
+        "rpc" => Err(RpcError::new(-32099, "Custom failure").into()),
+        "internal" => Err(ToolError::internal("secret internal detail")),
+        "panic" => panic!("secret panic detail"),
+        _ => Ok(ToolOutput::text("fine")),
+    }
+}
+
+fn str_arg(raw: &RawValue, key: &str) -> Option<String> {
+    serde_json::from_str::<Value>(raw.get())
+        .ok()?
+        .get(key)?
+        .as_str()
+        .map(str::to_owned)
+}
+
+impl Service for Fuzz {
+    fn tools(&self) -> &[ToolDef] {
+        &FUZZ_TOOLS
+    }
+
+    fn call_tool(
+        self: Arc<Self>,
+        name: &str,
+        raw: &RawValue,
+        ctx: RequestContext,
+    ) -> BoxFuture<ToolResult> {
+        match name {
+            "decode_all" => ready(
+                decode_all(raw)
+                    .map(|()| ToolOutput::Empty)
+                    .map_err(Into::into),
+            ),
+            "fail" => {
+                let kind = str_arg(raw, "kind").unwrap_or_default();
+                let later = str_arg(raw, "when").as_deref() == Some("later");
+                if !later {
+                    return ready(fail(&kind));
+                }
+                Box::pin(async move {
+                    tokio::task::yield_now().await;
+                    fail(&kind)
+                })
+            }
+            // Asks the client only after a while, when the input may already have ended.
+            "ask_later" => Box::pin(async move {
+                tokio::time::sleep(Duration::from_millis(3)).await;
+                let r = ctx
+                    .create_message(json!({"messages": [], "maxTokens": 1}))
+                    .await?;
+                Ok(ToolOutput::text(r.to_string()))
+            }),
+            _ => ready(Err(ToolError::internal("unlisted tool"))),
+        }
+    }
+
+    fn read_resource(
+        self: Arc<Self>,
+        uri: &str,
+        _ctx: RequestContext,
+    ) -> Option<BoxFuture<Result<Value, RpcError>>> {
+        match uri {
+            "fuzz://panic-now" => panic!("resource panic before the future"),
+            "fuzz://panic-later" => Some(Box::pin(async {
+                tokio::task::yield_now().await;
+                panic!("resource panic after an await")
+            })),
+            _ => None,
+        }
+    }
+
+    fn prompts(&self) -> &[ListingDef] {
+        &FUZZ_PROMPTS
+    }
+
+    fn get_prompt(
+        self: Arc<Self>,
+        name: &str,
+        _args: &RawValue,
+        _ctx: RequestContext,
+    ) -> Option<BoxFuture<Result<Value, RpcError>>> {
+        (name == "panic_prompt").then(|| panic!("prompt panic before the future"))
+    }
+
+    fn has_completions(&self) -> bool {
+        true
+    }
+
+    fn complete(
+        self: Arc<Self>,
+        request: &CompletionRequest,
+        _ctx: RequestContext,
+    ) -> Option<BoxFuture<Result<Completion, RpcError>>> {
+        match request.argument_name.as_str() {
+            "panic_now" => panic!("completion panic before the future"),
+            "panic_later" => Some(Box::pin(async {
+                tokio::task::yield_now().await;
+                panic!("completion panic after an await")
+            })),
+            _ => None,
+        }
+    }
+}
