@@ -360,6 +360,18 @@ pub(crate) fn request_message(id: &str, method: &str, params: &str) -> String {
 }
 
 /// Appends `s` as a JSON string literal.
+/// JSON text from a service, made safe for line framing: a raw line break can stand in valid
+/// JSON only as whitespace between tokens, so each `\n` and `\r` becomes a space, which keeps
+/// the value exactly (and keeps invalid text from spilling onto a second line). Text without
+/// line breaks, such as everything `serde_json::to_string` writes, is returned as it is.
+pub(crate) fn one_line(json: &str) -> Cow<'_, str> {
+    let bytes = json.as_bytes();
+    if !bytes.contains(&b'\n') && !bytes.contains(&b'\r') {
+        return Cow::Borrowed(json);
+    }
+    Cow::Owned(json.replace(['\n', '\r'], " "))
+}
+
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
@@ -390,6 +402,17 @@ pub(crate) fn push_json_string(out: &mut String, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line_keeps_compact_json_and_flattens_line_breaks() {
+        assert!(matches!(one_line(r#"{"a":[1,2]}"#), Cow::Borrowed(_)));
+        let pretty = "{\r\n  \"a\": [\n    1,\n    \"x\\ny\"\n  ]\n}";
+        let flat = one_line(pretty);
+        assert!(!flat.contains('\n') && !flat.contains('\r'));
+        let a: serde_json::Value = serde_json::from_str(pretty).unwrap();
+        let b: serde_json::Value = serde_json::from_str(&flat).unwrap();
+        assert_eq!(a, b);
+    }
 
     #[test]
     fn escapes_strings_as_serde_json_does() {

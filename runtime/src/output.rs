@@ -1,6 +1,6 @@
 //! Turning tool outputs and errors into `CallToolResult` JSON, per revision.
 
-use crate::jsonrpc::{RpcError, push_json_string};
+use crate::jsonrpc::{RpcError, one_line, push_json_string};
 use crate::revision::Revision;
 use crate::service::{ToolError, ToolOutput, ToolResult};
 
@@ -56,7 +56,8 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
             out.push_str("}]");
             if rev.has_structured_content() {
                 out.push_str(r#","structuredContent":"#);
-                out.push_str(&json);
+                // A hand-built (e.g. pretty-printed) object may hold line breaks.
+                out.push_str(&one_line(&json));
             }
             out.push('}');
             out

@@ -1,9 +1,11 @@
 //! The server: identity, options and the registry of services.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
 use crate::connection::{ConnShared, ListKind};
+use crate::jsonrpc::one_line;
 use crate::output::CachePolicy;
 use crate::revision::{Revision, unknown_tool_keys};
 use crate::service::Service;
@@ -199,15 +201,18 @@ impl Server {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
-    Resources,
-    Templates,
-    Prompts,
+    Resources = 0,
+    Templates = 1,
+    Prompts = 2,
 }
 
 /// The services, the tool-name index and the listings rendered per revision.
 pub(crate) struct Registry {
     pub services: Vec<Arc<dyn Service>>,
     tools: HashMap<String, usize>,
+    /// Resource, template and prompt JSON on one line each, in listing order, taken once
+    /// when the services are registered.
+    listings: [Vec<Cow<'static, str>>; 3],
     /// Tool JSON per revision (keys a revision does not know are removed), built on first use.
     tool_listings: [OnceLock<Vec<String>>; Revision::ALL.len()],
 }
@@ -224,9 +229,24 @@ impl Registry {
                 tools.insert(t.name.to_string(), i);
             }
         }
+        let listings = [Kind::Resources, Kind::Templates, Kind::Prompts].map(|kind| {
+            services
+                .iter()
+                .flat_map(|s| match kind {
+                    Kind::Resources => s.resources(),
+                    Kind::Templates => s.resource_templates(),
+                    Kind::Prompts => s.prompts(),
+                })
+                .map(|d| match one_line(&d.json) {
+                    Cow::Borrowed(_) => d.json.clone(),
+                    Cow::Owned(flat) => Cow::Owned(flat),
+                })
+                .collect()
+        });
         Registry {
             services,
             tools,
+            listings,
             tool_listings: Default::default(),
         }
     }
@@ -269,21 +289,21 @@ impl Registry {
                 .iter()
                 .flat_map(|s| s.tools().iter())
                 .filter(|t| seen.insert(t.name.clone()))
-                .map(|t| strip_keys(&t.json, strip))
+                .map(|t| {
+                    // A hand-written listing may be pretty-printed: one line per message.
+                    let json = strip_keys(&t.json, strip);
+                    match one_line(&json) {
+                        Cow::Borrowed(_) => json,
+                        Cow::Owned(flat) => flat,
+                    }
+                })
                 .collect()
         })
     }
 
-    pub fn listing_jsons(&self, kind: Kind) -> Vec<&str> {
-        self.services
-            .iter()
-            .flat_map(|s| match kind {
-                Kind::Resources => s.resources(),
-                Kind::Templates => s.resource_templates(),
-                Kind::Prompts => s.prompts(),
-            })
-            .map(|d| d.json.as_ref())
-            .collect()
+    /// Resource, template or prompt JSON objects, in listing order.
+    pub fn listing_jsons(&self, kind: Kind) -> &[Cow<'static, str>] {
+        &self.listings[kind as usize]
     }
 }
 

@@ -128,3 +128,159 @@ async fn batching_joins_replies_until_flushed() {
     conn.flush();
     assert!(out.try_recv().is_err(), "an empty batch is not sent");
 }
+
+/// A hand-written service whose listings and outputs are pretty-printed JSON.
+struct Pretty {
+    tools: Vec<toolidl_runtime::ToolDef>,
+    resources: Vec<toolidl_runtime::ListingDef>,
+    templates: Vec<toolidl_runtime::ListingDef>,
+    prompts: Vec<toolidl_runtime::ListingDef>,
+}
+
+fn pretty(value: Value) -> String {
+    serde_json::to_string_pretty(&value)
+        .unwrap()
+        .replace('\n', "\r\n")
+}
+
+impl Pretty {
+    fn new() -> Self {
+        use toolidl_runtime::{ListingDef, ToolDef};
+        let tool = |name: &str| {
+            ToolDef::owned(
+                name.into(),
+                pretty(json!({
+                    "name": name,
+                    "description": "Pretty.",
+                    "inputSchema": {"type": "object", "properties": {}},
+                    "execution": {"taskSupport": "forbidden"},
+                })),
+            )
+        };
+        Pretty {
+            tools: vec![tool("structured"), tool("json")],
+            resources: vec![ListingDef::owned(pretty(
+                json!({"uri": "mem://a", "name": "a"}),
+            ))],
+            templates: vec![ListingDef::owned(pretty(
+                json!({"uriTemplate": "mem://t/{x}", "name": "t"}),
+            ))],
+            prompts: vec![ListingDef::owned(pretty(
+                json!({"name": "p", "arguments": [{"name": "x"}]}),
+            ))],
+        }
+    }
+}
+
+impl toolidl_runtime::Service for Pretty {
+    fn tools(&self) -> &[toolidl_runtime::ToolDef] {
+        &self.tools
+    }
+    fn resources(&self) -> &[toolidl_runtime::ListingDef] {
+        &self.resources
+    }
+    fn resource_templates(&self) -> &[toolidl_runtime::ListingDef] {
+        &self.templates
+    }
+    fn prompts(&self) -> &[toolidl_runtime::ListingDef] {
+        &self.prompts
+    }
+    fn call_tool(
+        self: Arc<Self>,
+        name: &str,
+        _args: &serde_json::value::RawValue,
+        _ctx: toolidl_runtime::RequestContext,
+    ) -> toolidl_runtime::BoxFuture<toolidl_runtime::ToolResult> {
+        use toolidl_runtime::ToolOutput;
+        let value = json!({"lines": ["a\nb", "c"], "n": {"x": 1}});
+        let out = match name {
+            "structured" => ToolOutput::Structured(pretty(value)),
+            _ => ToolOutput::Json(pretty(value)),
+        };
+        Box::pin(async move { Ok(out) })
+    }
+}
+
+#[tokio::test]
+async fn pretty_printed_listings_and_outputs_stay_on_one_line() {
+    let server = toolidl_runtime::Server::builder("pretty", "1")
+        .service(Arc::new(Pretty::new()))
+        .build();
+    let mut input = String::new();
+    let mut id = 0;
+    let mut request = |method: &str, params: Value, modern: bool| {
+        id += 1;
+        let mut params = params;
+        if modern {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+        }
+        input.push_str(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
+        );
+        input.push('\n');
+    };
+    for modern in [true, false] {
+        if !modern {
+            request(
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                       "clientInfo": {"name": "c", "version": "1"}}),
+                false,
+            );
+        }
+        request("tools/list", json!({}), modern);
+        request("resources/list", json!({}), modern);
+        request("resources/templates/list", json!({}), modern);
+        request("prompts/list", json!({}), modern);
+        request("tools/call", json!({"name": "structured"}), modern);
+        request("tools/call", json!({"name": "json"}), modern);
+    }
+    let out = Shared::default();
+    serve_io(
+        server,
+        Cursor::new(input.into_bytes()),
+        out.clone(),
+        StdioConfig::default(),
+    )
+    .await
+    .unwrap();
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    assert!(!text.contains('\r'), "{text}");
+    let replies: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies.len(), 13, "{text}");
+    let value = json!({"lines": ["a\nb", "c"], "n": {"x": 1}});
+    for r in &replies {
+        let result = &r["result"];
+        assert!(result.is_object(), "{r}");
+        if let Some(tools) = result.get("tools") {
+            assert_eq!(tools[0]["name"], "structured");
+            assert_eq!(tools[1]["inputSchema"]["type"], "object");
+        }
+        if let Some(content) = result.get("content") {
+            let text: Value = serde_json::from_str(content[0]["text"].as_str().unwrap()).unwrap();
+            assert_eq!(text, value);
+            if let Some(s) = result.get("structuredContent") {
+                assert_eq!(s, &value);
+            }
+        }
+    }
+    let by_id = |id: i64| replies.iter().find(|r| r["id"] == id).unwrap();
+    assert_eq!(by_id(2)["result"]["resources"][0]["uri"], "mem://a");
+    assert_eq!(
+        by_id(4)["result"]["prompts"][0]["arguments"][0]["name"],
+        "x"
+    );
+    assert_eq!(by_id(5)["result"]["structuredContent"], value);
+    // 2025-11-25 keeps `execution`; the listing is still one line.
+    assert_eq!(
+        by_id(8)["result"]["tools"][0]["execution"]["taskSupport"],
+        "forbidden"
+    );
+    assert_eq!(by_id(12)["result"]["structuredContent"], value);
+}

@@ -173,7 +173,7 @@ impl Connection {
         key: &str,
     ) -> Result<Reply, RpcError> {
         listing_page(
-            &registry.listing_jsons(kind),
+            registry.listing_jsons(kind),
             p.cursor.as_deref(),
             self.page_size(),
             key,

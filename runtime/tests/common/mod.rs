@@ -165,7 +165,7 @@ impl Service for Kitchen {
             }),
             "elicit" => Box::pin(async move {
                 let r = ctx
-                    .elicit(json!({"message": "Name?", "requestedSchema": {"type": "object"}}))
+                    .elicit(json!({"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}))
                     .await?;
                 Ok(ToolOutput::text(
                     r["content"]["name"].as_str().unwrap_or("?").to_owned(),
