@@ -30,6 +30,19 @@ impl Resolver<'_> {
                         );
                         self.error("E0604", *float_span, message).help =
                             Some("write integer bounds, or use f32/f64".into());
+                    } else if let Some((lo, hi)) = integer_range(p)
+                        && let Some(bound) = range_outside_type(bounds, lo, hi)
+                    {
+                        // Bounds wider than the type are allowed (generators intersect
+                        // them), but an intersection without a value is not.
+                        let message = format!(
+                            "`@range` {bound} leaves no value of `{}` ({lo} to {hi})",
+                            primitive_name(p)
+                        );
+                        self.error("E0602", *span, message).help = Some(format!(
+                            "bounds of `{}` lie in {lo} to {hi}",
+                            primitive_name(p)
+                        ));
                     } else {
                         // Bounds wider than the type are allowed: generators intersect them.
                         out.range = Some(*bounds);
@@ -343,4 +356,25 @@ pub(super) fn number_text(n: Number) -> String {
 /// `\p{L}` or `.` would match differently here than there.
 pub(super) fn compile_pattern(pattern: &str) -> Result<regress::Regex, String> {
     regress::Regex::with_flags(pattern, "u").map_err(|e| e.to_string())
+}
+
+/// The bound of an integer `@range` that leaves the type's own range `lo..=hi` empty
+/// (`min: 300` on `u8`, `max: -1` on `u32`), written as in the attribute.
+fn range_outside_type(bounds: &Bounds<Number>, lo: i128, hi: i128) -> Option<String> {
+    let exact = |n: Number| match n {
+        Number::UInt(n) => Some(i128::from(n)),
+        Number::Int(n) => Some(i128::from(n)),
+        Number::Float(_) => None,
+    };
+    if let Some(min) = bounds.min
+        && exact(min).is_some_and(|m| m > hi)
+    {
+        return Some(format!("min {}", exact(min).unwrap_or_default()));
+    }
+    if let Some(max) = bounds.max
+        && exact(max).is_some_and(|m| m < lo)
+    {
+        return Some(format!("max {}", exact(max).unwrap_or_default()));
+    }
+    None
 }
