@@ -129,7 +129,11 @@ impl RequestContext {
     }
 
     /// Whether the client declared a capability (`"sampling"`, `"elicitation"`, `"roots"`).
+    /// `elicitation` counts only from 2025-06-18, the first revision that defines it.
     pub fn client_supports(&self, capability: &str) -> bool {
+        if capability == "elicitation" && !self.state.revision.has_elicitation() {
+            return false;
+        }
         self.client_capabilities()
             .and_then(|c| c.get(capability))
             .is_some_and(|v| !v.is_null())

@@ -47,6 +47,11 @@ impl Revision {
         self >= Revision::V2025_06_18
     }
 
+    /// `elicitation/create` (and the client's `elicitation` capability) exist from 2025-06-18.
+    pub fn has_elicitation(self) -> bool {
+        self >= Revision::V2025_06_18
+    }
+
     /// `notifications/progress` carries `message` from 2025-03-26.
     pub fn has_progress_message(self) -> bool {
         self >= Revision::V2025_03_26

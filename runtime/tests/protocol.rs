@@ -528,6 +528,21 @@ async fn requests_to_the_client_need_its_capability() {
     );
     let r = c.call(2, "needs_elicitation", json!({})).await;
     assert_eq!(error_code(&r), -32021);
+
+    // Elicitation exists from 2025-06-18: an older session never gets `elicitation/create`,
+    // even from a client that lists the capability.
+    for rev in ["2024-11-05", "2025-03-26"] {
+        let mut c = Client::new(&kitchen_server());
+        c.initialize(rev, json!({"elicitation": {}, "sampling": {}}))
+            .await;
+        let r = c.call(3, "elicit", json!({})).await;
+        assert_eq!(error_code(&r), -32021, "{rev}");
+        assert_eq!(
+            r["error"]["data"],
+            json!({"requiredCapabilities": {"elicitation": {}}})
+        );
+        assert!(c.other.is_empty(), "{rev}: {:?}", c.other);
+    }
 }
 
 #[tokio::test]
@@ -993,4 +1008,28 @@ async fn a_tool_name_listed_twice_is_served_by_the_first_service() {
     let r = c.request(1, "tools/list", json!({})).await;
     assert_eq!(r["result"]["tools"].as_array().unwrap().len(), 1);
     assert_eq!(text_of(&c.call(2, "solo", json!({})).await), "solo");
+}
+
+#[test]
+fn error_codes_are_the_specification_numbers() {
+    use toolidl_runtime::code;
+    assert_eq!(
+        [
+            code::PARSE_ERROR,
+            code::INVALID_REQUEST,
+            code::METHOD_NOT_FOUND,
+            code::INVALID_PARAMS,
+            code::INTERNAL_ERROR,
+            code::RESOURCE_NOT_FOUND,
+            code::HEADER_MISMATCH,
+            code::MISSING_REQUIRED_CLIENT_CAPABILITY,
+            code::UNSUPPORTED_PROTOCOL_VERSION,
+        ],
+        [
+            -32700, -32600, -32601, -32602, -32603, -32002, -32020, -32021, -32022
+        ]
+    );
+    // -32020 (HTTP header mismatch) has no cause on stdio; a handler may still return it.
+    let e = toolidl_runtime::RpcError::new(code::HEADER_MISMATCH, "Header mismatch");
+    assert_eq!(e.code, -32020);
 }
