@@ -1,4 +1,4 @@
-//! `toolidl check` as a user runs it: exit codes, where output goes, what it says.
+//! `toolidl check` and `toolidl schema` as a user runs them: exit codes, where output goes, what it says.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -112,4 +112,66 @@ fn binary_input_does_not_panic() {
     let err = stderr(&output);
     assert!(err.contains("not UTF-8"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn schema_of_a_file_with_warnings_prints_json_on_stdout_and_warnings_on_stderr() {
+    let output = toolidl(&["schema", "valid/design_example.tool"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert!(json["tools"].is_array());
+    assert!(stdout(&output).ends_with("}\n"));
+    let err = stderr(&output);
+    assert!(err.contains("warning[W0401]"), "{err}");
+    assert!(!err.contains("error["), "{err}");
+}
+
+#[test]
+fn schema_of_an_unreadable_or_invalid_file_exits_1_with_nothing_on_stdout() {
+    for (path, code) in [
+        ("no/such/file.tool", "error[E1000]"),
+        ("invalid/many_errors.tool", "error[E0"),
+    ] {
+        let output = toolidl(&["schema", path]);
+        assert_eq!(output.status.code(), Some(1), "{path}");
+        assert_eq!(stdout(&output), "", "{path}");
+        assert!(
+            stderr(&output).contains(code),
+            "{path}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn schema_usage_errors_exit_2() {
+    assert_eq!(toolidl(&["schema"]).status.code(), Some(2));
+    assert_eq!(
+        toolidl(&["schema", "valid/common.tool", "valid/imports.tool"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn a_name_with_a_dot_longer_than_64_characters_gets_both_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("names.tool");
+    let long = format!("a.{}", "b".repeat(70));
+    std::fs::write(
+        &path,
+        format!("service S {{ @name(\"{long}\") tool t(); tool FetchAllTheThingsAsync(); }}\n"),
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_toolidl"))
+        .arg("check")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let err = stderr(&output);
+    assert!(err.contains("warning[W0401]"), "{err}");
+    assert!(err.contains("warning[W0402]"), "{err}");
+    assert_eq!(err.matches("warning[").count(), 2, "{err}");
 }

@@ -256,7 +256,7 @@ impl Resolver<'_> {
                 type_text(&param.ty)
             );
             self.error("E0804", pdecl.ty.span, message).help = Some(
-                "resource and prompt parameters arrive as text: use string, bool, an integer or float, uuid, date, datetime, time, char or an enum (or one of these with `?`)".into(),
+                "resource and prompt parameters arrive as text: use string, bool, an integer or float, uuid, date, datetime, time, duration, uri, char or an enum (or one of these with `?`)".into(),
             );
         }
     }

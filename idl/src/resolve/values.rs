@@ -106,6 +106,8 @@ pub(crate) fn is_text_like(ty: &Type, is_enum: impl Fn(&Type) -> bool) -> bool {
                         | Primitive::Date
                         | Primitive::Datetime
                         | Primitive::Time
+                        | Primitive::Duration
+                        | Primitive::Uri
                 )
         }
         Type::Named { .. } => is_enum(ty),
