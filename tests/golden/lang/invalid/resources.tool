@@ -17,8 +17,3 @@ service Docs {
 
     prompt ask(filter: Filter, data: json?, raw: bytes) -> string;
 }
-
-service MoreDocs {
-    @uri("docs://wait/{span}/{link}")
-    resource wait(span: duration, link: uri?) -> string;
-}
