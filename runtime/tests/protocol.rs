@@ -816,6 +816,28 @@ async fn revision_2026_07_28_errors() {
         error_code(&c.request(5, "tools/list", json!({"_meta": meta})).await),
         -32602
     );
+    // A malformed `_meta` (capabilities that are not an object, a log level that is not a
+    // `LoggingLevel`) is invalid params on every method, not only on tool calls.
+    for (i, (caps, level)) in [
+        (json!(5), json!("info")),
+        (json!(null), json!("info")),
+        (json!([]), json!("info")),
+        (json!({}), json!("loud")),
+        (json!({}), json!(3)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": caps,
+            "io.modelcontextprotocol/logLevel": level});
+        for method in ["tools/list", "server/discover"] {
+            let r = c
+                .request(20 + i as i64, method, json!({"_meta": meta}))
+                .await;
+            assert_eq!(error_code(&r), -32602, "{method} {meta}");
+        }
+    }
     let r = c
         .request(
             6,

@@ -20,6 +20,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
+use crate::context::LogLevel;
 use crate::jsonrpc::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::output::{Body, finish_result};
 use crate::revision::Revision;
@@ -313,10 +314,23 @@ impl Connection {
             && let Some(requested) = &meta.protocol_version
         {
             return match Revision::parse(requested).filter(|r| r.is_stateless()) {
-                Some(r) if meta.client_capabilities.is_some() => Ok(r),
-                Some(_) => Err(RpcError::invalid_params(
-                    "Invalid params: _meta must carry io.modelcontextprotocol/clientCapabilities.",
-                )),
+                // `ClientCapabilities` is an object; `logLevel`, when sent, a `LoggingLevel`.
+                Some(_) if !meta.client_capabilities.as_ref().is_some_and(|c| c.is_object()) => {
+                    Err(RpcError::invalid_params(
+                        "Invalid params: _meta must carry io.modelcontextprotocol/clientCapabilities.",
+                    ))
+                }
+                Some(_)
+                    if meta
+                        .log_level
+                        .as_deref()
+                        .is_some_and(|l| LogLevel::parse(l).is_none()) =>
+                {
+                    Err(RpcError::invalid_params(
+                        "Invalid params: unknown _meta logLevel.",
+                    ))
+                }
+                Some(r) => Ok(r),
                 None => Err(RpcError::new(code::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
                     .with_data(serde_json::json!({ "supported": PER_REQUEST_REVISIONS, "requested": requested }))),
             };
