@@ -87,6 +87,16 @@ pub(crate) fn unknown_tool_keys(rev: Revision) -> &'static [&'static str] {
     }
 }
 
+/// Keys of `Resource`, `ResourceTemplate` and `Prompt` objects (and, for `title`, of a
+/// prompt's arguments) that a revision's schema does not define, stripped from listings for it.
+pub(crate) fn unknown_listing_keys(rev: Revision) -> &'static [&'static str] {
+    match rev {
+        Revision::V2024_11_05 | Revision::V2025_03_26 => &["title", "icons", "_meta"],
+        Revision::V2025_06_18 => &["icons"],
+        Revision::V2025_11_25 | Revision::V2026_07_28 => &[],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

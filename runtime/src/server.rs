@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use crate::connection::{ConnShared, ListKind};
 use crate::jsonrpc::one_line;
 use crate::output::CachePolicy;
-use crate::revision::{Revision, unknown_tool_keys};
+use crate::revision::{Revision, unknown_listing_keys, unknown_tool_keys};
 use crate::service::Service;
 
 /// An MCP server: one or more services, served to any number of connections.
@@ -161,12 +161,12 @@ impl Server {
         if old.tool_names() != new.tool_names() {
             kinds.push(ListKind::Tools);
         }
-        if old.listing_jsons(Kind::Resources) != new.listing_jsons(Kind::Resources)
-            || old.listing_jsons(Kind::Templates) != new.listing_jsons(Kind::Templates)
+        if old.listings[Kind::Resources as usize] != new.listings[Kind::Resources as usize]
+            || old.listings[Kind::Templates as usize] != new.listings[Kind::Templates as usize]
         {
             kinds.push(ListKind::Resources);
         }
-        if old.listing_jsons(Kind::Prompts) != new.listing_jsons(Kind::Prompts) {
+        if old.listings[Kind::Prompts as usize] != new.listings[Kind::Prompts as usize] {
             kinds.push(ListKind::Prompts);
         }
         let mut conns = self
@@ -213,6 +213,8 @@ pub(crate) struct Registry {
     /// Resource, template and prompt JSON on one line each, in listing order, taken once
     /// when the services are registered.
     listings: [Vec<Cow<'static, str>>; 3],
+    /// The same per revision, without the keys it does not define; built on first use.
+    revised_listings: [[OnceLock<Vec<Cow<'static, str>>>; Revision::ALL.len()]; 3],
     /// Tool JSON per revision (keys a revision does not know are removed), built on first use.
     tool_listings: [OnceLock<Vec<String>>; Revision::ALL.len()],
 }
@@ -247,6 +249,7 @@ impl Registry {
             services,
             tools,
             listings,
+            revised_listings: Default::default(),
             tool_listings: Default::default(),
         }
     }
@@ -301,10 +304,41 @@ impl Registry {
         })
     }
 
-    /// Resource, template or prompt JSON objects, in listing order.
-    pub fn listing_jsons(&self, kind: Kind) -> &[Cow<'static, str>] {
-        &self.listings[kind as usize]
+    /// Resource, template or prompt JSON objects for `rev`, in listing order.
+    pub fn listing_jsons(&self, kind: Kind, rev: Revision) -> &[Cow<'static, str>] {
+        let all = &self.listings[kind as usize];
+        let keys = unknown_listing_keys(rev);
+        if keys.is_empty() {
+            return all;
+        }
+        self.revised_listings[kind as usize][rev.index()].get_or_init(|| {
+            all.iter()
+                .map(|json| match strip_listing_keys(json, keys, kind) {
+                    Some(stripped) => Cow::Owned(stripped),
+                    None => json.clone(),
+                })
+                .collect()
+        })
     }
+}
+
+/// Removes `keys` from a listing object (and `title` from a prompt's arguments when `keys`
+/// has it); `None` when there was nothing to remove.
+fn strip_listing_keys(json: &str, keys: &[&str], kind: Kind) -> Option<String> {
+    let mut obj: serde_json::Map<String, serde_json::Value> = serde_json::from_str(json).ok()?;
+    let mut changed = false;
+    for k in keys {
+        changed |= obj.shift_remove(*k).is_some();
+    }
+    if kind == Kind::Prompts
+        && keys.contains(&"title")
+        && let Some(serde_json::Value::Array(arguments)) = obj.get_mut("arguments")
+    {
+        for argument in arguments.iter_mut().filter_map(|a| a.as_object_mut()) {
+            changed |= argument.shift_remove("title").is_some();
+        }
+    }
+    changed.then(|| serde_json::Value::Object(obj).to_string())
 }
 
 /// Removes top-level `keys` from a JSON object text; other text is kept as written.

@@ -1055,3 +1055,88 @@ fn error_codes_are_the_specification_numbers() {
     let e = toolidl_runtime::RpcError::new(code::HEADER_MISMATCH, "Header mismatch");
     assert_eq!(e.code, -32020);
 }
+
+/// Listings with every optional key the revisions added over time.
+struct Decorated;
+
+static DECORATED_RESOURCES: [toolidl_runtime::ListingDef; 1] = [toolidl_runtime::ListingDef::new(
+    r#"{"uri":"mem://a","name":"a","title":"A","description":"d","mimeType":"text/plain","annotations":{"priority":1},"icons":[{"src":"https://example.org/a.png"}],"_meta":{"k":1}}"#,
+)];
+static DECORATED_TEMPLATES: [toolidl_runtime::ListingDef; 1] = [toolidl_runtime::ListingDef::new(
+    r#"{"uriTemplate":"mem://t/{x}","name":"t","title":"T","icons":[{"src":"https://example.org/t.png"}],"_meta":{"k":1}}"#,
+)];
+static DECORATED_PROMPTS: [toolidl_runtime::ListingDef; 1] = [toolidl_runtime::ListingDef::new(
+    r#"{"name":"p","title":"P","arguments":[{"name":"x","title":"X","required":true}],"icons":[{"src":"https://example.org/p.png"}],"_meta":{"k":1}}"#,
+)];
+
+impl toolidl_runtime::Service for Decorated {
+    fn call_tool(
+        self: Arc<Self>,
+        _name: &str,
+        _args: &serde_json::value::RawValue,
+        _ctx: toolidl_runtime::RequestContext,
+    ) -> toolidl_runtime::BoxFuture<toolidl_runtime::ToolResult> {
+        Box::pin(async { Ok(toolidl_runtime::ToolOutput::Empty) })
+    }
+    fn resources(&self) -> &[toolidl_runtime::ListingDef] {
+        &DECORATED_RESOURCES
+    }
+    fn resource_templates(&self) -> &[toolidl_runtime::ListingDef] {
+        &DECORATED_TEMPLATES
+    }
+    fn prompts(&self) -> &[toolidl_runtime::ListingDef] {
+        &DECORATED_PROMPTS
+    }
+}
+
+#[tokio::test]
+async fn resource_and_prompt_listings_carry_only_keys_their_revision_defines() {
+    let server = Server::builder("d", "1")
+        .service(Arc::new(Decorated))
+        .build();
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    for rev in HANDSHAKE.into_iter().chain(["2026-07-28"]) {
+        let mut c = Client::new(&server);
+        let params = if rev == "2026-07-28" {
+            json!({"_meta": modern_meta(json!({}))})
+        } else {
+            c.initialize(rev, json!({})).await;
+            json!({})
+        };
+        let resource =
+            c.request(1, "resources/list", params.clone()).await["result"]["resources"][0].clone();
+        let template = c
+            .request(2, "resources/templates/list", params.clone())
+            .await["result"]["resourceTemplates"][0]
+            .clone();
+        let prompt = c.request(3, "prompts/list", params).await["result"]["prompts"][0].clone();
+        let (titled, iconed) = match rev {
+            "2024-11-05" | "2025-03-26" => (false, false),
+            "2025-06-18" => (true, false),
+            _ => (true, true),
+        };
+        let mut expected = vec!["uri", "name"];
+        expected.extend(titled.then_some("title"));
+        expected.extend(["description", "mimeType", "annotations"]);
+        expected.extend(iconed.then_some("icons"));
+        expected.extend(titled.then_some("_meta"));
+        assert_eq!(keys(&resource), expected, "{rev}");
+        let mut expected = vec!["uriTemplate", "name"];
+        expected.extend(titled.then_some("title"));
+        expected.extend(iconed.then_some("icons"));
+        expected.extend(titled.then_some("_meta"));
+        assert_eq!(keys(&template), expected, "{rev}");
+        let mut expected = vec!["name"];
+        expected.extend(titled.then_some("title"));
+        expected.push("arguments");
+        expected.extend(iconed.then_some("icons"));
+        expected.extend(titled.then_some("_meta"));
+        assert_eq!(keys(&prompt), expected, "{rev}");
+        let argument = if titled {
+            json!({"name": "x", "title": "X", "required": true})
+        } else {
+            json!({"name": "x", "required": true})
+        };
+        assert_eq!(prompt["arguments"][0], argument, "{rev}");
+    }
+}

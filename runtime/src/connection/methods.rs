@@ -169,11 +169,12 @@ impl Connection {
         &self,
         registry: &Registry,
         kind: Kind,
+        rev: Revision,
         p: &Params<'_>,
         key: &str,
     ) -> Result<Reply, RpcError> {
         listing_page(
-            registry.listing_jsons(kind),
+            registry.listing_jsons(kind, rev),
             p.cursor.as_deref(),
             self.page_size(),
             key,

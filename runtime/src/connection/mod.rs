@@ -270,11 +270,11 @@ impl Connection {
                 self.page_size(),
                 "tools",
             ),
-            "resources/list" => self.list(&registry, Kind::Resources, &p, "resources"),
+            "resources/list" => self.list(&registry, Kind::Resources, rev, &p, "resources"),
             "resources/templates/list" => {
-                self.list(&registry, Kind::Templates, &p, "resourceTemplates")
+                self.list(&registry, Kind::Templates, rev, &p, "resourceTemplates")
             }
-            "prompts/list" => self.list(&registry, Kind::Prompts, &p, "prompts"),
+            "prompts/list" => self.list(&registry, Kind::Prompts, rev, &p, "prompts"),
             "tools/call" => return self.call_tool(id, rev, p, &registry),
             "resources/read" => return self.read_resource(id, rev, p, &registry),
             "prompts/get" => return self.get_prompt(id, rev, p, &registry),
