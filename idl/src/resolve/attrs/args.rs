@@ -24,6 +24,18 @@ impl AttrChecker<'_> {
             );
             return None;
         }
+        // One unnamed bound reads as a minimum to some and an exact size to others: ask
+        // for its name.
+        if let [only] = attr.args.as_deref().unwrap_or_default()
+            && only.name.is_none()
+        {
+            let name = &attr.name.name;
+            let message = format!(
+                "a single bound of `@{name}` must be named: `@{name}(min: …)` or `@{name}(max: …)`"
+            );
+            self.wrong(attr, only.span, &message, usage);
+            return None;
+        }
         Some(bound)
     }
 

@@ -8,7 +8,7 @@ record A {
     @range(min: "a") word: u8,
     @json_name(1) wrong_type: u8,
     @json_name("") empty_name: u8,
-    @length(-1) negative: string,
+    @length(min: -1) negative: string,
     @length(minimum: 1) named_wrong: string,
 }
 
