@@ -13,7 +13,7 @@ impl Resolver<'_> {
             prompts: Vec::new(),
         };
         let mut idents: Vec<(&str, Span)> = Vec::new();
-        let mut wire: Vec<(MemberKind, String)> = Vec::new();
+        let mut wire: Vec<((MemberKind, String), &str, Span)> = Vec::new();
         for member in &decl.members {
             if let Some((_, first)) = idents.iter().find(|(n, _)| *n == member.name.name) {
                 let at = self.position_text(*first);
@@ -41,6 +41,22 @@ impl Resolver<'_> {
                 MemberKind::Resource => {
                     let resource = self.resource(member);
                     let name = resource.name.clone();
+                    let same_uri = service
+                        .resources
+                        .iter()
+                        .find(|r| !resource.uri.is_empty() && r.uri == resource.uri);
+                    if let Some(first) = same_uri {
+                        let message = format!(
+                            "two resources of service `{}` have the URI \"{}\"",
+                            decl.name.name, resource.uri
+                        );
+                        let note = format!("`{}` has that URI too", first.ident);
+                        let d = self.error("E0202", member.name.span, message);
+                        d.note = Some(note);
+                        d.help = Some(
+                            "a client reads a resource by its URI: give each its own @uri".into(),
+                        );
+                    }
                     service.resources.push(resource);
                     name
                 }
@@ -52,16 +68,21 @@ impl Resolver<'_> {
                 }
             };
             let key = (member.kind, name);
-            if wire.contains(&key) {
+            if let Some((_, first_ident, first)) = wire.iter().find(|(k, _, _)| *k == key) {
                 let kind = member.kind.keyword();
                 let message = format!(
                     "two {kind}s of service `{}` are named \"{}\" on the wire",
                     decl.name.name, key.1
                 );
-                self.error("E0202", member.name.span, message).help =
-                    Some("give one of them another name with @name(\"…\")".into());
+                let note = format!(
+                    "`{first_ident}` has that name, declared at {}",
+                    self.position_text(*first)
+                );
+                let d = self.error("E0202", member.name.span, message);
+                d.note = Some(note);
+                d.help = Some("give one of them another name with @name(\"…\")".into());
             }
-            wire.push(key);
+            wire.push((key, &member.name.name, member.name.span));
         }
         service
     }
