@@ -67,6 +67,13 @@ fn dangling_doc(text: &str, pos: usize) -> Option<Span> {
 }
 
 fn syntax_help(rest: &str, expected: &[&str]) -> Option<String> {
+    if let Some(body) = rest.strip_prefix('"')
+        && !closes_on_its_line(body)
+    {
+        return Some(
+            "end the string with `\"` on the same line (write a line break as `\\n`)".into(),
+        );
+    }
     if rest.starts_with("///") && expected.iter().all(|e| *e != "doc comment") {
         return Some(DOC_PLACEMENT.into());
     }
@@ -100,7 +107,27 @@ fn describe_found(rest: &str) -> (String, usize) {
     if rest.starts_with("///") {
         return ("doc comment".into(), 3);
     }
+    if first == '"' && !closes_on_its_line(&rest[1..]) {
+        return ("a string without its closing `\"`".into(), 1);
+    }
     (format!("`{first}`"), first.len_utf8())
+}
+
+/// Whether a string literal's body (after its opening `"`) has its closing `"` on the same
+/// line, skipping escaped characters.
+fn closes_on_its_line(body: &str) -> bool {
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return true,
+            '\\' => {
+                chars.next();
+            }
+            '\n' | '\r' => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Words for a rule in an "expected" list; nothing for rules never worth naming. pest

@@ -1,0 +1,4 @@
+record R {
+    a: string = "open,
+    b: u8,
+}
