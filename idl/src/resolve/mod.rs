@@ -219,8 +219,45 @@ impl Resolver<'_> {
                 Item::Service(s) => services.push(self.service(s)),
             }
         }
+        self.tools_shared_across_services(ast, &services);
         self.infinite_records(ast, &types);
         ResolvedFile { types, services }
+    }
+
+    /// `toolidl schema` lists the tools of every service of a file in one `tools` array, and
+    /// a server given several services keeps only the first of two tools with one name: a
+    /// tool name shared by two services of a file is worth a warning.
+    fn tools_shared_across_services(&mut self, ast: &ast::File, services: &[Service]) {
+        let mut first: HashMap<&str, &str> = HashMap::new();
+        for service in services {
+            for tool in &service.tools {
+                let Some(&owner) = first.get(tool.name.as_str()) else {
+                    first.insert(&tool.name, &service.name);
+                    continue;
+                };
+                if owner == service.name {
+                    continue;
+                }
+                let span = ast
+                    .items
+                    .iter()
+                    .filter_map(|item| match item {
+                        Item::Service(s) if s.name.name == service.name => Some(s),
+                        _ => None,
+                    })
+                    .flat_map(|s| &s.members)
+                    .find(|m| m.kind == MemberKind::Tool && m.name.name == tool.ident)
+                    .map(|m| m.name.span);
+                let Some(span) = span else { continue };
+                let message = format!(
+                    "tool name \"{}\" is also used by service `{owner}`; a server given both services keeps only the first",
+                    tool.name
+                );
+                self.warning("W0403", span, message).help = Some(
+                    "give one of them another name with @name(\"…\") unless the services are never served together".into(),
+                );
+            }
+        }
     }
 
     fn record(&mut self, decl: &ast::RecordDecl) -> Record {
