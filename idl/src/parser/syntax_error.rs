@@ -61,9 +61,42 @@ fn dangling_doc(text: &str, pos: usize) -> Option<Span> {
     let before = text[..pos].trim_end();
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line = &before[line_start..];
-    let doc_start = line_start + (line.len() - line.trim_start().len());
-    let doc = &before[doc_start..];
-    (doc.starts_with("///") && !doc.starts_with("////")).then(|| Span::new(doc_start, before.len()))
+    let doc_start = line_start + trailing_doc_start(line)?;
+    Some(Span::new(doc_start, before.len()))
+}
+
+/// Where a `///` doc comment starts on a line that ends with one: at the start of the line
+/// or after code (`tool t(); /// note`), outside string and char literals; `////` is a plain
+/// comment.
+fn trailing_doc_start(line: &str) -> Option<usize> {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '/' if line[i..].starts_with("//") => {
+                let comment = &line[i..];
+                let is_doc = comment.starts_with("///") && !comment.starts_with("////");
+                let after_space = line[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(char::is_whitespace);
+                return (is_doc && after_space).then_some(i);
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn syntax_help(rest: &str, expected: &[&str]) -> Option<String> {

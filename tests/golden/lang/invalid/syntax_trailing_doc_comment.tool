@@ -1,0 +1,4 @@
+// A `///` after code at the end of a block documents nothing.
+service S {
+    tool t(); /// trailing
+}
