@@ -203,6 +203,10 @@ impl AttrChecker<'_> {
                 let span = lit.span;
                 match name {
                     "name" => out.name = Some((text, span)),
+                    "title" | "description" | "mime" if text.trim().is_empty() => {
+                        let message = format!("`@{name}` must not be empty");
+                        self.wrong(attr, lit.span, &message, usage);
+                    }
                     "title" => out.title = Some(text),
                     "description" => out.description = Some(text),
                     "uri" => out.uri = Some((text, span)),
