@@ -164,6 +164,7 @@ impl Resolver<'_> {
 
     pub(super) fn resource(&mut self, decl: &MemberDecl) -> Resource {
         let attrs = self.attrs(&decl.attrs, Site::Resource);
+        self.blank_name(&attrs, "resource");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
         self.text_like(decl, &params);
         let returns = self.returns(decl.returns.as_ref(), false);
@@ -175,7 +176,15 @@ impl Resolver<'_> {
                 String::new()
             }
             Some((uri, span)) => {
+                let scheme_problem = names::uri_scheme_problem(uri);
+                if let Some(reason) = &scheme_problem {
+                    self.error("E0805", *span, format!("invalid resource URI: {reason}"))
+                        .help = Some(
+                        "a resource URI is absolute: `scheme://path`, such as \"docs://pages/{page}\"".into(),
+                    );
+                }
                 match names::template_variables(uri) {
+                    _ if scheme_problem.is_some() => {}
                     Err(reason) => {
                         self.error("E0805", *span, format!("invalid URI template: {reason}"))
                             .help =
@@ -227,8 +236,20 @@ impl Resolver<'_> {
         }
     }
 
+    /// `@name` of a resource or prompt: any text but an empty or blank one (a tool's name has
+    /// its own rules, E0401).
+    fn blank_name(&mut self, attrs: &Attrs, kind: &str) {
+        if let Some((name, span)) = &attrs.name
+            && name.trim().is_empty()
+        {
+            self.error("E0302", *span, "`@name` must not be empty").help =
+                Some(format!("usage: @name(\"{kind}-name\")"));
+        }
+    }
+
     pub(super) fn prompt(&mut self, decl: &MemberDecl) -> Prompt {
         let attrs = self.attrs(&decl.attrs, Site::Prompt);
+        self.blank_name(&attrs, "prompt");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
         self.text_like(decl, &params);
         Prompt {

@@ -45,6 +45,21 @@ pub(crate) fn check_tool_name(name: &str) -> Result<Vec<(&'static str, String)>,
     Ok(warnings)
 }
 
+/// What keeps a resource's `@uri` from being an absolute URI: it must start with a scheme
+/// (`scheme:`, a letter then letters, digits, `+`, `-` or `.`), as `weather://…` does.
+pub(crate) fn uri_scheme_problem(uri: &str) -> Option<String> {
+    if uri.trim().is_empty() {
+        return Some("the URI is empty".into());
+    }
+    let scheme = uri.split(':').next().unwrap_or_default();
+    let valid = uri.contains(':')
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    (!valid).then(|| format!("\"{uri}\" does not start with a scheme such as `docs://`"))
+}
+
 /// The variable names of an RFC 6570 URI template, in order (`{a}`, `{+path}`, `{?q,lang}`,
 /// `{/seg*}`, `{x:3}`), or what is malformed.
 pub(crate) fn template_variables(uri: &str) -> Result<Vec<String>, String> {
@@ -109,6 +124,29 @@ mod tests {
         assert!(check_tool_name("").is_err());
         assert!(check_tool_name("get weather").is_err());
         assert!(check_tool_name("ok-name_1.x").is_ok());
+    }
+
+    #[test]
+    fn resource_uris_need_a_scheme() {
+        for ok in [
+            "weather://cities/{name}",
+            "urn:isbn:1",
+            "ui://x",
+            "a+b.c-d://x",
+        ] {
+            assert_eq!(uri_scheme_problem(ok), None, "{ok}");
+        }
+        for bad in [
+            "",
+            "  ",
+            "cities/{name}",
+            "1x://a",
+            "{scheme}://x",
+            "://x",
+            "x y://z",
+        ] {
+            assert!(uri_scheme_problem(bad).is_some(), "{bad}");
+        }
     }
 
     #[test]
