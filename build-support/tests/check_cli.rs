@@ -175,3 +175,15 @@ fn a_name_with_a_dot_longer_than_64_characters_gets_both_warnings() {
     assert!(err.contains("warning[W0402]"), "{err}");
     assert_eq!(err.matches("warning[").count(), 2, "{err}");
 }
+
+#[test]
+fn schema_notes_a_defs_key_that_got_a_suffix() {
+    let output = toolidl(&["schema", "../schema/pages.tool"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        "note: tool `browse`: in its inputSchema, record `golden.common.Page` is `$defs/Page2`, \
+         because another record of that schema is named `Page`\n"
+    );
+    assert!(stdout(&output).contains("\"#/$defs/Page2\""));
+}

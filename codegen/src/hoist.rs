@@ -128,6 +128,19 @@ impl Plan {
         })
     }
 
+    /// Hoisted records whose `$defs` key is not their simple name (another record of the
+    /// root took it), with that key, in key order: what seed 003 asks a diagnostic for.
+    pub fn suffixed(&self) -> Vec<(TypeKey, String)> {
+        let mut out: Vec<(TypeKey, String)> = self
+            .keys
+            .iter()
+            .filter(|(key, assigned)| key.1 != **assigned)
+            .map(|(key, assigned)| (key.clone(), assigned.clone()))
+            .collect();
+        out.sort_by(|a, b| a.1.cmp(&b.1));
+        out
+    }
+
     /// The `$defs` key of a hoisted record; `None` when it is written inline.
     pub fn key(&self, key: &TypeKey) -> Option<&str> {
         self.keys.get(key).map(String::as_str)

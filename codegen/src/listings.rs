@@ -16,6 +16,10 @@ use crate::schema::{
 #[derive(Debug, Clone, PartialEq)]
 pub struct Listings {
     pub services: Vec<ServiceListings>,
+    /// Notes for the person who wrote the file, not part of any listing: each record whose
+    /// `$defs` key got a numeric suffix because another record of its schema has the same
+    /// simple name (seed 003: nothing is renamed silently).
+    pub notes: Vec<String>,
 }
 
 /// The listings of one service.
@@ -50,6 +54,7 @@ impl Listing {
 /// Computes every listing of `model`.
 pub fn listings(model: &Model, options: &SchemaOptions) -> Result<Listings, SchemaError> {
     let cycles = Cycles::of(model)?;
+    let mut notes = Vec::new();
     let mut services = Vec::with_capacity(model.services.len());
     for service in &model.services {
         let mut tools = Vec::with_capacity(service.tools.len());
@@ -57,7 +62,7 @@ pub fn listings(model: &Model, options: &SchemaOptions) -> Result<Listings, Sche
             tools.push(Listing {
                 ident: tool.ident.clone(),
                 name: tool.name.clone(),
-                entry: tool_entry(model, &cycles, tool, options)?,
+                entry: tool_entry(model, &cycles, tool, options, &mut notes)?,
             });
         }
         let (templates, fixed): (Vec<&Resource>, Vec<&Resource>) =
@@ -70,7 +75,7 @@ pub fn listings(model: &Model, options: &SchemaOptions) -> Result<Listings, Sche
             prompts: service.prompts.iter().map(prompt_entry).collect(),
         });
     }
-    Ok(Listings { services })
+    Ok(Listings { services, notes })
 }
 
 /// Selects one kind of listing of a service.
@@ -117,6 +122,7 @@ fn tool_entry(
     cycles: &Cycles,
     tool: &Tool,
     options: &SchemaOptions,
+    notes: &mut Vec<String>,
 ) -> Result<Value, SchemaError> {
     let mut entry = Map::new();
     entry.insert("name".into(), tool.name.clone().into());
@@ -129,9 +135,9 @@ fn tool_entry(
     }
     entry.insert(
         "inputSchema".into(),
-        input_schema_with(model, cycles, tool, options)?,
+        input_schema_with(model, cycles, tool, options, notes)?,
     );
-    if let Some(output) = output_schema_with(model, cycles, tool, options)? {
+    if let Some(output) = output_schema_with(model, cycles, tool, options, notes)? {
         entry.insert("outputSchema".into(), output);
     }
     if let Some(annotations) = annotations(&tool.annotations, title) {

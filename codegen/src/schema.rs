@@ -60,7 +60,7 @@ pub fn input_schema(
     options: &SchemaOptions,
 ) -> Result<Value, SchemaError> {
     let cycles = Cycles::of(model)?;
-    input_schema_with(model, &cycles, tool, options)
+    input_schema_with(model, &cycles, tool, options, &mut Vec::new())
 }
 
 /// The `outputSchema` of a tool: only for a record or map result (`T?` of those included,
@@ -71,7 +71,17 @@ pub fn output_schema(
     options: &SchemaOptions,
 ) -> Result<Option<Value>, SchemaError> {
     let cycles = Cycles::of(model)?;
-    output_schema_with(model, &cycles, tool, options)
+    output_schema_with(model, &cycles, tool, options, &mut Vec::new())
+}
+
+/// A note for each record of `plan` whose `$defs` key got a numeric suffix.
+fn note_suffixes(plan: &Plan, tool: &Tool, schema: &str, notes: &mut Vec<String>) {
+    for ((package, name), key) in plan.suffixed() {
+        notes.push(format!(
+            "tool `{}`: in its {schema}, record `{package}.{name}` is `$defs/{key}`, because another record of that schema is named `{name}`",
+            tool.name
+        ));
+    }
 }
 
 pub(crate) fn input_schema_with(
@@ -79,9 +89,12 @@ pub(crate) fn input_schema_with(
     cycles: &Cycles,
     tool: &Tool,
     options: &SchemaOptions,
+    notes: &mut Vec<String>,
 ) -> Result<Value, SchemaError> {
     let roots: Vec<&Type> = tool.params.iter().map(|p| &p.ty).collect();
-    let mut writer = Writer::new(model, Plan::for_root(model, cycles, &roots, options)?);
+    let plan = Plan::for_root(model, cycles, &roots, options)?;
+    note_suffixes(&plan, tool, "inputSchema", notes);
+    let mut writer = Writer::new(model, plan);
     let root = writer.object(&tool.params, None)?;
     writer.finish(root)
 }
@@ -91,6 +104,7 @@ pub(crate) fn output_schema_with(
     cycles: &Cycles,
     tool: &Tool,
     options: &SchemaOptions,
+    notes: &mut Vec<String>,
 ) -> Result<Option<Value>, SchemaError> {
     let Returns::Value { ty } = &tool.returns else {
         return Ok(None);
@@ -107,12 +121,16 @@ pub(crate) fn output_schema_with(
         } => {
             let record = find_record(model, &(package.clone(), name.clone()))?;
             let roots: Vec<&Type> = record.fields.iter().map(|f| &f.ty).collect();
-            let mut writer = Writer::new(model, Plan::for_root(model, cycles, &roots, options)?);
+            let plan = Plan::for_root(model, cycles, &roots, options)?;
+            note_suffixes(&plan, tool, "outputSchema", notes);
+            let mut writer = Writer::new(model, plan);
             let root = writer.record(record)?;
             writer.finish(root).map(Some)
         }
         Type::Map { .. } => {
-            let mut writer = Writer::new(model, Plan::for_root(model, cycles, &[ty], options)?);
+            let plan = Plan::for_root(model, cycles, &[ty], options)?;
+            note_suffixes(&plan, tool, "outputSchema", notes);
+            let mut writer = Writer::new(model, plan);
             let root = writer.ty(ty)?;
             writer.finish(root).map(Some)
         }

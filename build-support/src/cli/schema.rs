@@ -9,7 +9,8 @@ use crate::compile::compile_file;
 
 /// Prints the MCP listings of one file as one JSON object on stdout (2-space indent, trailing
 /// newline): the text a generated server embeds. Exit code 0, or 1 with rendered diagnostics
-/// on stderr. Warnings go to stderr and do not change the exit code.
+/// on stderr. Warnings, and notes on renamed `$defs` keys, go to stderr and do not change the
+/// exit code.
 pub fn run(file: &Path) -> i32 {
     let compiled = match compile_file(file) {
         Ok(compiled) => compiled,
@@ -26,6 +27,9 @@ pub fn run(file: &Path) -> i32 {
             return 1;
         }
     };
+    for note in &listings.notes {
+        eprintln!("note: {note}");
+    }
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(listings.to_pretty_json().as_bytes())
