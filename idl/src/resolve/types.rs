@@ -13,12 +13,20 @@ pub(super) enum Position {
 
 impl Resolver<'_> {
     pub(super) fn resolve_type(&mut self, te: &TypeExpr, position: Position) -> Option<Type> {
-        if let [_, second, .., last] | [_, second @ last] = te.nullable.as_slice() {
+        if let [first, second, .., last] | [first, second @ last] = te.nullable.as_slice() {
             let span = second.to(*last);
+            // The type as written before its first `?` (`list<u8>`, not only `list`).
+            let written = self
+                .sources
+                .get(self.file)
+                .text
+                .get(te.span.start..first.start)
+                .map(|t| t.trim_end().to_string())
+                .unwrap_or_else(|| te.path_text());
             self.error(
                 "E0105",
                 span,
-                format!("`{}` is nullable more than once", te.path_text()),
+                format!("`{written}` is nullable more than once"),
             )
             .help = Some("a type is nullable at most once: write a single `?`".into());
         }

@@ -13,3 +13,7 @@ enum Key { one }
 service S {
     tool t() -> call_result?;
 }
+
+record MoreShapes {
+    h: list<map<string, u8>>???,
+}
