@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use serde_json::Value;
 
 use super::drive::{Panicked, report_panic};
-use super::params::{Params, completion_json, completion_request, empty_object};
+use super::params::{Params, arguments_object, completion_json, completion_request};
 use super::shared::{ListKind, Session, Subscription, lock};
 use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain};
 use crate::context::{CallState, LogLevel, RequestContext};
@@ -238,16 +238,9 @@ impl Connection {
                 &RpcError::invalid_params(format!("Unknown tool: {name}")),
             );
         };
-        let args = match p.arguments {
-            None => empty_object(),
-            Some(a) if a.get() == "null" => empty_object(),
-            Some(a) if a.get().starts_with('{') => a,
-            Some(_) => {
-                return self.reply_error(
-                    id,
-                    &RpcError::invalid_params("Invalid params: arguments must be an object."),
-                );
-            }
+        let args = match arguments_object(p.arguments) {
+            Ok(a) => a,
+            Err(e) => return self.reply_error(id, &e),
         };
         let ctx = match self.context(id, rev, &mut p) {
             Ok(c) => c,
@@ -331,16 +324,9 @@ impl Connection {
                 &RpcError::invalid_params("Invalid params: name is required."),
             );
         };
-        let args = match p.arguments {
-            None => empty_object(),
-            Some(a) if a.get() == "null" => empty_object(),
-            Some(a) if a.get().starts_with('{') => a,
-            Some(_) => {
-                return self.reply_error(
-                    id,
-                    &RpcError::invalid_params("Invalid params: arguments must be an object."),
-                );
-            }
+        let args = match arguments_object(p.arguments) {
+            Ok(a) => a,
+            Err(e) => return self.reply_error(id, &e),
         };
         let ctx = match self.context(id, rev, &mut p) {
             Ok(c) => c,

@@ -69,6 +69,18 @@ pub(super) fn empty_object() -> &'static RawValue {
     EMPTY.get_or_init(|| RawValue::from_string("{}".to_owned()).unwrap_or_default())
 }
 
+/// The `arguments` of `tools/call` and `prompts/get`: an object, `{}` when absent or null.
+pub(super) fn arguments_object(arguments: Option<&RawValue>) -> Result<&RawValue, RpcError> {
+    match arguments {
+        None => Ok(empty_object()),
+        Some(a) if a.get() == "null" => Ok(empty_object()),
+        Some(a) if a.get().starts_with('{') => Ok(a),
+        Some(_) => Err(RpcError::invalid_params(
+            "Invalid params: arguments must be an object.",
+        )),
+    }
+}
+
 pub(super) fn parse_params(params: Option<&RawValue>) -> Result<Params<'_>, RpcError> {
     match params {
         None => Ok(Params::default()),
