@@ -15,7 +15,7 @@ use crate::jsonrpc::{self, RpcError, code, error_message, result_message};
 use crate::output::{self, Body, finish_result, render_tool_result};
 use crate::revision::Revision;
 use crate::server::{Kind, Registry};
-use crate::service::{BoxFuture, Completion};
+use crate::service::{BoxFuture, Completion, Service};
 
 impl Connection {
     pub(super) fn initialize(
@@ -290,12 +290,8 @@ impl Connection {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
-        let Some(found) = self.guarded(id, || {
-            registry
-                .services
-                .iter()
-                .find_map(|s| s.clone().read_resource(&uri, ctx.clone()))
-        }) else {
+        let Some(found) = self.first_service(id, registry, |s| s.read_resource(&uri, ctx.clone()))
+        else {
             return;
         };
         let Some(fut) = found else {
@@ -332,12 +328,9 @@ impl Connection {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
-        let Some(found) = self.guarded(id, || {
-            registry
-                .services
-                .iter()
-                .find_map(|s| s.clone().get_prompt(&name, args, ctx.clone()))
-        }) else {
+        let Some(found) =
+            self.first_service(id, registry, |s| s.get_prompt(&name, args, ctx.clone()))
+        else {
             return;
         };
         match found {
@@ -349,10 +342,17 @@ impl Connection {
         }
     }
 
-    /// Runs a service method that builds a future; if it panics, the request is answered
-    /// with -32603 (as when the future panics) and `None` is returned.
-    fn guarded<T>(&self, id: &str, f: impl FnOnce() -> T) -> Option<T> {
-        match catch_unwind(AssertUnwindSafe(f)) {
+    /// Asks each service in turn (`f` yields `None` for what a service does not own) and
+    /// returns the first answer. If a service panics while building its future, the request
+    /// is answered with -32603 (as when the future panics) and `None` is returned.
+    fn first_service<T>(
+        &self,
+        id: &str,
+        registry: &Registry,
+        f: impl FnMut(Arc<dyn Service>) -> Option<T>,
+    ) -> Option<Option<T>> {
+        let ask = || registry.services.iter().cloned().find_map(f);
+        match catch_unwind(AssertUnwindSafe(ask)) {
             Ok(v) => Some(v),
             Err(payload) => {
                 report_panic(id, payload.as_ref());
@@ -371,12 +371,8 @@ impl Connection {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
-        let Some(found) = self.guarded(id, || {
-            registry
-                .services
-                .iter()
-                .find_map(|s| s.clone().complete(&request, ctx.clone()))
-        }) else {
+        let Some(found) = self.first_service(id, registry, |s| s.complete(&request, ctx.clone()))
+        else {
             return;
         };
         let fut: BoxFuture<Result<Value, RpcError>> = match found {
