@@ -1,9 +1,10 @@
 //! Pure code generation for toolidl: a resolved [`toolidl::model::Model`] in, JSON Schema and
-//! MCP listings out (and, later, Rust). No I/O happens here.
+//! MCP listings and Rust source out. No I/O happens here.
 
 mod fragment;
 mod hoist;
 pub mod listings;
+pub mod rust;
 pub mod schema;
 
 pub use listings::{Listing, Listings, ServiceListings, listings};

@@ -18,6 +18,7 @@ pub mod diagnostics;
 /// The string formats a default must have: the validators the runtime applies to arguments
 /// (`toolidl_runtime::args::formats`), so both ends accept the same strings.
 pub use toolidl_formats as formats;
+pub mod locations;
 pub mod model;
 pub mod parser;
 pub mod resolve;

@@ -19,6 +19,7 @@ use crate::ast::{
     self, FieldDecl, Ident, Item, Literal, LiteralKind, MemberDecl, MemberKind, Span, TypeExpr,
 };
 use crate::diagnostics::{self, Diagnostic, suggest};
+use crate::locations::Locations;
 use crate::model::*;
 use crate::parser;
 use crate::source::{FileId, SourceId, SourceLoader, SourceMap};
@@ -37,6 +38,8 @@ pub struct Output {
     pub diagnostics: Vec<Diagnostic>,
     /// Every file loaded: the root first, then its imports in load order.
     pub sources: SourceMap,
+    /// Where each declared name of every parsed file stands (for generator diagnostics).
+    pub locations: Locations,
 }
 
 impl Output {
@@ -85,6 +88,12 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
         })
         .collect();
 
+    let mut locations = Locations::default();
+    for (i, file) in files.iter().enumerate() {
+        if let Some(ast) = &file.ast {
+            locations.add_file(FileId(i), &file.package, ast);
+        }
+    }
     diagnostics::sort(&mut diagnostics);
     let model = if diagnostics.iter().any(Diagnostic::is_error) {
         None
@@ -95,6 +104,7 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
         model,
         diagnostics,
         sources,
+        locations,
     }
 }
 
