@@ -14,17 +14,26 @@ use crate::revision::Revision;
 /// Log levels of `notifications/message` (RFC 5424 order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum LogLevel {
+    /// `debug`
     Debug,
+    /// `info`
     Info,
+    /// `notice`
     Notice,
+    /// `warning`
     Warning,
+    /// `error`
     Error,
+    /// `critical`
     Critical,
+    /// `alert`
     Alert,
+    /// `emergency`
     Emergency,
 }
 
 impl LogLevel {
+    /// Every level, least severe first.
     pub const ALL: [LogLevel; 8] = [
         LogLevel::Debug,
         LogLevel::Info,
@@ -36,6 +45,7 @@ impl LogLevel {
         LogLevel::Emergency,
     ];
 
+    /// The level's name in MCP messages.
     pub fn as_str(self) -> &'static str {
         match self {
             LogLevel::Debug => "debug",
@@ -49,6 +59,7 @@ impl LogLevel {
         }
     }
 
+    /// The level named `s`, if any.
     pub fn parse(s: &str) -> Option<LogLevel> {
         LogLevel::ALL.into_iter().find(|l| l.as_str() == s)
     }

@@ -9,10 +9,15 @@ use serde_json::value::RawValue;
 
 /// Standard JSON-RPC error codes and the MCP codes the runtime uses.
 pub mod code {
+    /// Invalid JSON.
     pub const PARSE_ERROR: i64 = -32700;
+    /// Not a valid request object.
     pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method (or a feature the services lack).
     pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Invalid method parameters.
     pub const INVALID_PARAMS: i64 = -32602;
+    /// An internal error.
     pub const INTERNAL_ERROR: i64 = -32603;
     /// Resource not found, revisions 2025-11-25 and earlier (2026-07-28 uses -32602).
     pub const RESOURCE_NOT_FOUND: i64 = -32002;
@@ -27,12 +32,16 @@ pub mod code {
 /// A JSON-RPC error object sent to the client.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RpcError {
+    /// The error code (see [`code`]).
     pub code: i64,
+    /// A short description, sent as written.
     pub message: String,
+    /// The optional `data` member.
     pub data: Option<serde_json::Value>,
 }
 
 impl RpcError {
+    /// An error without `data`.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         RpcError {
             code,
@@ -41,15 +50,18 @@ impl RpcError {
         }
     }
 
+    /// Adds `data`.
     pub fn with_data(mut self, data: serde_json::Value) -> Self {
         self.data = Some(data);
         self
     }
 
+    /// -32602, invalid params.
     pub fn invalid_params(message: impl Into<String>) -> Self {
         Self::new(code::INVALID_PARAMS, message)
     }
 
+    /// -32603, internal error.
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(code::INTERNAL_ERROR, message)
     }

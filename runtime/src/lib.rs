@@ -7,7 +7,11 @@
 //!
 //! Generated code uses only [`codegen`]. See `docs/runtime.md` for writing a service by hand.
 
+// Generated code and hand-written services read these docs; keep every public item covered.
+#![warn(missing_docs)]
+
 pub mod args;
+mod bytes;
 mod connection;
 pub mod content;
 mod context;
@@ -17,7 +21,9 @@ mod revision;
 mod server;
 mod service;
 mod stdio;
+pub mod uri_template;
 
+pub use bytes::Bytes;
 pub use connection::{Connection, LineProblem, Outbox};
 pub use context::{LogLevel, RequestContext};
 pub use jsonrpc::{RpcError, code};
@@ -33,16 +39,61 @@ pub use stdio::{StdioConfig, serve_io, serve_stdio, serve_stdio_with};
 /// Everything generated code needs, in one place (as `tonic::codegen` is for tonic).
 pub mod codegen {
     pub use crate::args::{
-        self, ArgError, Decode, Format, Path, Pattern, array, bytes, check, enum_member, formatted,
-        integer, object, required, set, string,
+        self, ArgError, Decode, Format, FromText, Path, Pattern, array, bytes, check, enum_member,
+        formatted, integer, list, map, nullable, object, required, set, set_by_eq, string, text,
+        text_arguments, text_formatted, text_member, unique_json_items,
     };
     pub use crate::content;
+    pub use crate::uri_template;
     pub use crate::{
-        BoxFuture, Completion, CompletionRequest, ListingDef, LogLevel, RequestContext, Revision,
-        RpcError, Service, ToolDef, ToolError, ToolOutput, ToolResult,
+        BoxFuture, Bytes, Completion, CompletionRequest, ListingDef, LogLevel, RequestContext,
+        Revision, RpcError, Service, ToolDef, ToolError, ToolOutput, ToolResult,
     };
     pub use serde;
     pub use serde_json;
     pub use serde_json::value::RawValue;
+    pub use std::borrow::Cow;
     pub use std::sync::Arc;
+
+    /// The version of the contract between generated code and this module.
+    ///
+    /// Generated code asserts, at compile time, that this equals the version its generator
+    /// writes (`const _: () = assert!(rt::GENERATED_CODE_VERSION == 1, "…");`), so code from
+    /// a `toolidl-build` that does not match this runtime fails to compile with a readable
+    /// message instead of a cascade of unresolved names. Raised whenever a change here would
+    /// break code generated for the previous version.
+    pub const GENERATED_CODE_VERSION: u32 = 1;
+
+    /// A future that is already complete, boxed: what a synchronous handler returns.
+    pub fn ready<T: Send + 'static>(value: T) -> BoxFuture<T> {
+        Box::pin(std::future::ready(value))
+    }
+}
+
+/// Includes the Rust code that `toolidl-build` generated into `OUT_DIR` from a `build.rs`.
+///
+/// - `include_tools!()` includes every generated package, nested in modules by package path
+///   (`pub mod acme { pub mod weather { … } }`). Use it once, at the crate root or in a module
+///   of its own.
+/// - `include_tools!("acme.weather")` includes one package's module body only, for crates that
+///   lay out their modules themselves (as `tonic::include_proto!` does).
+///
+/// ```ignore
+/// // src/main.rs, with a build.rs that compiles tools/weather.tool (package acme.weather)
+/// toolidl_runtime::include_tools!();
+/// // the package is now the module `acme::weather`
+///
+/// // or, one package in a module of your own:
+/// pub mod weather {
+///     toolidl_runtime::include_tools!("acme.weather");
+/// }
+/// ```
+#[macro_export]
+macro_rules! include_tools {
+    () => {
+        include!(concat!(env!("OUT_DIR"), "/_toolidl.rs"));
+    };
+    ($package:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/", $package, ".rs"));
+    };
 }

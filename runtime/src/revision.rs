@@ -3,15 +3,20 @@
 /// A protocol revision. Ordered oldest to newest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Revision {
+    /// 2024-11-05, the first revision.
     V2024_11_05,
+    /// 2025-03-26: annotations, completions, progress messages.
     V2025_03_26,
+    /// 2025-06-18: titles, `outputSchema`, structured content, elicitation.
     V2025_06_18,
+    /// 2025-11-25: icons, tool execution hints.
     V2025_11_25,
     /// Stateless: no handshake, per-request `_meta`, `server/discover`, `resultType`.
     V2026_07_28,
 }
 
 impl Revision {
+    /// Every revision, oldest first.
     pub const ALL: [Revision; 5] = [
         Revision::V2024_11_05,
         Revision::V2025_03_26,
@@ -23,6 +28,7 @@ impl Revision {
     /// The newest revision negotiated by `initialize`.
     pub const NEWEST_HANDSHAKE: Revision = Revision::V2025_11_25;
 
+    /// The revision's date, as MCP messages carry it.
     pub const fn as_str(self) -> &'static str {
         match self {
             Revision::V2024_11_05 => "2024-11-05",
@@ -33,6 +39,7 @@ impl Revision {
         }
     }
 
+    /// The revision with this date, if served.
     pub fn parse(s: &str) -> Option<Revision> {
         Revision::ALL.into_iter().find(|r| r.as_str() == s)
     }

@@ -82,6 +82,7 @@ impl ServerBuilder {
         self
     }
 
+    /// The server, ready to serve.
     pub fn build(self) -> Server {
         let untitled = serde_json::json!({ "name": self.name, "version": self.version });
         let mut info = serde_json::Map::new();

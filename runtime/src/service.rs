@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use crate::args::ArgError;
+use crate::args::{ArgError, Decode, Path};
 use crate::context::RequestContext;
 use crate::jsonrpc::RpcError;
 
@@ -20,7 +20,9 @@ pub type ToolResult = Result<ToolOutput, ToolError>;
 /// One listed tool: its name and its complete `Tool` JSON object, rendered ahead of time.
 #[derive(Debug, Clone)]
 pub struct ToolDef {
+    /// The tool's name, as `tools/call` gives it.
     pub name: Cow<'static, str>,
+    /// The complete `Tool` object.
     pub json: Cow<'static, str>,
 }
 
@@ -46,16 +48,19 @@ impl ToolDef {
 /// complete listing object (`Resource`, `ResourceTemplate` or `Prompt`).
 #[derive(Debug, Clone)]
 pub struct ListingDef {
+    /// The complete listing object.
     pub json: Cow<'static, str>,
 }
 
 impl ListingDef {
+    /// For generated code: a `static` listing.
     pub const fn new(json: &'static str) -> Self {
         ListingDef {
             json: Cow::Borrowed(json),
         }
     }
 
+    /// For listings built at run time.
     pub fn owned(json: String) -> Self {
         ListingDef {
             json: Cow::Owned(json),
@@ -70,7 +75,9 @@ pub struct CompletionRequest {
     pub ref_type: String,
     /// The prompt name, or the resource template URI.
     pub ref_name: String,
+    /// The argument being completed.
     pub argument_name: String,
+    /// What the user typed so far.
     pub argument_value: String,
     /// Already-resolved arguments (`context.arguments`), if the client sent them.
     pub context_arguments: Option<serde_json::Map<String, serde_json::Value>>,
@@ -79,9 +86,36 @@ pub struct CompletionRequest {
 /// Suggestions for `completion/complete`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Completion {
+    /// Suggested values (at most 100 are sent).
     pub values: Vec<String>,
+    /// How many values there are in all, if known.
     pub total: Option<u64>,
+    /// Whether there are more values than were sent.
     pub has_more: bool,
+}
+
+/// MCP's limit on `completion.values`.
+const MAX_COMPLETION_VALUES: usize = 100;
+
+impl Completion {
+    /// The `names` that start with `typed` (case-sensitive), in the given order: at most 100
+    /// values (MCP's limit), `total` the number of matches, `has_more` when some were left out.
+    /// What generated code answers for an enum-typed argument.
+    pub fn members(names: &[&str], typed: &str) -> Completion {
+        let mut values = Vec::new();
+        let mut total = 0usize;
+        for name in names.iter().filter(|n| n.starts_with(typed)) {
+            if values.len() < MAX_COMPLETION_VALUES {
+                values.push((*name).to_owned());
+            }
+            total += 1;
+        }
+        Completion {
+            values,
+            total: Some(total as u64),
+            has_more: total > MAX_COMPLETION_VALUES,
+        }
+    }
 }
 
 /// A set of tools, resources and prompts served by the runtime.
@@ -216,6 +250,45 @@ impl ToolOutput {
     }
 }
 
+impl ToolOutput {
+    /// A record or map, checked against the tool's `outputSchema` before it is published:
+    /// the value is serialized, then read back with `T::decode`, which generated code makes
+    /// enforce exactly that schema. A value that does not read back (a non-finite `f64`,
+    /// which serde_json writes as `null`; a constrained field out of its range) is an internal
+    /// error: the client sees `The tool failed.`, the mismatch goes to `tracing`. A server must
+    /// never send `structuredContent` that contradicts the schema it advertised.
+    pub fn checked_structured<T: serde::Serialize + Decode>(value: &T) -> Result<Self, ToolError> {
+        let json = serde_json::to_string(value).map_err(ToolError::internal)?;
+        let raw: &RawValue = serde_json::from_str(&json).map_err(ToolError::internal)?;
+        match T::decode(raw, &Path::Root) {
+            Ok(_) => Ok(ToolOutput::Structured(json)),
+            Err(e) => Err(ToolError::internal(schema_mismatch(&e))),
+        }
+    }
+
+    /// [`Self::checked_structured`] for a nullable record: `None` is the text `null`, as in
+    /// [`Self::nullable_structured`].
+    pub fn checked_nullable_structured<T: serde::Serialize + Decode>(
+        value: Option<&T>,
+    ) -> Result<Self, ToolError> {
+        match value {
+            Some(v) => Self::checked_structured(v),
+            None => Ok(ToolOutput::Text("null".into())),
+        }
+    }
+}
+
+/// The internal message for a result that breaks its schema, naming where and why.
+fn schema_mismatch(e: &ArgError) -> String {
+    let prefix = "the result does not match the tool's outputSchema";
+    let reason = e.reason().unwrap_or("invalid value");
+    if e.path().is_empty() {
+        format!("{prefix}: {reason}")
+    } else {
+        format!("{prefix} at '{}': {reason}", e.path())
+    }
+}
+
 /// Why a tool call did not produce an output.
 #[derive(Debug)]
 pub enum ToolError {
@@ -230,10 +303,12 @@ pub enum ToolError {
 }
 
 impl ToolError {
+    /// A user-facing failure with exactly `text`.
     pub fn message(text: impl Into<String>) -> Self {
         ToolError::Message(text.into())
     }
 
+    /// A failure whose details go to `tracing` only.
     pub fn internal(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
         ToolError::Internal(error.into())
     }

@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 use serde_json::value::RawValue;
 use toolidl_runtime::args::{self, Decode, Path, check, formats};
+use toolidl_runtime::uri_template;
 
 fn raw(json: String) -> Box<RawValue> {
     RawValue::from_string(json).unwrap()
@@ -69,5 +70,46 @@ proptest! {
         }).unwrap();
         let expected: Vec<(String, i32)> = map.iter().map(|(k, v)| (k.clone(), v.as_i64().unwrap() as i32)).collect();
         prop_assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn integer_text_agrees_with_the_json_decoder(v in any::<i64>(), wide in any::<i128>()) {
+        let root = Path::Root;
+        let p = root.field("n");
+        for text in [v.to_string(), wide.to_string()] {
+            prop_assert_eq!(args::text::<i64>(&text, &p), i64::decode(&raw(text.clone()), &p));
+            prop_assert_eq!(args::text::<i32>(&text, &p), i32::decode(&raw(text.clone()), &p));
+            prop_assert_eq!(args::text::<u8>(&text, &p), u8::decode(&raw(text.clone()), &p));
+            prop_assert_eq!(args::text::<u64>(&text, &p), u64::decode(&raw(text.clone()), &p));
+        }
+    }
+
+    #[test]
+    fn float_text_agrees_with_the_json_decoder(v in any::<f64>()) {
+        let root = Path::Root;
+        let p = root.field("x");
+        // Rust writes non-finite values as `NaN`/`inf`, which neither decoder accepts.
+        let text = format!("{v:e}");
+        let json = if v.is_finite() { text.clone() } else { "\"x\"".into() };
+        prop_assert_eq!(args::text::<f64>(&text, &p), f64::decode(&raw(json.clone()), &p));
+        prop_assert_eq!(args::text::<f32>(&text, &p), f32::decode(&raw(json), &p));
+    }
+
+    #[test]
+    fn uri_variables_round_trip_through_percent_encoding(
+        a in any::<String>(),
+        b in any::<String>(),
+    ) {
+        let encode = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
+        let uri = format!("docs://{}/{}.md", encode(&a), encode(&b));
+        let values = uri_template::capture("docs://{a}/{b}.md", &uri).unwrap();
+        prop_assert_eq!(values, vec![a, b]);
+    }
+
+    #[test]
+    fn uri_matching_never_panics(template in "[a-z:/{}.?#%-]{0,16}", uri in any::<String>()) {
+        if let Some(values) = uri_template::capture(&template, &uri) {
+            prop_assert_eq!(values.len(), uri_template::variables(&template).len());
+        }
     }
 }

@@ -273,7 +273,20 @@ async fn panics_in_resource_prompt_and_completion_handlers_are_internal_errors()
     let cases = [
         ("resources/read", json!({"uri": "fuzz://panic-now"})),
         ("resources/read", json!({"uri": "fuzz://panic-later"})),
+        ("resources/read", json!({"uri": "fuzz://panic-first-poll"})),
         ("prompts/get", json!({"name": "panic_prompt"})),
+        (
+            "prompts/get",
+            json!({"name": "panic_prompt", "arguments": {"when": "first_poll"}}),
+        ),
+        (
+            "prompts/get",
+            json!({"name": "panic_prompt", "arguments": {"when": "later"}}),
+        ),
+        (
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "x"}, "argument": {"name": "panic_first_poll", "value": ""}}),
+        ),
         (
             "completion/complete",
             json!({"ref": {"type": "ref/prompt", "name": "x"}, "argument": {"name": "panic_now", "value": ""}}),
@@ -291,7 +304,7 @@ async fn panics_in_resource_prompt_and_completion_handlers_are_internal_errors()
             "{method} {params}"
         );
     }
-    let r = c.call(9, "text", json!({})).await;
+    let r = c.call(99, "text", json!({})).await;
     assert_eq!(common::text_of(&r), "hi \"there\"");
 }
 

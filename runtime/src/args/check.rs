@@ -88,6 +88,7 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// Declares a pattern; nothing is compiled until the first match.
     pub const fn new(source: &'static str) -> Self {
         Pattern {
             source,
@@ -95,6 +96,7 @@ impl Pattern {
         }
     }
 
+    /// The pattern as written in the `.tool` file.
     pub fn source(&self) -> &'static str {
         self.source
     }
@@ -131,11 +133,17 @@ pub fn pattern(s: &str, p: &Pattern, path: &Path<'_>) -> Result<(), ArgError> {
 /// A string `format` the schema can advertise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// `format: email` (`@email`).
     Email,
+    /// `format: uri` (`@url`, `uri`): an absolute URI.
     Uri,
+    /// `format: uuid`.
     Uuid,
+    /// `format: date`: `YYYY-MM-DD`.
     Date,
+    /// `format: time`: `hh:mm:ss[.f]` with an optional offset.
     Time,
+    /// `format: date-time`: RFC 3339, offset required.
     DateTime,
     /// `[-][d.]hh:mm:ss[.fffffff]`
     Duration,
@@ -155,6 +163,7 @@ impl Format {
         }
     }
 
+    /// Whether `s` has this format.
     pub fn is_valid(self, s: &str) -> bool {
         match self {
             Format::Email => formats::is_email(s),

@@ -14,6 +14,7 @@ use super::{ArgError, Path};
 
 /// A type that generated code can read from one argument value.
 pub trait Decode: Sized {
+    /// Reads `raw`; errors are reported at `path`.
     fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError>;
 }
 
@@ -211,6 +212,71 @@ pub fn set<T: Decode + Eq + Hash>(raw: &RawValue, path: &Path<'_>) -> Result<Vec
     Ok(items)
 }
 
+/// A set of items that are only `PartialEq` (floats, records holding floats): an array whose
+/// items must all differ by `==` (duplicates are refused at their index).
+pub fn set_by_eq<T: Decode + PartialEq>(
+    raw: &RawValue,
+    path: &Path<'_>,
+) -> Result<Vec<T>, ArgError> {
+    let items = Vec::<T>::decode(raw, path)?;
+    super::check::unique_by_eq(&items, path)?;
+    Ok(items)
+}
+
+/// A list whose items need more than [`Decode`] (a constraint, a nested helper): `f` reads
+/// item `i` at `path.index(i)`. Errors for the array itself are those of `Vec<T>::decode`.
+pub fn list<'a, T, F>(raw: &'a RawValue, path: &Path<'_>, mut f: F) -> Result<Vec<T>, ArgError>
+where
+    F: FnMut(&'a RawValue, &Path<'_>) -> Result<T, ArgError>,
+{
+    let mut out = Vec::new();
+    array(raw, path, |i, item| {
+        out.push(f(item, &path.index(i))?);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// A `map<string, T>` whose values need more than [`Decode`]: `f` reads the value of key `k`
+/// at `path.key(k)`. Errors for the object itself are those of `BTreeMap<String, T>::decode`.
+pub fn map<'a, T, F>(
+    raw: &'a RawValue,
+    path: &Path<'_>,
+    mut f: F,
+) -> Result<BTreeMap<String, T>, ArgError>
+where
+    F: FnMut(&'a RawValue, &Path<'_>) -> Result<T, ArgError>,
+{
+    let mut out = BTreeMap::new();
+    object(raw, path, |key, value| {
+        out.insert(key.to_owned(), f(value, &path.key(key))?);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// A nullable value whose type needs more than [`Decode`]: `null` is `None`, anything else
+/// goes to `f` at the same path.
+#[inline]
+pub fn nullable<'a, T, F>(raw: &'a RawValue, path: &Path<'_>, f: F) -> Result<Option<T>, ArgError>
+where
+    F: FnOnce(&'a RawValue, &Path<'_>) -> Result<T, ArgError>,
+{
+    if raw.get() == "null" {
+        Ok(None)
+    } else {
+        f(raw, path).map(Some)
+    }
+}
+
+/// `uniqueItems` by JSON Schema's equality, for an array whose items already decoded (sets
+/// of records or of `json`, whose Rust types have no `Eq`): `1` and `1.0` are the same item,
+/// object members compare in any order. The first repeat is reported at its index.
+pub fn unique_json_items(raw: &RawValue, path: &Path<'_>) -> Result<(), ArgError> {
+    let items = Vec::<serde_json::Value>::decode(raw, path)?;
+    super::check::unique_json(&items, path)
+}
+
 /// A required property: `None` (absent) becomes the "A value is required." error.
 #[inline]
 pub fn required<T>(value: Option<T>, parent: &Path<'_>, name: &str) -> Result<T, ArgError> {
@@ -230,6 +296,11 @@ fn expected_member(raw: &RawValue, path: &Path<'_>, members: &[&str]) -> ArgErro
     if raw.get() == "null" {
         return ArgError::null(path);
     }
+    not_a_member(path, members)
+}
+
+/// `Expected one of: a, b.`, shared with the text decoder so both say the same.
+pub(crate) fn not_a_member(path: &Path<'_>, members: &[&str]) -> ArgError {
     ArgError::new(path, format!("Expected one of: {}.", members.join(", ")))
 }
 

@@ -50,10 +50,12 @@ impl ArgError {
         Self::new(path, format!("Expected {expected}."))
     }
 
+    /// The rendered path (`items[2].qty`; empty for the arguments object itself).
     pub fn path(&self) -> &str {
         &self.path
     }
 
+    /// The reason after `is not valid.`, if any.
     pub fn reason(&self) -> Option<&str> {
         self.reason.as_deref()
     }
@@ -70,3 +72,11 @@ impl std::fmt::Display for ArgError {
 }
 
 impl std::error::Error for ArgError {}
+
+/// For prompts and resource templates, whose failures are JSON-RPC errors rather than tool
+/// results: invalid params (-32602) with exactly the argument error's text.
+impl From<ArgError> for crate::RpcError {
+    fn from(e: ArgError) -> Self {
+        crate::RpcError::invalid_params(e.to_string())
+    }
+}

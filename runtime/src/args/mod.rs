@@ -33,12 +33,17 @@ mod error;
 pub use toolidl_formats as formats;
 mod json_eq;
 mod path;
+pub mod text;
 
 pub use check::{Format, Pattern};
-pub use decode::{Decode, array, enum_member, integer, object, required, set, string, wrong_type};
+pub use decode::{
+    Decode, array, enum_member, integer, list, map, nullable, object, required, set, set_by_eq,
+    string, unique_json_items, wrong_type,
+};
 pub use error::ArgError;
 pub use json_eq::json_eq;
 pub use path::Path;
+pub use text::{FromText, text, text_arguments, text_formatted, text_member};
 
 use serde_json::value::RawValue;
 

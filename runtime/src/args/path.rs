@@ -17,14 +17,17 @@ pub enum Path<'a> {
 }
 
 impl<'a> Path<'a> {
+    /// The property `name` of this object.
     pub fn field(&'a self, name: &'a str) -> Path<'a> {
         Path::Field(self, name)
     }
 
+    /// Item `i` of this list or set.
     pub fn index(&'a self, i: usize) -> Path<'a> {
         Path::Index(self, i)
     }
 
+    /// The entry `key` of this map.
     pub fn key(&'a self, key: &'a str) -> Path<'a> {
         Path::Key(self, key)
     }

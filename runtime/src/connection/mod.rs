@@ -360,6 +360,7 @@ fn plain(json: &str) -> Body {
 /// Why a line could not be read as a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LineProblem {
+    /// Not UTF-8.
     InvalidUtf8,
     /// Longer than this many bytes.
     TooLong(usize),

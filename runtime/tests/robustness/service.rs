@@ -168,6 +168,9 @@ impl Service for Fuzz {
     ) -> Option<BoxFuture<Result<Value, RpcError>>> {
         match uri {
             "fuzz://panic-now" => panic!("resource panic before the future"),
+            "fuzz://panic-first-poll" => Some(Box::pin(async {
+                panic!("resource panic in the first poll")
+            })),
             "fuzz://panic-later" => Some(Box::pin(async {
                 tokio::task::yield_now().await;
                 panic!("resource panic after an await")
@@ -183,10 +186,22 @@ impl Service for Fuzz {
     fn get_prompt(
         self: Arc<Self>,
         name: &str,
-        _args: &RawValue,
+        args: &RawValue,
         _ctx: RequestContext,
     ) -> Option<BoxFuture<Result<Value, RpcError>>> {
-        (name == "panic_prompt").then(|| panic!("prompt panic before the future"))
+        if name != "panic_prompt" {
+            return None;
+        }
+        // `when` picks where the panic happens; every choice must end in -32603.
+        let fut: BoxFuture<Result<Value, RpcError>> = match str_arg(args, "when").as_deref() {
+            Some("first_poll") => Box::pin(async { panic!("prompt panic in the first poll") }),
+            Some("later") => Box::pin(async {
+                tokio::task::yield_now().await;
+                panic!("prompt panic after an await")
+            }),
+            _ => panic!("prompt panic before the future"),
+        };
+        Some(fut)
     }
 
     fn has_completions(&self) -> bool {
@@ -200,6 +215,9 @@ impl Service for Fuzz {
     ) -> Option<BoxFuture<Result<Completion, RpcError>>> {
         match request.argument_name.as_str() {
             "panic_now" => panic!("completion panic before the future"),
+            "panic_first_poll" => Some(Box::pin(async {
+                panic!("completion panic in the first poll")
+            })),
             "panic_later" => Some(Box::pin(async {
                 tokio::task::yield_now().await;
                 panic!("completion panic after an await")
