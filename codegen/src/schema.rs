@@ -317,7 +317,7 @@ fn primitive(name: Primitive) -> Fragment {
 }
 
 /// The inclusive range of an integer primitive.
-fn integer_range(name: Primitive) -> Option<(i128, i128)> {
+pub(crate) fn integer_range(name: Primitive) -> Option<(i128, i128)> {
     Some(match name {
         Primitive::I8 => (i8::MIN.into(), i8::MAX.into()),
         Primitive::I16 => (i16::MIN.into(), i16::MAX.into()),

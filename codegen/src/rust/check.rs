@@ -1,0 +1,186 @@
+//! What only the Rust generator sees: two `.tool` names that become one Rust name, names
+//! Rust cannot use, and names taken by generated code.
+//!
+//! E1101: two declarations get the same Rust name. E1102: a name Rust cannot use at all.
+//! E1103: a name the generated code uses itself.
+
+use toolidl::diagnostics::Diagnostic;
+use toolidl::locations::{Location, Locations};
+use toolidl::model::{Field, Model, TypeDef};
+
+use super::names;
+use super::service::has_completions;
+
+struct Checker {
+    out: Vec<Diagnostic>,
+}
+
+/// One declared name in a namespace: what it is (for messages), its Rust name, where.
+struct Entry {
+    what: String,
+    rust: String,
+    at: Option<Location>,
+}
+
+impl Checker {
+    fn report(&mut self, code: &'static str, at: Option<Location>, message: String, help: &str) {
+        let mut d = Diagnostic::error(code, message).help(help);
+        if let Some((file, span)) = at {
+            d = d.at(file, span);
+        }
+        self.out.push(d);
+    }
+
+    /// Reports each entry whose Rust name an earlier one has, or that Rust cannot use.
+    fn namespace(&mut self, entries: &[Entry], rename_help: &str) {
+        for (i, e) in entries.iter().enumerate() {
+            if names::is_unusable(&e.rust) {
+                self.report(
+                    "E1102",
+                    e.at,
+                    format!("{} is `{}` in Rust, which Rust reserves", e.what, e.rust),
+                    rename_help,
+                );
+                continue;
+            }
+            if let Some(first) = entries[..i].iter().find(|f| f.rust == e.rust) {
+                self.report(
+                    "E1101",
+                    e.at,
+                    format!(
+                        "{} and {} are both `{}` in Rust",
+                        first.what, e.what, e.rust
+                    ),
+                    rename_help,
+                );
+            }
+        }
+    }
+
+    fn fields(&mut self, fields: &[Field], what: &str, at: impl Fn(&str) -> Option<Location>) {
+        let entries: Vec<Entry> = fields
+            .iter()
+            .map(|f| Entry {
+                what: format!("{what} `{}`", f.name),
+                rust: names::value_name(&f.name),
+                at: at(&f.name),
+            })
+            .collect();
+        self.namespace(
+            &entries,
+            "rename it; @json_name(\"…\") keeps its name on the wire",
+        );
+    }
+}
+
+pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
+    let mut c = Checker { out: Vec::new() };
+    // Types, services and servers share one namespace per package.
+    let mut packages: Vec<&str> = model.types.iter().map(TypeDef::package).collect();
+    packages.push(&model.package);
+    packages.sort();
+    packages.dedup();
+    for package in packages {
+        let mut entries: Vec<Entry> = Vec::new();
+        for t in model.types.iter().filter(|t| t.package() == package) {
+            let kind = match t {
+                TypeDef::Record(_) => "record",
+                TypeDef::Enum(_) => "enum",
+            };
+            entries.push(Entry {
+                what: format!("{kind} `{}`", t.name()),
+                rust: names::type_name(t.name()),
+                at: locations.type_def(package, t.name()),
+            });
+        }
+        if package == model.package {
+            for s in &model.services {
+                let at = locations.service(package, &s.name);
+                entries.push(Entry {
+                    what: format!("service `{}`", s.name),
+                    rust: names::type_name(&s.name),
+                    at,
+                });
+                entries.push(Entry {
+                    what: format!("the server generated for service `{}`", s.name),
+                    rust: names::server_name(&s.name),
+                    at,
+                });
+            }
+        }
+        c.namespace(&entries, "rename one of them");
+    }
+    for t in &model.types {
+        match t {
+            TypeDef::Record(r) => {
+                c.fields(&r.fields, "field", |f| {
+                    locations.field(&r.package, &r.name, f)
+                });
+            }
+            TypeDef::Enum(e) => {
+                let entries: Vec<Entry> = e
+                    .variants
+                    .iter()
+                    .map(|v| Entry {
+                        what: format!("member `{}`", v.name),
+                        rust: names::type_name(&v.name),
+                        at: locations.variant(&e.package, &e.name, &v.name),
+                    })
+                    .collect();
+                c.namespace(&entries, "rename one of them");
+            }
+        }
+    }
+    for s in &model.services {
+        let package = model.package.as_str();
+        let mut methods: Vec<Entry> = Vec::new();
+        let members = s
+            .tools
+            .iter()
+            .map(|t| ("tool", &t.ident, &t.params))
+            .chain(
+                s.resources
+                    .iter()
+                    .map(|r| ("resource", &r.ident, &r.params)),
+            )
+            .chain(s.prompts.iter().map(|p| ("prompt", &p.ident, &p.params)));
+        for (kind, ident, params) in members {
+            let at = locations.member(package, &s.name, ident);
+            let rust = names::value_name(ident);
+            if has_completions(s) && rust == "complete" {
+                c.report(
+                    "E1103",
+                    at,
+                    format!(
+                        "{kind} `{ident}` is `complete` in Rust, the method that suggests completions of service `{}`",
+                        s.name
+                    ),
+                    "rename it; @name(\"…\") keeps its name on the wire",
+                );
+            }
+            methods.push(Entry {
+                what: format!("{kind} `{ident}`"),
+                rust,
+                at,
+            });
+            let param_at = |p: &str| locations.param(package, &s.name, ident, p);
+            if let Some(p) = params.iter().find(|p| names::value_name(&p.name) == "ctx") {
+                c.report(
+                    "E1103",
+                    param_at(&p.name),
+                    format!(
+                        "parameter `{}` of {kind} `{ident}` is `ctx` in Rust, the name of the request context",
+                        p.name
+                    ),
+                    "rename it; @json_name(\"…\") keeps its name on the wire",
+                );
+            }
+            c.fields(params, "parameter", param_at);
+        }
+        c.namespace(
+            &methods,
+            "rename one of them; @name(\"…\") keeps its name on the wire",
+        );
+    }
+    c.out
+}

@@ -1,0 +1,148 @@
+//! What the generator knows while it writes one package: the merged model, the facts, the
+//! options, and how to name types from here.
+
+use std::collections::HashSet;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use toolidl::model::{Primitive, Type};
+
+use super::RustOptions;
+use super::facts::Facts;
+use super::names::{self, STD_TYPES};
+
+pub struct Context<'a> {
+    pub facts: &'a Facts,
+    pub options: &'a RustOptions,
+    /// The package being written.
+    pub package: &'a str,
+    /// Rust names of the types this package declares (they hide standard types of that name).
+    pub local_types: HashSet<String>,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(
+        facts: &'a Facts,
+        options: &'a RustOptions,
+        package: &'a str,
+        generated_names: HashSet<String>,
+    ) -> Self {
+        Context {
+            facts,
+            options,
+            package,
+            local_types: generated_names,
+        }
+    }
+
+    /// A standard type by its short name, or by its full path when the package hides it.
+    pub fn std(&self, short: &str) -> TokenStream {
+        let hidden = self.local_types.contains(short);
+        match STD_TYPES.iter().find(|(s, _)| *s == short) {
+            Some((_, full)) if hidden => full.parse().unwrap_or_default(),
+            _ => {
+                let ident = format_ident!("{}", short);
+                quote!(#ident)
+            }
+        }
+    }
+
+    /// The path of a record or enum as seen from this package: its name in the same package,
+    /// `super::…` for another package (modules nest by package path), or the user's path for
+    /// an `extern_path` package.
+    pub fn type_path(&self, package: &str, name: &str) -> TokenStream {
+        let ident = names::type_ident(name);
+        if let Some((_, path)) = self.options.extern_paths.iter().find(|(p, _)| p == package) {
+            let base: TokenStream = path.parse().unwrap_or_default();
+            return quote!(#base::#ident);
+        }
+        if package == self.package {
+            return quote!(#ident);
+        }
+        let from: Vec<&str> = self.package.split('.').collect();
+        let to: Vec<&str> = package.split('.').collect();
+        let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+        let supers = (common..from.len()).map(|_| quote!(super));
+        let downs = to[common..].iter().map(|m| names::ident(m));
+        quote!(#(#supers::)* #(#downs::)* #ident)
+    }
+
+    /// The Rust type of a value of `ty`; `boxed` puts a record held inline into a `Box`.
+    pub fn rust_type(&self, ty: &Type, boxed: bool) -> TokenStream {
+        match ty {
+            Type::Primitive { name } => self.primitive(*name),
+            Type::List { item } | Type::Set { item } => {
+                let vec = self.std("Vec");
+                let item = self.rust_type(item, false);
+                quote!(#vec<#item>)
+            }
+            Type::Map { value } => {
+                let map = self.std("BTreeMap");
+                let string = self.std("String");
+                let value = self.rust_type(value, false);
+                quote!(#map<#string, #value>)
+            }
+            Type::Nullable { inner } => {
+                let option = self.std("Option");
+                let inner = self.rust_type(inner, boxed);
+                quote!(#option<#inner>)
+            }
+            Type::Named { package, name, .. } => {
+                let path = self.type_path(package, name);
+                if boxed {
+                    let b = self.std("Box");
+                    quote!(#b<#path>)
+                } else {
+                    path
+                }
+            }
+        }
+    }
+
+    pub fn primitive(&self, p: Primitive) -> TokenStream {
+        match p {
+            Primitive::Bool => quote!(bool),
+            Primitive::I8 => quote!(i8),
+            Primitive::I16 => quote!(i16),
+            Primitive::I32 => quote!(i32),
+            Primitive::I64 => quote!(i64),
+            Primitive::U8 => quote!(u8),
+            Primitive::U16 => quote!(u16),
+            Primitive::U32 => quote!(u32),
+            Primitive::U64 => quote!(u64),
+            Primitive::F32 => quote!(f32),
+            Primitive::F64 => quote!(f64),
+            Primitive::Char => quote!(char),
+            Primitive::String
+            | Primitive::Uuid
+            | Primitive::Datetime
+            | Primitive::Date
+            | Primitive::Time
+            | Primitive::Duration
+            | Primitive::Uri => self.std("String"),
+            Primitive::Bytes => quote!(rt::Bytes),
+            Primitive::Json => quote!(rt::serde_json::Value),
+            Primitive::Object => {
+                let string = self.std("String");
+                quote!(rt::serde_json::Map<#string, rt::serde_json::Value>)
+            }
+            Primitive::Array => {
+                let vec = self.std("Vec");
+                quote!(#vec<rt::serde_json::Value>)
+            }
+        }
+    }
+}
+
+/// `#[doc = "…"]` attributes for doc comment lines, one per line (rendered as `///`).
+pub fn doc_attrs(lines: &[String]) -> TokenStream {
+    let lines = lines.iter().map(|l| {
+        let text = if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        };
+        quote!(#[doc = #text])
+    });
+    quote!(#(#lines)*)
+}

@@ -1,0 +1,304 @@
+//! Argument decoders generated from the model: each type's value read straight from the raw
+//! JSON with the runtime's helpers, every constraint the schema advertises checked.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use toolidl::model::{Bounds, Field, Number, Primitive, Type};
+
+use super::context::Context;
+use super::names;
+use super::values;
+
+/// The runtime `Format` a primitive string type must have, if any.
+fn format_of(p: Primitive) -> Option<TokenStream> {
+    Some(match p {
+        Primitive::Uuid => quote!(rt::Format::Uuid),
+        Primitive::Datetime => quote!(rt::Format::DateTime),
+        Primitive::Date => quote!(rt::Format::Date),
+        Primitive::Time => quote!(rt::Format::Time),
+        Primitive::Duration => quote!(rt::Format::Duration),
+        Primitive::Uri => quote!(rt::Format::Uri),
+        _ => return None,
+    })
+}
+
+/// Whether the type's `Decode` impl checks everything its schema says (no string format and
+/// no set inside, which need more than the type).
+pub fn is_plain(ty: &Type) -> bool {
+    match ty {
+        Type::Primitive { name } => format_of(*name).is_none(),
+        Type::List { item } => is_plain(item),
+        Type::Set { .. } => false,
+        Type::Map { value } => is_plain(value),
+        Type::Nullable { inner } => is_plain(inner),
+        Type::Named { .. } => true,
+    }
+}
+
+impl Context<'_> {
+    /// An expression of type `Result<T, ArgError>` that reads `raw` (a `&RawValue`) at `path`
+    /// (a `&Path`) as a value of `ty`.
+    pub fn decode_expr(
+        &self,
+        ty: &Type,
+        boxed: bool,
+        raw: &TokenStream,
+        path: &TokenStream,
+    ) -> TokenStream {
+        if is_plain(ty) {
+            let rust = self.rust_type(ty, boxed);
+            return quote!(<#rust as rt::Decode>::decode(#raw, #path));
+        }
+        let (item_raw, item_path) = (quote!(raw), quote!(path));
+        // An item read by one function of `(raw, path)` is passed as that function.
+        let closure = |inner: &Type, boxed: bool| match self.set_fn(inner) {
+            Some(f) => f,
+            None => {
+                let e = self.decode_expr(inner, boxed, &item_raw, &item_path);
+                quote!(|raw, path| #e)
+            }
+        };
+        match ty {
+            Type::Primitive { name } => {
+                let format = format_of(*name);
+                quote!(rt::formatted(#raw, #path, #format))
+            }
+            Type::List { item } => {
+                let item = closure(item, false);
+                quote!(rt::args::list(#raw, #path, #item))
+            }
+            Type::Map { value } => {
+                let value = closure(value, false);
+                quote!(rt::args::map(#raw, #path, #value))
+            }
+            Type::Nullable { inner } => {
+                let inner = closure(inner, boxed);
+                quote!(rt::args::nullable(#raw, #path, #inner))
+            }
+            Type::Set { item } => self.decode_set(item, raw, path),
+            Type::Named { .. } => unreachable_plain(),
+        }
+    }
+
+    /// The runtime function that reads a set of scalars, if `ty` is one.
+    fn set_fn(&self, ty: &Type) -> Option<TokenStream> {
+        let Type::Set { item } = ty else { return None };
+        if !(is_scalar(item) && is_plain(item)) {
+            return None;
+        }
+        let rust = self.rust_type(item, false);
+        Some(if is_float(item) {
+            quote!(rt::args::set_by_eq::<#rust>)
+        } else {
+            quote!(rt::args::set::<#rust>)
+        })
+    }
+
+    /// A set: its items, then `uniqueItems` by the items' own equality where it is the JSON
+    /// one (scalars, enums), else by JSON equality of the raw items.
+    fn decode_set(&self, item: &Type, raw: &TokenStream, path: &TokenStream) -> TokenStream {
+        let scalar = is_scalar(item);
+        if let Some(f) = self.set_fn(&Type::Set {
+            item: Box::new(item.clone()),
+        }) {
+            return quote!(#f(#raw, #path));
+        }
+        let list = self.decode_expr(
+            &Type::List {
+                item: Box::new(item.clone()),
+            },
+            false,
+            raw,
+            path,
+        );
+        let unique = if scalar {
+            quote!(rt::check::unique(&items, #path)?;)
+        } else {
+            quote!(rt::args::unique_json_items(#raw, #path)?;)
+        };
+        quote!({
+            let items = #list?;
+            #unique
+            Ok(items)
+        })
+    }
+
+    /// Statements that check a decoded `value` against the field's constraints.
+    pub fn constraint_checks(&self, field: &Field) -> TokenStream {
+        let c = &field.constraints;
+        let (base, nullable) = match &field.ty {
+            Type::Nullable { inner } => (inner.as_ref(), true),
+            other => (other, false),
+        };
+        // `r`: the value by reference; `v`: by value (numbers).
+        let (r, v) = if nullable {
+            (quote!(value), quote!(*value))
+        } else {
+            (quote!(&value), quote!(value))
+        };
+        let mut checks = Vec::new();
+        if let Some(range) = &c.range
+            && let Some(check) = range_check(base, range, &v)
+        {
+            checks.push(check);
+        }
+        if let Some(length) = &c.length {
+            let (min, max) = (opt_usize(length.min), opt_usize(length.max));
+            if matches!(base, Type::List { .. } | Type::Set { .. }) {
+                checks.push(quote!(rt::check::items(value.len(), #min, #max, &path)?;));
+            } else {
+                checks.push(quote!(rt::check::length(#r, #min, #max, &path)?;));
+            }
+        }
+        if let Some(pattern) = &c.pattern {
+            let lit = Literal::string(pattern);
+            checks.push(quote!({
+                static PATTERN: rt::Pattern = rt::Pattern::new(#lit);
+                rt::check::pattern(#r, &PATTERN, &path)?;
+            }));
+        }
+        if c.email {
+            checks.push(quote!(rt::check::format(#r, rt::Format::Email, &path)?;));
+        } else if c.url {
+            checks.push(quote!(rt::check::format(#r, rt::Format::Uri, &path)?;));
+        }
+        if checks.is_empty() {
+            return TokenStream::new();
+        }
+        if nullable {
+            quote!(if let Some(value) = &value { #(#checks)* })
+        } else {
+            quote!(#(#checks)*)
+        }
+    }
+
+    /// The body of a decoder of `fields` from the object `raw` at `path`, ending in `finish`
+    /// applied to the fields' final expressions (in declaration order).
+    pub fn fields_decoder(
+        &self,
+        fields: &[Field],
+        boxed: impl Fn(&Field) -> bool,
+        finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
+    ) -> TokenStream {
+        if fields.is_empty() {
+            let done = finish(Vec::new());
+            return quote! {
+                rt::args::object(raw, path, |key, _| Err(rt::ArgError::unknown(path, key)))?;
+                Ok(#done)
+            };
+        }
+        let locals: Vec<_> = fields.iter().map(|f| names::local_ident(&f.name)).collect();
+        let arms = fields.iter().zip(&locals).map(|(f, local)| {
+            let wire = Literal::string(&f.json_name);
+            let decode = self.decode_expr(&f.ty, boxed(f), &quote!(value), &quote!(&path));
+            let checks = self.constraint_checks(f);
+            if checks.is_empty() {
+                let decode =
+                    self.decode_expr(&f.ty, boxed(f), &quote!(value), &quote!(&path.field(#wire)));
+                quote!(#wire => #local = Some(#decode?),)
+            } else {
+                quote!(#wire => {
+                    let path = path.field(#wire);
+                    let value = #decode?;
+                    #checks
+                    #local = Some(value);
+                })
+            }
+        });
+        let finals = fields
+            .iter()
+            .zip(&locals)
+            .map(|(f, local)| self.field_final(f, local))
+            .collect();
+        let done = finish(finals);
+        quote! {
+            #(let mut #locals = None;)*
+            rt::args::object(raw, path, |key, value| {
+                match key {
+                    #(#arms)*
+                    _ => return Err(rt::ArgError::unknown(path, key)),
+                }
+                Ok(())
+            })?;
+            Ok(#done)
+        }
+    }
+
+    /// A field's value once the object is read: required, or its default when absent.
+    fn field_final(&self, f: &Field, local: &proc_macro2::Ident) -> TokenStream {
+        let wire = Literal::string(&f.json_name);
+        match &f.default {
+            None => quote!(rt::args::required(#local, path, #wire)?),
+            Some(toolidl::model::Value::Null) => quote!(#local.flatten()),
+            Some(default) => values::unwrap_default(self, local, &f.ty, default),
+        }
+    }
+}
+
+/// Items whose Rust equality is JSON equality: scalars and enum members.
+fn is_scalar(ty: &Type) -> bool {
+    match ty {
+        Type::Primitive { name } => !matches!(
+            name,
+            Primitive::Json | Primitive::Object | Primitive::Array | Primitive::Bytes
+        ),
+        Type::Named { def, .. } => *def == toolidl::model::DefKind::Enum,
+        _ => false,
+    }
+}
+
+fn is_float(ty: &Type) -> bool {
+    matches!(
+        ty,
+        Type::Primitive {
+            name: Primitive::F32 | Primitive::F64
+        }
+    )
+}
+
+fn unreachable_plain() -> TokenStream {
+    // A named type is always plain; `decode_expr` returned before reaching here.
+    quote!(compile_error!(
+        "toolidl: internal error: a named type is plain"
+    ))
+}
+
+fn opt_usize(n: Option<u64>) -> TokenStream {
+    match n {
+        Some(n) => {
+            let lit = Literal::u64_unsuffixed(n);
+            quote!(Some(#lit))
+        }
+        None => quote!(None),
+    }
+}
+
+/// `@range` as a check: on an integer type, only the bounds tighter than the type's own
+/// range (decoding checks that one), as the schema writer intersects them.
+fn range_check(base: &Type, range: &Bounds<Number>, v: &TokenStream) -> Option<TokenStream> {
+    let Type::Primitive { name } = base else {
+        return None;
+    };
+    let own = values::integer_range(*name);
+    let bound = |n: Option<Number>, tighter: fn(i128, i128) -> bool, end: Option<i128>| {
+        let n = n?;
+        match (own, end) {
+            (Some(_), Some(end)) => {
+                let exact = values::exact_integer(n)?;
+                tighter(exact, end).then(|| values::int_literal(exact))
+            }
+            _ => Some(values::float_literal(n)),
+        }
+    };
+    let min = bound(range.min, |a, b| a > b, own.map(|o| o.0));
+    let max = bound(range.max, |a, b| a < b, own.map(|o| o.1));
+    if min.is_none() && max.is_none() {
+        return None;
+    }
+    let wrap = |b: Option<TokenStream>| match b {
+        Some(t) => quote!(Some(#t)),
+        None => quote!(None),
+    };
+    let (min, max) = (wrap(min), wrap(max));
+    Some(quote!(rt::check::range(#v, #min, #max, &path)?;))
+}

@@ -1,0 +1,144 @@
+//! Facts about the model's records that shape the Rust types: which fields must be boxed
+//! (recursion held inline through `T?`), and which records can derive `Eq` and `Hash`.
+
+use std::collections::{HashMap, HashSet};
+
+use toolidl::model::{DefKind, Model, Primitive, Type, TypeDef};
+
+/// A record, by package and name.
+pub type RecordKey = (String, String);
+
+#[derive(Debug, Default)]
+pub struct Facts {
+    /// `(package, record, field)` of every field that holds its type in a `Box`.
+    boxed: HashSet<(String, String, String)>,
+    /// Records whose every field is `Eq + Hash`.
+    hashable: HashSet<RecordKey>,
+}
+
+impl Facts {
+    pub fn of(model: &Model) -> Facts {
+        Facts {
+            boxed: boxed_fields(model),
+            hashable: hashable_records(model),
+        }
+    }
+
+    pub fn is_boxed(&self, package: &str, record: &str, field: &str) -> bool {
+        self.boxed
+            .contains(&(package.to_owned(), record.to_owned(), field.to_owned()))
+    }
+
+    /// Whether values of `ty` are `Eq + Hash` in Rust (no floats or JSON values inside).
+    pub fn is_hashable(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Primitive { name } => primitive_hashable(*name),
+            Type::List { item } | Type::Set { item } => self.is_hashable(item),
+            Type::Map { value } => self.is_hashable(value),
+            Type::Nullable { inner } => self.is_hashable(inner),
+            Type::Named {
+                def: DefKind::Enum, ..
+            } => true,
+            Type::Named { package, name, .. } => {
+                self.hashable.contains(&(package.clone(), name.clone()))
+            }
+        }
+    }
+
+    pub fn record_is_hashable(&self, package: &str, name: &str) -> bool {
+        self.hashable
+            .contains(&(package.to_owned(), name.to_owned()))
+    }
+}
+
+fn primitive_hashable(p: Primitive) -> bool {
+    !matches!(
+        p,
+        Primitive::F32 | Primitive::F64 | Primitive::Json | Primitive::Object | Primitive::Array
+    )
+}
+
+/// The record a field holds inline (directly or through `T?`), if any: a `list`, `set` or
+/// `map` holds its items on the heap already.
+fn inline_record(ty: &Type) -> Option<RecordKey> {
+    match ty {
+        Type::Named {
+            package,
+            name,
+            def: DefKind::Record,
+        } => Some((package.clone(), name.clone())),
+        Type::Nullable { inner } => inline_record(inner),
+        _ => None,
+    }
+}
+
+/// A field is boxed when the record it holds inline can reach the field's own record through
+/// inline fields again: exactly the fields that would give a type of infinite size.
+fn boxed_fields(model: &Model) -> HashSet<(String, String, String)> {
+    let mut edges: HashMap<RecordKey, Vec<RecordKey>> = HashMap::new();
+    for def in &model.types {
+        if let TypeDef::Record(r) = def {
+            let targets = r
+                .fields
+                .iter()
+                .filter_map(|f| inline_record(&f.ty))
+                .collect();
+            edges.insert((r.package.clone(), r.name.clone()), targets);
+        }
+    }
+    let reaches = |from: &RecordKey, to: &RecordKey| -> bool {
+        let mut seen = HashSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(key) = stack.pop() {
+            if &key == to {
+                return true;
+            }
+            if seen.insert(key.clone()) {
+                stack.extend(edges.get(&key).into_iter().flatten().cloned());
+            }
+        }
+        false
+    };
+    let mut boxed = HashSet::new();
+    for def in &model.types {
+        let TypeDef::Record(r) = def else { continue };
+        let own = (r.package.clone(), r.name.clone());
+        for f in &r.fields {
+            if let Some(target) = inline_record(&f.ty)
+                && reaches(&target, &own)
+            {
+                boxed.insert((r.package.clone(), r.name.clone(), f.name.clone()));
+            }
+        }
+    }
+    boxed
+}
+
+/// The greatest set of records whose fields are all hashable (a cycle does not spoil it).
+fn hashable_records(model: &Model) -> HashSet<RecordKey> {
+    let mut facts = Facts::default();
+    for def in &model.types {
+        if let TypeDef::Record(r) = def {
+            facts.hashable.insert((r.package.clone(), r.name.clone()));
+        }
+    }
+    loop {
+        let spoiled: Vec<RecordKey> = model
+            .types
+            .iter()
+            .filter_map(|def| match def {
+                TypeDef::Record(r) => Some(r),
+                TypeDef::Enum(_) => None,
+            })
+            .filter(|r| facts.record_is_hashable(&r.package, &r.name))
+            .filter(|r| r.fields.iter().any(|f| !facts.is_hashable(&f.ty)))
+            .map(|r| (r.package.clone(), r.name.clone()))
+            .collect();
+        if spoiled.is_empty() {
+            return facts.hashable;
+        }
+        for key in spoiled {
+            facts.hashable.remove(&key);
+        }
+    }
+}

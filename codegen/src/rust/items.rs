@@ -1,0 +1,142 @@
+//! Records as structs and enums as Rust enums, each with its `Decode` impl.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use toolidl::model::{Enum, Record};
+
+use super::context::{Context, doc_attrs};
+use super::names;
+
+/// User attributes (`type_attribute`/`field_attribute`) whose path selects `target`:
+/// `.`, or `target` itself, or a prefix of it that ends at a `.`.
+pub fn attributes_for(rules: &[(String, String)], target: &str) -> TokenStream {
+    let selected = rules.iter().filter(|(path, _)| {
+        path == "."
+            || path == target
+            || target
+                .strip_prefix(path.as_str())
+                .is_some_and(|rest| rest.starts_with('.'))
+    });
+    let attrs = selected.map(|(_, attr)| attr.parse::<TokenStream>().unwrap_or_default());
+    quote!(#(#attrs)*)
+}
+
+impl Context<'_> {
+    pub fn record(&self, r: &Record) -> TokenStream {
+        let ident = names::type_ident(&r.name);
+        let docs = doc_attrs(&r.doc);
+        let full = format!("{}.{}", r.package, r.name);
+        let user = attributes_for(&self.options.type_attributes, &full);
+        let derives = if self.facts.record_is_hashable(&r.package, &r.name) {
+            quote!(#[derive(Debug, Clone, PartialEq, Eq, Hash, rt::serde::Serialize)])
+        } else {
+            quote!(#[derive(Debug, Clone, PartialEq, rt::serde::Serialize)])
+        };
+        let boxed = |name: &str| self.facts.is_boxed(&r.package, &r.name, name);
+        let fields = r.fields.iter().map(|f| {
+            let docs = doc_attrs(&f.doc);
+            let name = names::value_ident(&f.name);
+            let ty = self.rust_type(&f.ty, boxed(&f.name));
+            let rename = (names::value_name(&f.name) != f.json_name).then(|| {
+                let wire = Literal::string(&f.json_name);
+                quote!(#[serde(rename = #wire)])
+            });
+            let user = attributes_for(
+                &self.options.field_attributes,
+                &format!("{full}.{}", f.name),
+            );
+            quote! {
+                #docs
+                #rename
+                #user
+                pub #name: #ty,
+            }
+        });
+        let body = self.fields_decoder(
+            &r.fields,
+            |f| boxed(&f.name),
+            |finals| {
+                let names = r.fields.iter().map(|f| names::value_ident(&f.name));
+                quote!(#ident { #(#names: #finals),* })
+            },
+        );
+        let result = self.std("Result");
+        quote! {
+            #docs
+            #derives
+            #[serde(crate = "rt::serde")]
+            #user
+            pub struct #ident {
+                #(#fields)*
+            }
+
+            impl rt::Decode for #ident {
+                fn decode(raw: &rt::RawValue, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
+                    #body
+                }
+            }
+        }
+    }
+
+    pub fn enumeration(&self, e: &Enum) -> TokenStream {
+        let ident = names::type_ident(&e.name);
+        let docs = doc_attrs(&e.doc);
+        let full = format!("{}.{}", e.package, e.name);
+        let user = attributes_for(&self.options.type_attributes, &full);
+        let variants: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| names::type_ident(&v.name))
+            .collect();
+        let wires: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| Literal::string(&v.name))
+            .collect();
+        let decls = e.variants.iter().zip(&variants).map(|(v, ident)| {
+            let docs = doc_attrs(&v.doc);
+            let rename = (names::type_name(&v.name) != v.name).then(|| {
+                let wire = Literal::string(&v.name);
+                quote!(#[serde(rename = #wire)])
+            });
+            quote!(#docs #rename #ident,)
+        });
+        let count = Literal::usize_unsuffixed(e.variants.len());
+        let result = self.std("Result");
+        quote! {
+            #docs
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, rt::serde::Serialize)]
+            #[serde(crate = "rt::serde")]
+            #user
+            pub enum #ident {
+                #(#decls)*
+            }
+
+            impl #ident {
+                /// Every member, in declaration order.
+                pub const ALL: [#ident; #count] = [#(#ident::#variants),*];
+                /// The members' names on the wire, in declaration order.
+                pub const NAMES: [&'static str; #count] = [#(#wires),*];
+
+                /// The member's name on the wire.
+                pub const fn as_str(self) -> &'static str {
+                    match self {
+                        #(#ident::#variants => #wires,)*
+                    }
+                }
+            }
+
+            impl ::core::fmt::Display for #ident {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(self.as_str())
+                }
+            }
+
+            impl rt::Decode for #ident {
+                fn decode(raw: &rt::RawValue, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
+                    rt::enum_member(raw, path, &Self::NAMES).map(|i| Self::ALL[i])
+                }
+            }
+        }
+    }
+}

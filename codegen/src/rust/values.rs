@@ -1,0 +1,161 @@
+//! Literals: `@range` bounds and declared defaults as Rust expressions.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::quote;
+use toolidl::model::{Number, Primitive, Type, Value};
+
+use super::context::Context;
+use super::names;
+
+pub(crate) use crate::schema::integer_range;
+
+pub fn exact_integer(n: Number) -> Option<i128> {
+    match n {
+        Number::UInt(n) => Some(i128::from(n)),
+        Number::Int(n) => Some(i128::from(n)),
+        Number::Float(_) => None,
+    }
+}
+
+pub fn int_literal(n: i128) -> TokenStream {
+    let lit = Literal::i128_unsuffixed(n);
+    quote!(#lit)
+}
+
+/// A float literal (`3.0`, `0.5`); an integer bound on a float type is written as a float.
+pub fn float_literal(n: Number) -> TokenStream {
+    let f = match n {
+        Number::UInt(n) => n as f64,
+        Number::Int(n) => n as f64,
+        Number::Float(f) => f,
+    };
+    let lit = Literal::f64_unsuffixed(f);
+    quote!(#lit)
+}
+
+/// `local.unwrap_or(default)`, lazily when the default allocates.
+pub fn unwrap_default(cx: &Context<'_>, local: &Ident, ty: &Type, default: &Value) -> TokenStream {
+    if is_empty_default(default) {
+        return quote!(#local.unwrap_or_default());
+    }
+    let expr = default_expr(cx, ty, default);
+    if allocates(ty) {
+        quote!(#local.unwrap_or_else(|| #expr))
+    } else {
+        quote!(#local.unwrap_or(#expr))
+    }
+}
+
+/// `""` and `[]` are what `Default` gives a `String` or `Vec`.
+fn is_empty_default(default: &Value) -> bool {
+    match default {
+        Value::String(s) => s.is_empty(),
+        Value::List(items) => items.is_empty(),
+        _ => false,
+    }
+}
+
+fn allocates(ty: &Type) -> bool {
+    match ty {
+        Type::Primitive { name } => !matches!(
+            name,
+            Primitive::Bool
+                | Primitive::I8
+                | Primitive::I16
+                | Primitive::I32
+                | Primitive::I64
+                | Primitive::U8
+                | Primitive::U16
+                | Primitive::U32
+                | Primitive::U64
+                | Primitive::F32
+                | Primitive::F64
+                | Primitive::Char
+        ),
+        Type::Nullable { inner } => allocates(inner),
+        Type::Named { .. } => false,
+        Type::List { .. } | Type::Set { .. } | Type::Map { .. } => true,
+    }
+}
+
+/// A declared default as an expression of the field's Rust type.
+pub fn default_expr(cx: &Context<'_>, ty: &Type, value: &Value) -> TokenStream {
+    match (ty, value) {
+        (Type::Nullable { .. }, Value::Null) => quote!(None),
+        (Type::Nullable { inner }, v) => {
+            let inner = default_expr(cx, inner, v);
+            quote!(Some(#inner))
+        }
+        (Type::List { item } | Type::Set { item }, Value::List(items)) => {
+            let items = items.iter().map(|v| default_expr(cx, item, v));
+            quote!(vec![#(#items),*])
+        }
+        (
+            Type::Named {
+                package, name: ty, ..
+            },
+            Value::Enum(member),
+        ) => {
+            let path = cx.type_path(package, ty);
+            let variant = names::type_ident(member);
+            quote!(#path::#variant)
+        }
+        (Type::Primitive { name }, v) => primitive_default(cx, *name, v),
+        // The resolver type-checks defaults; nothing else reaches here.
+        _ => quote!(::core::default::Default::default()),
+    }
+}
+
+fn primitive_default(cx: &Context<'_>, p: Primitive, value: &Value) -> TokenStream {
+    match (p, value) {
+        (Primitive::Json, v) => {
+            let json = json_tokens(v);
+            quote!(rt::serde_json::json!(#json))
+        }
+        (Primitive::Bytes, Value::String(s)) => {
+            let bytes = toolidl::formats::decode_base64(s).unwrap_or_default();
+            let bytes = bytes.iter().map(|b| Literal::u8_unsuffixed(*b));
+            quote!(rt::Bytes::from(vec![#(#bytes),*]))
+        }
+        (_, Value::String(s)) => {
+            let string = cx.std("String");
+            let lit = Literal::string(s);
+            quote!(#string::from(#lit))
+        }
+        (_, Value::Bool(b)) => quote!(#b),
+        (_, Value::Char(c)) => {
+            let lit = Literal::character(*c);
+            quote!(#lit)
+        }
+        (Primitive::F32 | Primitive::F64, Value::Number(n)) => float_literal(*n),
+        (_, Value::Number(n)) => match exact_integer(*n) {
+            Some(i) => int_literal(i),
+            None => float_literal(*n),
+        },
+        _ => quote!(::core::default::Default::default()),
+    }
+}
+
+/// A literal as `serde_json::json!` input.
+fn json_tokens(value: &Value) -> TokenStream {
+    match value {
+        Value::Null => quote!(null),
+        Value::Bool(b) => quote!(#b),
+        Value::Number(n) => match exact_integer(*n) {
+            Some(i) => int_literal(i),
+            None => float_literal(*n),
+        },
+        Value::String(s) | Value::Enum(s) => {
+            let lit = Literal::string(s);
+            quote!(#lit)
+        }
+        Value::Char(c) => {
+            let lit = Literal::string(&c.to_string());
+            quote!(#lit)
+        }
+        Value::List(items) => {
+            let items = items.iter().map(json_tokens);
+            quote!([#(#items),*])
+        }
+    }
+}
