@@ -182,5 +182,6 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
             "rename one of them; @name(\"…\") keeps its name on the wire",
         );
     }
+    toolidl::diagnostics::sort(&mut c.out);
     c.out
 }

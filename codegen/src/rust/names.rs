@@ -20,9 +20,17 @@ pub fn type_name(name: &str) -> String {
     name.to_upper_camel_case()
 }
 
-/// The Rust name of a field, parameter or method: `snake_case`.
+/// The Rust name of a field, parameter or method: `snake_case`; a name that is snake case
+/// already is kept as written (`self_`, `_hidden`).
 pub fn value_name(name: &str) -> String {
-    name.to_snake_case()
+    let snake = name
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if snake {
+        name.to_owned()
+    } else {
+        name.to_snake_case()
+    }
 }
 
 /// Whether a converted name cannot be a Rust identifier at all (not even `r#…`).

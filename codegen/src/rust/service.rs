@@ -587,7 +587,16 @@ impl Context<'_> {
                 }
             })
             .collect();
-        let done = args_tuple(finals);
+        // `Ok(required(…)?)` is `required(…)` (clippy: needless_question_mark).
+        let single_required = matches!(p.params.as_slice(), [f] if f.default.is_none() && !matches!(f.ty, Type::Nullable { .. }));
+        let done = if single_required {
+            let local = &locals[0];
+            let wire = Literal::string(&p.params[0].json_name);
+            quote!(rt::args::required(#local, path, #wire))
+        } else {
+            let done = args_tuple(finals);
+            quote!(Ok(#done))
+        };
         let result = self.std("Result");
         let doc = format!(" The arguments of the prompt `{}`.", p.name);
         quote! {
@@ -605,7 +614,7 @@ impl Context<'_> {
                     }
                     Ok(())
                 })?;
-                Ok(#done)
+                #done
             }
         }
     }
@@ -778,8 +787,11 @@ impl Context<'_> {
         } else {
             quote!(let value = #call; #output)
         };
+        // The result names the URI it was read from, unless it is empty.
+        let owned_uri =
+            (!matches!(r.returns, Returns::Nothing)).then(|| quote!(let uri = uri.to_owned();));
         let run = quote! {
-            let uri = uri.to_owned();
+            #owned_uri
             return Some(Box::pin(async move { #body }));
         };
         if !r.is_template {

@@ -1,0 +1,26 @@
+// Recursion through T? is boxed; through list, set and map it is not.
+package golden.recursion;
+
+/// A node of a tree.
+record Node {
+    name: string,
+    parent: Node?,
+    children: list<Node>,
+    labels: map<string, Node>,
+}
+
+/// Mutual recursion: only the fields that close the cycle inline are boxed.
+record Left {
+    right: Right?,
+    depth: u32,
+}
+
+record Right {
+    left: Left?,
+    leaves: set<Left>,
+}
+
+service Trees {
+    tool count(tree: Node) -> u64;
+    tool mirror(left: Left) -> Left?;
+}
