@@ -288,7 +288,7 @@ fn spaced(code: &str) -> String {
         let indent = line.len() - line.trim_start().len();
         let prev_indent = previous.len() - previous.trim_start().len();
         let trimmed = line.trim_start();
-        let ends_item = previous.trim_end() == "}" || previous.trim_end().ends_with(';');
+        let ends_item = previous.trim() == "}" || previous.trim_end().ends_with(';');
         let prev_is_item_end = ends_item && prev_indent == indent;
         let starts_item = STARTS.iter().any(|s| trimmed.starts_with(s));
         let after_use = previous.starts_with("use ") && !line.starts_with("use ");

@@ -1,0 +1,184 @@
+//! Golden tests of the generated Rust: every `tests/golden/codegen/*.tool` file, generated
+//! with default options, against its reviewed `insta` snapshot in
+//! `tests/golden/codegen/snapshots/`; every `invalid/*.tool` against its rendered
+//! diagnostics. Accept an intended change with `cargo insta review` (or
+//! `INSTA_UPDATE=always cargo test -p toolidl-codegen --test golden_rust`), then read the
+//! diff by eye.
+
+use std::path::{Path, PathBuf};
+
+use toolidl::source::{MemoryLoader, SourceId};
+use toolidl_codegen::rust::{self, RustOptions};
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/codegen")
+}
+
+/// Every `.tool` file of `dir`, by file name, in order.
+fn tool_files(dir: &Path) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
+        .expect("golden directory")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "tool"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).expect("read golden"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(golden_dir().join("snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings
+}
+
+/// The generated files of one root, each under a line naming it.
+fn generated(loader: &MemoryLoader, name: &str, text: &str) -> String {
+    let output = toolidl::compile(loader, SourceId::new(name), text.to_string());
+    assert!(!output.has_errors(), "{name}:\n{}", output.render());
+    let model = output.model.expect("model");
+    let problems = rust::check(&model, &output.locations);
+    assert!(problems.is_empty(), "{name}: {problems:?}");
+    let files = rust::generate(&[&model], &RustOptions::default()).expect("generate");
+    let mut out = String::new();
+    for file in files {
+        out.push_str(&format!("// ---- {} ----\n", file.file_name));
+        out.push_str(&file.code);
+    }
+    out
+}
+
+#[test]
+fn generated_rust_matches_the_snapshots() {
+    let files = tool_files(&golden_dir());
+    assert!(files.len() >= 8, "golden inputs missing");
+    let mut loader = MemoryLoader::new();
+    for (name, text) in &files {
+        loader.insert(name, text.clone());
+    }
+    let settings = settings();
+    for (name, text) in &files {
+        let code = generated(&loader, name, text);
+        // The output parses as Rust (the compile test builds it for real).
+        for part in code.split("// ---- ").skip(1) {
+            let body = part.split_once('\n').map_or("", |(_, b)| b);
+            syn::parse_file(body).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        let stem = name.trim_end_matches(".tool");
+        settings.bind(|| insta::assert_snapshot!(stem, code));
+    }
+}
+
+#[test]
+fn generation_is_deterministic() {
+    let files = tool_files(&golden_dir());
+    let mut loader = MemoryLoader::new();
+    for (name, text) in &files {
+        loader.insert(name, text.clone());
+    }
+    for (name, text) in &files {
+        assert_eq!(
+            generated(&loader, name, text),
+            generated(&loader, name, text)
+        );
+    }
+}
+
+#[test]
+fn generator_diagnostics_match_the_snapshots() {
+    let dir = golden_dir().join("invalid");
+    let files = tool_files(&dir);
+    assert!(!files.is_empty());
+    let settings = settings();
+    for (name, text) in &files {
+        let path = format!("invalid/{name}");
+        let output = toolidl::compile(&MemoryLoader::new(), SourceId::new(&path), text.clone());
+        assert!(
+            !output.has_errors(),
+            "{path} must resolve:\n{}",
+            output.render()
+        );
+        let model = output.model.expect("model");
+        let problems = rust::check(&model, &output.locations);
+        assert!(!problems.is_empty(), "{path}: expected diagnostics");
+        let rendered = toolidl::diagnostics::render_all(&problems, &output.sources);
+        let stem = format!("invalid_{}", name.trim_end_matches(".tool"));
+        settings.bind(|| insta::assert_snapshot!(stem, rendered));
+    }
+}
+
+#[test]
+fn several_roots_share_an_imported_package() {
+    let files = tool_files(&golden_dir());
+    let mut loader = MemoryLoader::new();
+    for (name, text) in &files {
+        loader.insert(name, text.clone());
+    }
+    let compile = |name: &str, text: &str| {
+        toolidl::compile(&loader, SourceId::new(name), text.to_string())
+            .model
+            .expect("model")
+    };
+    let shop = compile(
+        "shop.tool",
+        &files.iter().find(|f| f.0 == "shop.tool").unwrap().1,
+    );
+    let common = compile(
+        "shop_common.tool",
+        &files.iter().find(|f| f.0 == "shop_common.tool").unwrap().1,
+    );
+    let both = rust::generate(&[&shop, &common], &RustOptions::default()).expect("generate");
+    let names: Vec<&str> = both.iter().map(|f| f.file_name.as_str()).collect();
+    assert_eq!(names, ["acme.common.rs", "acme.shop.rs"]);
+    let alone = rust::generate(&[&common], &RustOptions::default()).expect("generate");
+    assert_eq!(
+        alone[0], both[0],
+        "an imported package is generated the same either way"
+    );
+}
+
+#[test]
+fn extern_paths_replace_a_package() {
+    let files = tool_files(&golden_dir());
+    let mut loader = MemoryLoader::new();
+    for (name, text) in &files {
+        loader.insert(name, text.clone());
+    }
+    let text = &files.iter().find(|f| f.0 == "shop.tool").unwrap().1;
+    let model = toolidl::compile(&loader, SourceId::new("shop.tool"), text.clone())
+        .model
+        .expect("model");
+    let options = RustOptions {
+        extern_paths: vec![("acme.common".into(), "::common_types".into())],
+        ..RustOptions::default()
+    };
+    let files = rust::generate(&[&model], &options).expect("generate");
+    assert_eq!(files.len(), 1);
+    assert!(files[0].code.contains("::common_types::Money"));
+}
+
+#[test]
+fn the_include_file_nests_packages() {
+    let file = rust::include_file(&["acme.shop".into(), "acme.common".into(), "weather".into()]);
+    let expected = "// @generated by toolidl — do not edit
+
+pub mod acme {
+    pub mod common {
+        include!(\"acme.common.rs\");
+    }
+    pub mod shop {
+        include!(\"acme.shop.rs\");
+    }
+}
+pub mod weather {
+    include!(\"weather.rs\");
+}
+";
+    assert_eq!(file, expected);
+}
