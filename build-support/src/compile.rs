@@ -1,59 +1,113 @@
-//! Compiling `.tool` files from disk: a [`SourceLoader`] over `std::fs`, and the one entry
-//! point every command and the build.rs API use.
+//! Compiling `.tool` files from disk: a [`SourceLoader`] over `std::fs`, and the entry points
+//! every command and the build.rs API use.
+//!
+//! [`load`] compiles one root and keeps everything [`toolidl::compile`] produced (the model,
+//! the diagnostics, every source file read, the locations of declared names), so a caller can
+//! compile several roots and report every file read. [`compile_in`] and [`compile_file`] are
+//! the short form for one root: its model, or its rendered diagnostics.
 
 use std::path::{Path, PathBuf};
 
+use toolidl::Output;
 use toolidl::diagnostics::Diagnostic;
+use toolidl::locations::Locations;
 use toolidl::model::Model;
 use toolidl::source::{LoadError, SourceId, SourceLoader, SourceMap, join_relative};
 
-/// A file that resolved: its model, and its warnings rendered (empty when none).
-#[derive(Debug, Clone)]
-pub struct Compiled {
-    pub model: Model,
-    pub warnings: String,
+/// One root file compiled from disk, with its imports.
+#[derive(Debug)]
+pub struct Loaded {
+    /// What [`toolidl::compile`] produced. When the root itself cannot be read, `sources` is
+    /// empty and `diagnostics` holds one `E1000` error without a location.
+    pub output: Output,
+    /// The folder that the paths in `output.sources` are relative to.
+    pub base: PathBuf,
 }
 
-/// A file that did not resolve: every diagnostic (errors and warnings), rendered.
+impl Loaded {
+    /// Every file read (the root first, then its imports in load order), as paths on disk:
+    /// `base` joined to each file's displayed name.
+    pub fn files_read(&self) -> Vec<PathBuf> {
+        self.output
+            .sources
+            .files()
+            .iter()
+            .map(|file| self.base.join(&file.id.name))
+            .collect()
+    }
+}
+
+/// Compiles `base/rel` and its imports. Diagnostics show paths relative to `base` (`rel` as
+/// given, imports joined to it), so that the output does not depend on where `base` is; with
+/// an empty `base`, paths are relative to the current directory, exactly as given.
+pub fn load(base: &Path, rel: &Path) -> Loaded {
+    let name = slash_path(rel);
+    let loader = FsLoader {
+        base: base.to_path_buf(),
+    };
+    let output = match loader.read(&name) {
+        Ok(text) => {
+            let id = SourceId {
+                key: loader.key(&name),
+                name,
+            };
+            toolidl::compile(&loader, id, text)
+        }
+        Err(message) => Output {
+            model: None,
+            diagnostics: vec![Diagnostic::error(
+                "E1000",
+                format!("cannot read `{name}`: {message}"),
+            )],
+            sources: SourceMap::default(),
+            locations: Locations::default(),
+        },
+    };
+    Loaded {
+        output,
+        base: base.to_path_buf(),
+    }
+}
+
+/// A file that resolved: its model, its warnings rendered (empty when none), and every file
+/// read.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub model: Model,
+    pub warnings: String,
+    pub files_read: Vec<PathBuf>,
+}
+
+/// A file that did not resolve: every diagnostic (errors and warnings), rendered, and every
+/// file read (empty when the file itself cannot be read).
 #[derive(Debug, Clone)]
 pub struct Failed {
     pub rendered: String,
+    pub files_read: Vec<PathBuf>,
 }
 
 /// Compiles the file at `path` and its imports. Diagnostics show paths as `path` was given
 /// (imports joined to it), e.g. `tests/weather.tool:7:11`.
-pub fn compile_file(path: &Path) -> Result<Compiled, Failed> {
+pub fn compile_file(path: &Path) -> Result<Resolved, Failed> {
     compile_in(Path::new(""), path)
 }
 
 /// Compiles `base/rel`, printing paths relative to `base` (`rel`, and imports joined to it),
 /// so that the output does not depend on where `base` is.
-pub fn compile_in(base: &Path, rel: &Path) -> Result<Compiled, Failed> {
-    let name = slash_path(rel);
-    let loader = FsLoader {
-        base: base.to_path_buf(),
-    };
-    let text = match loader.read(&name) {
-        Ok(text) => text,
-        Err(message) => {
-            let d = Diagnostic::error("E1000", format!("cannot read `{name}`: {message}"));
-            return Err(Failed {
-                rendered: d.render(&SourceMap::default()),
-            });
-        }
-    };
-    let id = SourceId {
-        key: loader.key(&name),
-        name,
-    };
-    let mut output = toolidl::compile(&loader, id, text);
-    let rendered = output.render();
-    match output.model.take() {
-        Some(model) if !output.has_errors() => Ok(Compiled {
+pub fn compile_in(base: &Path, rel: &Path) -> Result<Resolved, Failed> {
+    let mut loaded = load(base, rel);
+    let files_read = loaded.files_read();
+    let rendered = loaded.output.render();
+    match loaded.output.model.take() {
+        Some(model) if !loaded.output.has_errors() => Ok(Resolved {
             model,
             warnings: rendered,
+            files_read,
         }),
-        _ => Err(Failed { rendered }),
+        _ => Err(Failed {
+            rendered,
+            files_read,
+        }),
     }
 }
 

@@ -1,4 +1,30 @@
-//! The build.rs API and the `toolidl` command-line tool.
+//! The build.rs API of toolidl: `.tool` files → Rust modules in `OUT_DIR`, as prost-build is
+//! for protobuf.
+//!
+//! ```no_run
+//! // In build.rs, inside `fn main()`:
+//! toolidl_build::compile(&["tools/weather.tool"]).unwrap();
+//! ```
+//!
+//! With options:
+//!
+//! ```no_run
+//! toolidl_build::configure()
+//!     .type_attribute("acme.weather.Forecast", "#[derive(Hash)]")
+//!     .extern_path("acme.common", "::common_types")
+//!     .compile(&["tools/weather.tool"])
+//!     .unwrap();
+//! ```
+//!
+//! [`compile`] reports every `.tool` file it read to cargo (`cargo:rerun-if-changed`), and
+//! each warning (`cargo:warning`); it rewrites a generated file only when its content changed.
+//! On error, [`Error`] displays (and debug-prints) the diagnostics exactly as `toolidl check`
+//! renders them. See `docs/build.md`.
 
-pub mod cli;
+mod builder;
 pub mod compile;
+mod error;
+
+pub use builder::{Builder, Compiled, Generated, INCLUDE_FILE, compile, configure};
+pub use error::Error;
+pub use toolidl_codegen::rust::{GenerateError, GeneratedFile, RustOptions};

@@ -1,17 +1,18 @@
-//! `toolidl schema FILE`
+//! `toolidl schema FILE [--hoist-shared]`
 
 use std::io::Write;
 use std::path::Path;
 
+use toolidl_build::compile::compile_file;
 use toolidl_codegen::{SchemaOptions, listings};
 
-use crate::compile::compile_file;
+use crate::print_diagnostics;
 
 /// Prints the MCP listings of one file as one JSON object on stdout (2-space indent, trailing
 /// newline): the text a generated server embeds. Exit code 0, or 1 with rendered diagnostics
 /// on stderr. Warnings, and notes on renamed `$defs` keys, go to stderr and do not change the
 /// exit code.
-pub fn run(file: &Path) -> i32 {
+pub fn run(file: &Path, hoist_shared: bool) -> i32 {
     let compiled = match compile_file(file) {
         Ok(compiled) => compiled,
         Err(failed) => {
@@ -20,7 +21,7 @@ pub fn run(file: &Path) -> i32 {
         }
     };
     print_diagnostics(&compiled.warnings);
-    let listings = match listings(&compiled.model, &SchemaOptions::default()) {
+    let listings = match listings(&compiled.model, &SchemaOptions { hoist_shared }) {
         Ok(listings) => listings,
         Err(error) => {
             eprintln!("error: {error}");
@@ -40,17 +41,5 @@ pub fn run(file: &Path) -> i32 {
             eprintln!("error: cannot write the listings: {error}");
             1
         }
-    }
-}
-
-/// Rendered diagnostics on stderr, ending with a newline whatever the renderer ended with.
-fn print_diagnostics(rendered: &str) {
-    if rendered.is_empty() {
-        return;
-    }
-    if rendered.ends_with('\n') {
-        eprint!("{rendered}");
-    } else {
-        eprintln!("{rendered}");
     }
 }

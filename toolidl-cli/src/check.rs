@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use toolidl::model::{Model, Service};
 
-use crate::compile::compile_file;
+use toolidl_build::compile::compile_file;
 
 /// Checks every file; prints diagnostics to stderr and one summary line per good file to
 /// stdout. Exit code 0 when every file resolves (warnings may print), 1 otherwise.

@@ -1,0 +1,81 @@
+//! The `toolidl` command-line tool. Each subcommand lives in its own module and returns the
+//! process exit code; `main` only parses arguments and exits. Usage errors exit 2 (clap).
+
+mod check;
+mod generate;
+mod schema;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// toolidl: check `.tool` files, print what MCP clients will see, generate Rust.
+#[derive(Parser)]
+#[command(name = "toolidl", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and resolve files; print diagnostics. Exit 1 when any file has an error.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print the tools/resources/prompts listings of a file as one JSON object.
+    Schema {
+        file: PathBuf,
+        /// Hoist records used more than once in a schema to `$defs`.
+        #[arg(long)]
+        hoist_shared: bool,
+    },
+    /// Generate the Rust modules of files, one per package: printed on stdout, or written to
+    /// a folder (only the files whose content changed).
+    Generate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the files (and `_toolidl.rs`) to this folder instead of printing them.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// How generated code names the runtime crate (default `::toolidl_runtime`).
+        #[arg(long, value_name = "PATH")]
+        runtime_crate: Option<String>,
+        /// Hoist records used more than once in a schema to `$defs`.
+        #[arg(long)]
+        hoist_shared: bool,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Check { files } => check::run(&files),
+        Command::Schema { file, hoist_shared } => schema::run(&file, hoist_shared),
+        Command::Generate {
+            files,
+            out,
+            runtime_crate,
+            hoist_shared,
+        } => generate::run(&generate::Args {
+            files,
+            out,
+            runtime_crate,
+            hoist_shared,
+        }),
+    };
+    std::process::exit(code);
+}
+
+/// Rendered diagnostics on stderr, ending with a newline whatever the renderer ended with.
+fn print_diagnostics(rendered: &str) {
+    if rendered.is_empty() {
+        return;
+    }
+    if rendered.ends_with('\n') {
+        eprint!("{rendered}");
+    } else {
+        eprintln!("{rendered}");
+    }
+}
