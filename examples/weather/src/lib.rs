@@ -1,0 +1,143 @@
+//! The design document's weather service and `examples/manual`'s tools, generated from
+//! `tools/*.tool` by `build.rs` and implemented here with plain `async fn`s.
+
+use toolidl_runtime::{RequestContext, RpcError, Server, ToolError};
+
+// Every package the build generated, nested by package path: `acme::weather`,
+// `acme::common`, `manual`.
+toolidl_runtime::include_tools!();
+
+use acme::common::Coordinates;
+use acme::weather::{Forecast, Units, WeatherTools, WeatherToolsServer};
+use manual::{ManualTools, ManualToolsServer, Stats};
+
+/// A weather service with a few known cities and no network.
+#[derive(Default)]
+pub struct Weather;
+
+/// Known cities: name, latitude, longitude, temperature in °C.
+const CITIES: &[(&str, f64, f64, f64)] = &[
+    ("Brussels", 50.85, 4.35, 11.5),
+    ("Lisbon", 38.72, -9.14, 19.0),
+    ("Oslo", 59.91, 10.75, 3.0),
+];
+
+fn city(name: &str) -> Option<&'static (&'static str, f64, f64, f64)> {
+    CITIES.iter().find(|c| c.0.eq_ignore_ascii_case(name))
+}
+
+impl WeatherTools for Weather {
+    async fn get_weather(
+        &self,
+        _ctx: RequestContext,
+        city_name: String,
+        units: Units,
+    ) -> Result<String, ToolError> {
+        let Some(&(name, _, _, celsius)) = city(&city_name) else {
+            return Err(ToolError::message(format!("No weather known for {city_name}.")));
+        };
+        Ok(match units {
+            Units::Celsius => format!("{name}: {celsius:.1}°C"),
+            Units::Fahrenheit => format!("{name}: {:.1}°F", celsius * 9.0 / 5.0 + 32.0),
+        })
+    }
+
+    async fn get_forecast(
+        &self,
+        _ctx: RequestContext,
+        city_name: String,
+        days: u8,
+    ) -> Result<Vec<Forecast>, ToolError> {
+        let Some(&(name, _, _, celsius)) = city(&city_name) else {
+            return Err(ToolError::message(format!("No forecast for {city_name}.")));
+        };
+        Ok((0..days)
+            .map(|d| Forecast {
+                city: name.to_owned(),
+                temp_c: celsius + f64::from(d) / 2.0,
+                humidity: (d % 2 == 0).then_some(60 + d),
+                day: format!("2026-12-{:02}", 1 + d),
+            })
+            .collect())
+    }
+
+    async fn locate(
+        &self,
+        _ctx: RequestContext,
+        city_name: String,
+    ) -> Result<Option<Coordinates>, ToolError> {
+        Ok(city(&city_name).map(|&(_, latitude, longitude, _)| Coordinates {
+            latitude,
+            longitude,
+        }))
+    }
+
+    async fn city_info(&self, _ctx: RequestContext, name: String) -> Result<String, RpcError> {
+        match city(&name) {
+            Some(&(name, lat, lon, _)) => Ok(format!("# {name}\n\nAt {lat}° N, {lon}° E.\n")),
+            None => Err(RpcError::new(
+                toolidl_runtime::code::RESOURCE_NOT_FOUND,
+                format!("No city named {name}."),
+            )),
+        }
+    }
+
+    async fn summarize(
+        &self,
+        _ctx: RequestContext,
+        city: String,
+        days: u8,
+        units: Units,
+    ) -> Result<String, RpcError> {
+        Ok(format!(
+            "Summarize the weather in {city} for the next {days} days, in {units}."
+        ))
+    }
+}
+
+/// `examples/manual`'s tools, generated instead of written by hand.
+#[derive(Default)]
+pub struct Manual;
+
+impl ManualTools for Manual {
+    async fn greet(&self, _ctx: RequestContext, name: String) -> Result<String, ToolError> {
+        Ok(format!("Hello, {name}!"))
+    }
+
+    async fn add(&self, _ctx: RequestContext, a: i32, b: i32) -> Result<i64, ToolError> {
+        Ok(i64::from(a) + i64::from(b))
+    }
+
+    async fn stats(&self, _ctx: RequestContext, values: Vec<f64>) -> Result<Stats, ToolError> {
+        let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let sum: f64 = values.iter().sum();
+        // A sum that overflows makes the mean infinite: the runtime refuses to publish that
+        // (its outputSchema says number) and answers "The tool failed." instead.
+        Ok(Stats {
+            count: values.len() as u64,
+            min,
+            max,
+            mean: sum / values.len() as f64,
+        })
+    }
+}
+
+/// The server: both services, weather first.
+pub fn server() -> Server {
+    Server::builder("weather-example", env!("CARGO_PKG_VERSION"))
+        .instructions("Weather for a few cities, and greet, add and stats.")
+        .service(WeatherToolsServer::new(Weather).into())
+        .service(ManualToolsServer::new(Manual).into())
+        .build()
+}
+
+/// Sends `tracing` output to stderr (stdout carries only protocol messages).
+pub fn init_logging() {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .try_init();
+}
