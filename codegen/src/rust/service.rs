@@ -50,7 +50,11 @@ impl Context<'_> {
             tool.name
         );
         let fields = tool.params.iter().map(|f| {
-            let docs = doc_attrs(&f.doc);
+            let docs = if f.doc.is_empty() {
+                doc_attrs(&[format!("The argument `{}`.", f.json_name)])
+            } else {
+                doc_attrs(&f.doc)
+            };
             let ident = names::value_ident(&f.name);
             let ty = self.rust_type(&f.ty, false);
             quote!(#docs pub #ident: #ty,)

@@ -1,6 +1,6 @@
 // Rust names: keywords become raw identifiers, a type named like a standard type makes the
 // generated code name the standard one by its full path, wire names are kept.
-package golden.naming;
+package codegen.naming;
 
 enum Status { in_progress, done, type }
 

@@ -1,5 +1,5 @@
 // Recursion through T? is boxed; through list, set and map it is not.
-package golden.recursion;
+package codegen.recursion;
 
 /// A node of a tree.
 record Node {

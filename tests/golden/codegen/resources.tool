@@ -1,5 +1,5 @@
 // Resources (fixed and templates with typed variables) and prompts with typed arguments.
-package golden.resources;
+package codegen.resources;
 
 /// Kinds of report.
 enum Kind { daily, weekly }

@@ -1,5 +1,5 @@
 // Every result kind of the seed's table.
-package golden.results;
+package codegen.results;
 
 enum Mood { happy, sad }
 

@@ -1,5 +1,5 @@
 // Defaults of every kind, three-state nullables, bytes, sets and formats inside composites.
-package golden.values;
+package codegen.values;
 
 enum Level { low, mid, high }
 

@@ -1,5 +1,5 @@
 // The design document's example, fully documented: compiled with #![deny(missing_docs)].
-package acme.weather;
+package codegen.weather;
 
 /// Temperature units.
 enum Units {

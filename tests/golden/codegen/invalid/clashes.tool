@@ -1,5 +1,5 @@
 // Names that only clash, or only become unusable, once they are Rust names.
-package golden.clashes;
+package codegen.clashes;
 
 enum Units { celsius, Celsius, fahrenheit }
 
