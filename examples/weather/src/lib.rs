@@ -34,7 +34,9 @@ impl WeatherTools for Weather {
         units: Units,
     ) -> Result<String, ToolError> {
         let Some(&(name, _, _, celsius)) = city(&city_name) else {
-            return Err(ToolError::message(format!("No weather known for {city_name}.")));
+            return Err(ToolError::message(format!(
+                "No weather known for {city_name}."
+            )));
         };
         Ok(match units {
             Units::Celsius => format!("{name}: {celsius:.1}°C"),
@@ -66,10 +68,12 @@ impl WeatherTools for Weather {
         _ctx: RequestContext,
         city_name: String,
     ) -> Result<Option<Coordinates>, ToolError> {
-        Ok(city(&city_name).map(|&(_, latitude, longitude, _)| Coordinates {
-            latitude,
-            longitude,
-        }))
+        Ok(
+            city(&city_name).map(|&(_, latitude, longitude, _)| Coordinates {
+                latitude,
+                longitude,
+            }),
+        )
     }
 
     async fn city_info(&self, _ctx: RequestContext, name: String) -> Result<String, RpcError> {
