@@ -1,10 +1,13 @@
 //! Benchmark: pipelined `tools/call add(a, b)` round trips over real pipes to a server
-//! subprocess, beside a plain serde_json typed line echo on the same kind of pipes.
+//! subprocess — the hand-written service of this example and the same tool generated from
+//! `examples/weather/tools/manual.tool` — beside a plain serde_json typed line echo on the
+//! same kind of pipes.
 //!
 //! `cargo run --release -p manual-example --bin bench [-- CALLS]`
 //!
 //! The same binary is the subprocess: `--serve` serves the manual example over stdio,
-//! `--echo` reads each line into a typed request and writes a typed reply.
+//! `--serve-generated` serves the generated one (`weather_example::server()`), `--echo` reads
+//! each line into a typed request and writes a typed reply.
 
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -17,7 +20,8 @@ const DEFAULT_CALLS: usize = 50_000;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let arg = std::env::args().nth(1);
     match arg.as_deref() {
-        Some("--serve") => serve(),
+        Some("--serve") => serve(manual_example::server()),
+        Some("--serve-generated") => serve(weather_example::server()),
         Some("--echo") => echo(),
         other => {
             let calls = other.map(str::parse).transpose()?.unwrap_or(DEFAULT_CALLS);
@@ -26,10 +30,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 }
 
-fn serve() -> Result<(), Box<dyn std::error::Error>> {
+fn serve(server: toolidl_runtime::Server) -> Result<(), Box<dyn std::error::Error>> {
     manual_example::init_logging();
     let runtime = tokio::runtime::Builder::new_current_thread().build()?;
-    runtime.block_on(toolidl_runtime::serve_stdio(manual_example::server()))?;
+    runtime.block_on(toolidl_runtime::serve_stdio(server))?;
     Ok(())
 }
 
@@ -114,15 +118,23 @@ struct Measured {
 fn run(calls: usize) -> Result<(), Box<dyn std::error::Error>> {
     let exe = std::env::current_exe()?;
     let server = measure(&exe, "--serve", calls, true)?;
+    let generated = measure(&exe, "--serve-generated", calls, true)?;
     let echo = measure(&exe, "--echo", calls, false)?;
     let rate = calls as f64 / server.elapsed.as_secs_f64();
+    let generated_rate = calls as f64 / generated.elapsed.as_secs_f64();
     let echo_rate = calls as f64 / echo.elapsed.as_secs_f64();
     println!("pipelined tools/call add(a,b) over stdio pipes, {calls} calls after initialize");
     println!(
-        "server: {:>9.1} ms  {:>10.0} calls/s  peak RSS {}",
+        "server: {:>9.1} ms  {:>10.0} calls/s  peak RSS {}  (hand-written)",
         ms(server.elapsed),
         rate,
         kib(server.peak_rss_kib)
+    );
+    println!(
+        "server: {:>9.1} ms  {:>10.0} calls/s  peak RSS {}  (generated)",
+        ms(generated.elapsed),
+        generated_rate,
+        kib(generated.peak_rss_kib)
     );
     println!(
         "echo:   {:>9.1} ms  {:>10.0} lines/s  peak RSS {}",
@@ -131,8 +143,13 @@ fn run(calls: usize) -> Result<(), Box<dyn std::error::Error>> {
         kib(echo.peak_rss_kib)
     );
     println!(
-        "ratio (server time / echo time): {:.2}x",
-        server.elapsed.as_secs_f64() / echo.elapsed.as_secs_f64()
+        "ratio (server time / echo time): {:.2}x hand-written, {:.2}x generated",
+        server.elapsed.as_secs_f64() / echo.elapsed.as_secs_f64(),
+        generated.elapsed.as_secs_f64() / echo.elapsed.as_secs_f64()
+    );
+    println!(
+        "generated / hand-written calls/s: {:.3}",
+        generated_rate / rate
     );
     Ok(())
 }
