@@ -9,7 +9,7 @@ use toolidl::locations::{Location, Locations};
 use toolidl::model::{Field, Model, TypeDef};
 
 use super::names;
-use super::service::has_completions;
+use super::service::{args_name, has_completions};
 
 struct Checker {
     out: Vec<Diagnostic>,
@@ -106,6 +106,15 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                     rust: names::server_name(&s.name),
                     at,
                 });
+                for t in &s.tools {
+                    if let Some(rust) = args_name(t) {
+                        entries.push(Entry {
+                            what: format!("the arguments generated for tool `{}`", t.ident),
+                            rust,
+                            at: locations.member(package, &s.name, &t.ident),
+                        });
+                    }
+                }
             }
         }
         c.namespace(&entries, "rename one of them");

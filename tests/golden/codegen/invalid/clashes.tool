@@ -19,3 +19,5 @@ service Tools {
     tool complete(Self: u8);
     prompt hint(units: Units) -> string;
 }
+
+record GetThingArgs { id: string }
