@@ -40,8 +40,8 @@ pub use stdio::{StdioConfig, serve_io, serve_stdio, serve_stdio_with};
 pub mod codegen {
     pub use crate::args::{
         self, ArgError, Decode, Format, FromText, Path, Pattern, array, bytes, check, enum_member,
-        formatted, integer, list, map, nullable, object, required, set, set_by_eq, string, text,
-        text_arguments, text_formatted, text_member, unique_json_items,
+        formatted, integer, list, map, nullable, object, required, set, set_by_eq, set_by_json,
+        set_with, string, text, text_arguments, text_formatted, text_member, unique_json_items,
     };
     pub use crate::content;
     pub use crate::uri_template;

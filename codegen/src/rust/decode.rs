@@ -97,30 +97,28 @@ impl Context<'_> {
     /// A set: its items, then `uniqueItems` by the items' own equality where it is the JSON
     /// one (scalars, enums), else by JSON equality of the raw items.
     fn decode_set(&self, item: &Type, raw: &TokenStream, path: &TokenStream) -> TokenStream {
-        let scalar = is_scalar(item);
         if let Some(f) = self.set_fn(&Type::Set {
             item: Box::new(item.clone()),
         }) {
             return quote!(#f(#raw, #path));
         }
-        let list = self.decode_expr(
-            &Type::List {
-                item: Box::new(item.clone()),
-            },
-            false,
-            raw,
-            path,
-        );
-        let unique = if scalar {
-            quote!(rt::check::unique(&items, #path)?;)
+        let read = if is_plain(item) {
+            let rust = self.rust_type(item, false);
+            quote!(<#rust as rt::Decode>::decode)
         } else {
-            quote!(rt::args::unique_json_items(#raw, #path)?;)
+            match self.set_fn(item) {
+                Some(f) => f,
+                None => {
+                    let e = self.decode_expr(item, false, &quote!(raw), &quote!(path));
+                    quote!(|raw, path| #e)
+                }
+            }
         };
-        quote!({
-            let items = #list?;
-            #unique
-            Ok(items)
-        })
+        if is_scalar(item) {
+            quote!(rt::args::set_with(#raw, #path, #read))
+        } else {
+            quote!(rt::args::set_by_json(#raw, #path, #read))
+        }
     }
 
     /// Statements that check a decoded `value` against the field's constraints.

@@ -223,6 +223,30 @@ pub fn set_by_eq<T: Decode + PartialEq>(
     Ok(items)
 }
 
+/// A set whose items need more than [`Decode`] (a string format): the items as [`list`]
+/// reads them, then uniqueness by their own equality, as [`set`] checks it.
+pub fn set_with<'a, T, F>(raw: &'a RawValue, path: &Path<'_>, f: F) -> Result<Vec<T>, ArgError>
+where
+    T: Eq + Hash,
+    F: FnMut(&'a RawValue, &Path<'_>) -> Result<T, ArgError>,
+{
+    let items = list(raw, path, f)?;
+    super::check::unique(&items, path)?;
+    Ok(items)
+}
+
+/// A set of records, `json` or `bytes` values: the items as `f` reads them, then `uniqueItems`
+/// by JSON equality of the items as sent (two records that differ only in a defaulted field
+/// are different items, as JSON Schema sees them).
+pub fn set_by_json<'a, T, F>(raw: &'a RawValue, path: &Path<'_>, f: F) -> Result<Vec<T>, ArgError>
+where
+    F: FnMut(&'a RawValue, &Path<'_>) -> Result<T, ArgError>,
+{
+    let items = list(raw, path, f)?;
+    unique_json_items(raw, path)?;
+    Ok(items)
+}
+
 /// A list whose items need more than [`Decode`] (a constraint, a nested helper): `f` reads
 /// item `i` at `path.index(i)`. Errors for the array itself are those of `Vec<T>::decode`.
 pub fn list<'a, T, F>(raw: &'a RawValue, path: &Path<'_>, mut f: F) -> Result<Vec<T>, ArgError>

@@ -38,7 +38,7 @@ pub mod text;
 pub use check::{Format, Pattern};
 pub use decode::{
     Decode, array, enum_member, integer, list, map, nullable, object, required, set, set_by_eq,
-    string, unique_json_items, wrong_type,
+    set_by_json, set_with, string, unique_json_items, wrong_type,
 };
 pub use error::ArgError;
 pub use json_eq::json_eq;
