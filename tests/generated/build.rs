@@ -26,4 +26,19 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(1);
     }
+
+    // The compile-fail case tests/ui/version_mismatch.rs: a package generated against the
+    // runtime crate `crate::old_runtime`, which that case defines with another
+    // GENERATED_CODE_VERSION.
+    let mismatch_dir =
+        Path::new(&std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("version_mismatch");
+    let result = toolidl_build::configure()
+        .out_dir(mismatch_dir)
+        .runtime_crate("crate::old_runtime")
+        .include_file(false)
+        .compile(&["tests/ui/version_mismatch.tool"]);
+    if let Err(e) = result {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
 }
