@@ -112,6 +112,12 @@ pub fn generate(
     Ok(files)
 }
 
+/// The name of the public struct a tool's arguments decode into (`GetWeatherArgs`), in the
+/// module of the tool's package; `None` for a tool without parameters.
+pub fn tool_args_name(tool: &toolidl::model::Tool) -> Option<String> {
+    service::args_name(tool)
+}
+
 /// The file that nests every package's module by its package path
 /// (`pub mod acme { pub mod common { include!("acme.common.rs"); } }`), included by
 /// `include_tools!()`.
