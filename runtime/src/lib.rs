@@ -43,6 +43,7 @@ pub mod codegen {
         formatted, integer, list, map, nullable, object, required, set, set_by_eq, set_by_json,
         set_with, string, text, text_arguments, text_formatted, text_member, unique_json_items,
     };
+    pub use crate::args::{Reader, read};
     pub use crate::content;
     pub use crate::uri_template;
     pub use crate::{

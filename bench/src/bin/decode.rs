@@ -107,6 +107,13 @@ fn main() {
         println!("  jsonschema: {e}");
     }
 
+    // `PROFILE_TOOLIDL=1`: only the toolidl side, for a profiler.
+    if std::env::var_os("PROFILE_TOOLIDL").is_some() {
+        let d = time(iterations, || toolidl(black_box(&valid)));
+        println!("toolidl only: {:.0} ns/op", ns_per_op(d, iterations));
+        return;
+    }
+
     // Warm up: caches, branch predictors, lazily compiled patterns, the allocator.
     let warm = (iterations / 10).max(100);
     time(warm, || toolidl(&valid));

@@ -36,7 +36,7 @@ pub fn is_plain(ty: &Type) -> bool {
 }
 
 impl Context<'_> {
-    /// An expression of type `Result<T, ArgError>` that reads `raw` (a `&RawValue`) at `path`
+    /// An expression of type `Result<T, ArgError>` that reads the value at `r` (a `&mut Reader`) at `path`
     /// (a `&Path`) as a value of `ty`.
     pub fn decode_expr(
         &self,
@@ -47,33 +47,33 @@ impl Context<'_> {
     ) -> TokenStream {
         if is_plain(ty) {
             let rust = self.rust_type(ty, boxed);
-            return quote!(<#rust as rt::Decode>::decode(#raw, #path));
+            return quote!(<#rust as rt::Decode>::read(#raw, #path));
         }
-        let (item_raw, item_path) = (quote!(raw), quote!(path));
+        let (item_raw, item_path) = (quote!(r), quote!(path));
         // An item read by one function of `(raw, path)` is passed as that function.
         let closure = |inner: &Type, boxed: bool| match self.set_fn(inner) {
             Some(f) => f,
             None => {
                 let e = self.decode_expr(inner, boxed, &item_raw, &item_path);
-                quote!(|raw, path| #e)
+                quote!(|r, path| #e)
             }
         };
         match ty {
             Type::Primitive { name } => {
                 let format = format_of(*name);
-                quote!(rt::formatted(#raw, #path, #format))
+                quote!(rt::read::formatted(#raw, #path, #format))
             }
             Type::List { item } => {
                 let item = closure(item, false);
-                quote!(rt::args::list(#raw, #path, #item))
+                quote!(rt::read::list(#raw, #path, #item))
             }
             Type::Map { value } => {
                 let value = closure(value, false);
-                quote!(rt::args::map(#raw, #path, #value))
+                quote!(rt::read::map(#raw, #path, #value))
             }
             Type::Nullable { inner } => {
                 let inner = closure(inner, boxed);
-                quote!(rt::args::nullable(#raw, #path, #inner))
+                quote!(rt::read::nullable(#raw, #path, #inner))
             }
             Type::Set { item } => self.decode_set(item, raw, path),
             Type::Named { .. } => unreachable_plain(),
@@ -88,9 +88,9 @@ impl Context<'_> {
         }
         let rust = self.rust_type(item, false);
         Some(if is_float(item) {
-            quote!(rt::args::set_by_eq::<#rust>)
+            quote!(rt::read::set_by_eq::<#rust>)
         } else {
-            quote!(rt::args::set::<#rust>)
+            quote!(rt::read::set::<#rust>)
         })
     }
 
@@ -104,20 +104,20 @@ impl Context<'_> {
         }
         let read = if is_plain(item) {
             let rust = self.rust_type(item, false);
-            quote!(<#rust as rt::Decode>::decode)
+            quote!(<#rust as rt::Decode>::read)
         } else {
             match self.set_fn(item) {
                 Some(f) => f,
                 None => {
-                    let e = self.decode_expr(item, false, &quote!(raw), &quote!(path));
-                    quote!(|raw, path| #e)
+                    let e = self.decode_expr(item, false, &quote!(r), &quote!(path));
+                    quote!(|r, path| #e)
                 }
             }
         };
         if is_scalar(item) {
-            quote!(rt::args::set_with(#raw, #path, #read))
+            quote!(rt::read::set_with(#raw, #path, #read))
         } else {
-            quote!(rt::args::set_by_json(#raw, #path, #read))
+            quote!(rt::read::set_by_json(#raw, #path, #read))
         }
     }
 
@@ -181,25 +181,30 @@ impl Context<'_> {
         if fields.is_empty() {
             let done = finish(Vec::new());
             return quote! {
-                rt::args::object(raw, path, |key, _| Err(rt::ArgError::unknown(path, key)))?;
+                rt::read::object(r, path, |_, key| Err(rt::ArgError::unknown(path, key)))?;
                 Ok(#done)
             };
         }
         let locals: Vec<_> = fields.iter().map(|f| names::local_ident(&f.name)).collect();
         let arms = fields.iter().zip(&locals).map(|(f, local)| {
             let wire = Literal::string(&f.json_name);
-            let decode = self.decode_expr(&f.ty, boxed(f), &quote!(value), &quote!(&path));
+            // An f32's @range is checked on the number as sent, before it is rounded.
+            let (read_ty, narrow) = match widened_f32(f) {
+                Some((wide, narrow)) => (wide, narrow),
+                None => (f.ty.clone(), quote!(value)),
+            };
+            let decode = self.decode_expr(&read_ty, boxed(f), &quote!(r), &quote!(&path));
             let checks = self.constraint_checks(f);
             if checks.is_empty() {
                 let decode =
-                    self.decode_expr(&f.ty, boxed(f), &quote!(value), &quote!(&path.field(#wire)));
+                    self.decode_expr(&f.ty, boxed(f), &quote!(r), &quote!(&path.field(#wire)));
                 quote!(#wire => #local = Some(#decode?),)
             } else {
                 quote!(#wire => {
                     let path = path.field(#wire);
                     let value = #decode?;
                     #checks
-                    #local = Some(value);
+                    #local = Some(#narrow);
                 })
             }
         });
@@ -211,7 +216,7 @@ impl Context<'_> {
         let done = finish(finals);
         quote! {
             #(let mut #locals = None;)*
-            rt::args::object(raw, path, |key, value| {
+            rt::read::object(r, path, |r, key| {
                 match key {
                     #(#arms)*
                     _ => return Err(rt::ArgError::unknown(path, key)),
@@ -230,6 +235,28 @@ impl Context<'_> {
             Some(toolidl::model::Value::Null) => quote!(#local.flatten()),
             Some(default) => values::unwrap_default(self, local, &f.ty, default),
         }
+    }
+}
+
+/// For an `f32` field with `@range`: the same type with `f64` for `f32`, and the expression
+/// that narrows the checked `value` back.
+fn widened_f32(f: &Field) -> Option<(Type, TokenStream)> {
+    f.constraints.range?;
+    let f32_ty = Type::Primitive {
+        name: Primitive::F32,
+    };
+    let f64_ty = Type::Primitive {
+        name: Primitive::F64,
+    };
+    match &f.ty {
+        t if *t == f32_ty => Some((f64_ty, quote!(rt::args::to_f32(value)))),
+        Type::Nullable { inner } if **inner == f32_ty => Some((
+            Type::Nullable {
+                inner: Box::new(f64_ty),
+            },
+            quote!(value.map(rt::args::to_f32)),
+        )),
+        _ => None,
     }
 }
 

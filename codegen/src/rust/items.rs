@@ -71,7 +71,7 @@ impl Context<'_> {
             }
 
             impl rt::Decode for #ident {
-                fn decode(raw: &rt::RawValue, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
+                fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
                     #body
                 }
             }
@@ -133,8 +133,8 @@ impl Context<'_> {
             }
 
             impl rt::Decode for #ident {
-                fn decode(raw: &rt::RawValue, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
-                    rt::enum_member(raw, path, &Self::NAMES).map(|i| Self::ALL[i])
+                fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
+                    rt::read::enum_member(r, path, &Self::NAMES).map(|i| Self::ALL[i])
                 }
             }
         }

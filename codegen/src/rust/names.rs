@@ -81,7 +81,7 @@ pub const STD_TYPES: &[(&str, &str)] = &[
 ];
 
 /// Names a decoder uses for its own locals; a field of one of these names gets a `_`.
-pub const DECODER_LOCALS: &[&str] = &["raw", "path", "key", "value", "text", "values"];
+pub const DECODER_LOCALS: &[&str] = &["r", "raw", "path", "key", "value", "text", "values"];
 
 /// The local variable that holds a field while its record or parameters are decoded.
 pub fn local_ident(field: &str) -> Ident {

@@ -76,7 +76,7 @@ impl Context<'_> {
             }
 
             impl rt::Decode for #name {
-                fn decode(raw: &rt::RawValue, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
+                fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
                     #body
                 }
             }

@@ -10,12 +10,26 @@ use std::hash::Hash;
 use serde::de::{self, Deserializer as _, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::{ArgError, Path};
+use super::reader::{Kind, Reader};
+use super::{ArgError, Path, read};
 
 /// A type that generated code can read from one argument value.
+///
+/// Implement [`Decode::read`] (one pass over the text, as generated code does) or
+/// [`Decode::decode`] (from a raw value, as hand-written code may); each has a default in
+/// terms of the other.
 pub trait Decode: Sized {
+    /// Reads the value at the reader's position; errors are reported at `path`.
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        let text = r.read_raw().map_err(|_| ArgError::bare(path))?;
+        let raw = RawValue::from_string(text.to_owned()).map_err(|_| ArgError::bare(path))?;
+        Self::decode(&raw, path)
+    }
+
     /// Reads `raw`; errors are reported at `path`.
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError>;
+    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
+        Self::read(&mut Reader::new(raw.get()), path)
+    }
 }
 
 /// The JSON kind of a raw value, from its first byte.
@@ -35,37 +49,23 @@ pub fn wrong_type(raw: &RawValue, path: &Path<'_>, expected: &str) -> ArgError {
 /// Reads an integer in `[min, max]`. Accepts integral numbers written with a fraction
 /// or exponent (`2.0`), as JSON Schema's `integer` does.
 pub fn integer(raw: &RawValue, path: &Path<'_>, min: i128, max: i128) -> Result<i128, ArgError> {
-    let text = raw.get();
-    let b = first_byte(raw);
-    if !(b == b'-' || b.is_ascii_digit()) {
-        return Err(wrong_type(raw, path, "an integer"));
-    }
-    let value = match text.parse::<i128>() {
-        Ok(v) => v,
-        Err(_) => match text.parse::<f64>() {
-            Ok(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e38 => f as i128,
-            _ => return Err(ArgError::expected(path, "an integer")),
-        },
-    };
-    if value < min || value > max {
-        return Err(ArgError::new(
-            path,
-            format!("Expected an integer from {min} to {max}."),
-        ));
-    }
-    Ok(value)
+    read::integer(&mut Reader::new(raw.get()), path, min, max)
 }
 
 macro_rules! decode_int {
     ($($t:ty),*) => {$(
         impl Decode for $t {
             #[inline]
-            fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
+            fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+                if r.kind() != Kind::Number {
+                    return Err(read::wrong_type(r, path, "an integer"));
+                }
+                let text = r.read_number().map_err(|_| ArgError::bare(path))?;
                 // Fast path: a plain literal that fits.
-                if let Ok(v) = raw.get().parse::<$t>() {
+                if let Ok(v) = text.parse::<$t>() {
                     return Ok(v);
                 }
-                let v = integer(raw, path, <$t>::MIN as i128, <$t>::MAX as i128)?;
+                let v = read::integer_text(text, path, <$t>::MIN as i128, <$t>::MAX as i128)?;
                 <$t>::try_from(v).map_err(|_| ArgError::expected(path, "an integer"))
             }
         }
@@ -74,63 +74,42 @@ macro_rules! decode_int {
 decode_int!(i8, i16, i32, i64, u8, u16, u32, u64);
 
 impl Decode for f64 {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        let b = first_byte(raw);
-        if !(b == b'-' || b.is_ascii_digit()) {
-            return Err(wrong_type(raw, path, "a number"));
-        }
-        raw.get()
-            .parse::<f64>()
-            .ok()
-            .filter(|f| f.is_finite())
-            .ok_or_else(|| ArgError::expected(path, "a number"))
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        read::number(r, path)
     }
 }
 
 impl Decode for f32 {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        let v = f64::decode(raw, path)?;
-        if v.abs() > f32::MAX as f64 {
-            return Err(ArgError::expected(path, "a number within the range of f32"));
-        }
-        Ok(v as f32)
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        read::number(r, path).map(super::to_f32)
     }
 }
 
 impl Decode for bool {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        match raw.get() {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(wrong_type(raw, path, "a boolean")),
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        if r.kind() == Kind::Bool
+            && let Some(b) = r.read_bool()
+        {
+            return Ok(b);
         }
+        Err(read::wrong_type(r, path, "a boolean"))
     }
 }
 
 impl Decode for String {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        Ok(string(raw, path)?.into_owned())
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        Ok(read::string(r, path)?.into_owned())
     }
 }
 
 /// Reads a string, borrowing it from the input when it has no escapes.
 pub fn string<'a>(raw: &'a RawValue, path: &Path<'_>) -> Result<Cow<'a, str>, ArgError> {
-    if first_byte(raw) != b'"' {
-        return Err(wrong_type(raw, path, "a string"));
-    }
-    let text = raw.get();
-    let inner = &text[1..text.len() - 1];
-    if !inner.contains('\\') {
-        return Ok(Cow::Borrowed(inner));
-    }
-    serde_json::from_str::<String>(text)
-        .map(Cow::Owned)
-        .map_err(|_| ArgError::expected(path, "a string"))
+    read::string(&mut Reader::new(raw.get()), path)
 }
 
 impl Decode for char {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        let s = string(raw, path)?;
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        let s = read::string(r, path)?;
         let mut chars = s.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Ok(c),
@@ -140,26 +119,26 @@ impl Decode for char {
 }
 
 impl<T: Decode> Decode for Option<T> {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        if raw.get() == "null" {
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        if r.eat_null() {
             Ok(None)
         } else {
-            T::decode(raw, path).map(Some)
+            T::read(r, path).map(Some)
         }
     }
 }
 
 impl<T: Decode> Decode for Box<T> {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        T::decode(raw, path).map(Box::new)
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        T::read(r, path).map(Box::new)
     }
 }
 
 impl<T: Decode> Decode for Vec<T> {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
         let mut out = Vec::new();
-        array(raw, path, |i, item| {
-            out.push(T::decode(item, &path.index(i))?);
+        read::array(r, path, |r, i| {
+            out.push(T::read(r, &path.index(i))?);
             Ok(())
         })?;
         Ok(out)
@@ -167,10 +146,10 @@ impl<T: Decode> Decode for Vec<T> {
 }
 
 impl<T: Decode> Decode for BTreeMap<String, T> {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
         let mut out = BTreeMap::new();
-        object(raw, path, |key, value| {
-            out.insert(key.to_owned(), T::decode(value, &path.key(key))?);
+        read::object(r, path, |r, key| {
+            out.insert(key.to_owned(), T::read(r, &path.key(key))?);
             Ok(())
         })?;
         Ok(out)
@@ -178,10 +157,10 @@ impl<T: Decode> Decode for BTreeMap<String, T> {
 }
 
 impl<T: Decode, S: std::hash::BuildHasher + Default> Decode for HashMap<String, T, S> {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
         let mut out = HashMap::default();
-        object(raw, path, |key, value| {
-            out.insert(key.to_owned(), T::decode(value, &path.key(key))?);
+        read::object(r, path, |r, key| {
+            out.insert(key.to_owned(), T::read(r, &path.key(key))?);
             Ok(())
         })?;
         Ok(out)
@@ -190,18 +169,21 @@ impl<T: Decode, S: std::hash::BuildHasher + Default> Decode for HashMap<String, 
 
 /// `json`: any value.
 impl Decode for serde_json::Value {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        serde_json::from_str(raw.get()).map_err(|_| ArgError::bare(path))
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        read::json(r, path)
     }
 }
 
 /// `object`: any object.
 impl Decode for serde_json::Map<String, serde_json::Value> {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        if first_byte(raw) != b'{' {
-            return Err(wrong_type(raw, path, "an object"));
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        if r.kind() != Kind::Object {
+            return Err(read::wrong_type(r, path, "an object"));
         }
-        serde_json::from_str(raw.get()).map_err(|_| ArgError::bare(path))
+        match read::json(r, path)? {
+            serde_json::Value::Object(map) => Ok(map),
+            _ => Err(ArgError::expected(path, "an object")),
+        }
     }
 }
 
@@ -309,18 +291,7 @@ pub fn required<T>(value: Option<T>, parent: &Path<'_>, name: &str) -> Result<T,
 
 /// An enum member, matched exactly by name; returns its index in `members`.
 pub fn enum_member(raw: &RawValue, path: &Path<'_>, members: &[&str]) -> Result<usize, ArgError> {
-    let s = string(raw, path).map_err(|_| expected_member(raw, path, members))?;
-    members
-        .iter()
-        .position(|m| *m == s)
-        .ok_or_else(|| expected_member(raw, path, members))
-}
-
-fn expected_member(raw: &RawValue, path: &Path<'_>, members: &[&str]) -> ArgError {
-    if raw.get() == "null" {
-        return ArgError::null(path);
-    }
-    not_a_member(path, members)
+    read::enum_member(&mut Reader::new(raw.get()), path, members)
 }
 
 /// `Expected one of: a, b.`, shared with the text decoder so both say the same.

@@ -33,6 +33,8 @@ mod error;
 pub use toolidl_formats as formats;
 mod json_eq;
 mod path;
+pub mod read;
+mod reader;
 pub mod text;
 
 pub use check::{Format, Pattern};
@@ -43,19 +45,23 @@ pub use decode::{
 pub use error::ArgError;
 pub use json_eq::json_eq;
 pub use path::Path;
+pub use reader::{Kind, Malformed, Reader};
 pub use text::{FromText, text, text_arguments, text_formatted, text_member};
 
 use serde_json::value::RawValue;
 
+/// The `f32` nearest to a finite `f64`: the schema of an `f32` is any number, so a number
+/// beyond its range is read as the largest `f32` of that sign, never as infinity.
+pub fn to_f32(v: f64) -> f32 {
+    v.clamp(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32
+}
+
 /// `bytes`: a base64 string decoded to its bytes.
 pub fn bytes(raw: &RawValue, path: &Path<'_>) -> Result<Vec<u8>, ArgError> {
-    let s = string(raw, path)?;
-    formats::decode_base64(&s).ok_or_else(|| ArgError::new(path, "Expected base64 data."))
+    read::bytes(&mut Reader::new(raw.get()), path)
 }
 
 /// A string that must have `format` (uuid, date, time, date-time, uri, email, duration).
 pub fn formatted(raw: &RawValue, path: &Path<'_>, format: Format) -> Result<String, ArgError> {
-    let s = string(raw, path)?;
-    check::format(&s, format, path)?;
-    Ok(s.into_owned())
+    read::formatted(&mut Reader::new(raw.get()), path, format)
 }

@@ -58,12 +58,8 @@ impl FromText for f64 {
 
 impl FromText for f32 {
     fn from_text(s: &str, path: &Path<'_>) -> Result<Self, ArgError> {
-        let v = f64::from_text(s, path)?;
-        // The same bound and text as the JSON decoder of f32.
-        if v.abs() > f32::MAX as f64 {
-            return Err(ArgError::expected(path, "a number within the range of f32"));
-        }
-        Ok(v as f32)
+        // As the JSON decoder of f32: any finite number, the nearest f32.
+        f64::from_text(s, path).map(super::to_f32)
     }
 }
 

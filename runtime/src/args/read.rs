@@ -1,0 +1,240 @@
+//! Reading argument values in one pass over the JSON text, with path tracking: what
+//! generated decoders call (`Decode::read` and these helpers). Each value is read once,
+//! straight into its Rust type; errors are the same texts as [`super`]'s.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::hash::Hash;
+
+use super::reader::{Kind, Reader};
+use super::{ArgError, Decode, Format, Path, check, formats};
+
+/// The error for a value of the wrong kind (`null` gets its own text).
+pub fn wrong_type(r: &mut Reader<'_>, path: &Path<'_>, expected: &str) -> ArgError {
+    if r.kind() == Kind::Null {
+        ArgError::null(path)
+    } else {
+        ArgError::expected(path, expected)
+    }
+}
+
+/// Text that is not the JSON the reader expected (never for a parsed message).
+fn malformed(path: &Path<'_>) -> ArgError {
+    ArgError::bare(path)
+}
+
+/// Reads a string, borrowing it from the text when it has no escapes.
+pub fn string<'de>(r: &mut Reader<'de>, path: &Path<'_>) -> Result<Cow<'de, str>, ArgError> {
+    if r.kind() != Kind::String {
+        return Err(wrong_type(r, path, "a string"));
+    }
+    r.read_string().map_err(|_| malformed(path))
+}
+
+/// Reads an integer in `[min, max]`. Accepts integral numbers written with a fraction or
+/// exponent (`2.0`), as JSON Schema's `integer` does.
+pub fn integer(
+    r: &mut Reader<'_>,
+    path: &Path<'_>,
+    min: i128,
+    max: i128,
+) -> Result<i128, ArgError> {
+    if r.kind() != Kind::Number {
+        return Err(wrong_type(r, path, "an integer"));
+    }
+    let text = r.read_number().map_err(|_| malformed(path))?;
+    integer_text(text, path, min, max)
+}
+
+/// The integer a number token stands for, in `[min, max]`.
+pub(crate) fn integer_text(
+    text: &str,
+    path: &Path<'_>,
+    min: i128,
+    max: i128,
+) -> Result<i128, ArgError> {
+    let value = match text.parse::<i128>() {
+        Ok(v) => v,
+        Err(_) => match text.parse::<f64>() {
+            Ok(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e38 => f as i128,
+            _ => return Err(ArgError::expected(path, "an integer")),
+        },
+    };
+    if value < min || value > max {
+        return Err(ArgError::new(
+            path,
+            format!("Expected an integer from {min} to {max}."),
+        ));
+    }
+    Ok(value)
+}
+
+/// Reads a finite number.
+pub fn number(r: &mut Reader<'_>, path: &Path<'_>) -> Result<f64, ArgError> {
+    if r.kind() != Kind::Number {
+        return Err(wrong_type(r, path, "a number"));
+    }
+    let text = r.read_number().map_err(|_| malformed(path))?;
+    text.parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite())
+        .ok_or_else(|| ArgError::expected(path, "a number"))
+}
+
+/// Walks the object that is next: `f` gets the reader at each member's value and its key.
+pub fn object<'de, F>(r: &mut Reader<'de>, path: &Path<'_>, f: F) -> Result<(), ArgError>
+where
+    F: FnMut(&mut Reader<'de>, &str) -> Result<(), ArgError>,
+{
+    if r.kind() != Kind::Object {
+        return Err(wrong_type(r, path, "an object"));
+    }
+    r.members(|| ArgError::expected(path, "an object"), f)
+}
+
+/// Walks the array that is next: `f` gets the reader at each item and its index.
+pub fn array<'de, F>(r: &mut Reader<'de>, path: &Path<'_>, f: F) -> Result<(), ArgError>
+where
+    F: FnMut(&mut Reader<'de>, usize) -> Result<(), ArgError>,
+{
+    if r.kind() != Kind::Array {
+        return Err(wrong_type(r, path, "an array"));
+    }
+    r.items(|| ArgError::expected(path, "an array"), f)
+}
+
+/// A list whose items need more than [`Decode`]: `f` reads item `i` at `path.index(i)`.
+pub fn list<'de, T, F>(r: &mut Reader<'de>, path: &Path<'_>, mut f: F) -> Result<Vec<T>, ArgError>
+where
+    F: FnMut(&mut Reader<'de>, &Path<'_>) -> Result<T, ArgError>,
+{
+    let mut out = Vec::new();
+    array(r, path, |r, i| {
+        out.push(f(r, &path.index(i))?);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// A `map<string, T>` whose values need more than [`Decode`]: `f` reads the value of key
+/// `k` at `path.key(k)`.
+pub fn map<'de, T, F>(
+    r: &mut Reader<'de>,
+    path: &Path<'_>,
+    mut f: F,
+) -> Result<BTreeMap<String, T>, ArgError>
+where
+    F: FnMut(&mut Reader<'de>, &Path<'_>) -> Result<T, ArgError>,
+{
+    let mut out = BTreeMap::new();
+    object(r, path, |r, key| {
+        out.insert(key.to_owned(), f(r, &path.key(key))?);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// A nullable value whose type needs more than [`Decode`]: `null` is `None`, anything else
+/// goes to `f` at the same path.
+#[inline]
+pub fn nullable<'de, T, F>(
+    r: &mut Reader<'de>,
+    path: &Path<'_>,
+    f: F,
+) -> Result<Option<T>, ArgError>
+where
+    F: FnOnce(&mut Reader<'de>, &Path<'_>) -> Result<T, ArgError>,
+{
+    if r.eat_null() {
+        Ok(None)
+    } else {
+        f(r, path).map(Some)
+    }
+}
+
+/// A set: an array whose items must all differ (duplicates are refused at their index).
+pub fn set<T: Decode + Eq + Hash>(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Vec<T>, ArgError> {
+    let items = Vec::<T>::read(r, path)?;
+    check::unique(&items, path)?;
+    Ok(items)
+}
+
+/// A set of items that are only `PartialEq` (floats).
+pub fn set_by_eq<T: Decode + PartialEq>(
+    r: &mut Reader<'_>,
+    path: &Path<'_>,
+) -> Result<Vec<T>, ArgError> {
+    let items = Vec::<T>::read(r, path)?;
+    check::unique_by_eq(&items, path)?;
+    Ok(items)
+}
+
+/// A set whose items need more than [`Decode`] (a string format), unique by their equality.
+pub fn set_with<'de, T, F>(r: &mut Reader<'de>, path: &Path<'_>, f: F) -> Result<Vec<T>, ArgError>
+where
+    T: Eq + Hash,
+    F: FnMut(&mut Reader<'de>, &Path<'_>) -> Result<T, ArgError>,
+{
+    let items = list(r, path, f)?;
+    check::unique(&items, path)?;
+    Ok(items)
+}
+
+/// A set of records, `json` or `bytes` values: the items as `f` reads them, then
+/// `uniqueItems` by JSON equality of the items as sent.
+pub fn set_by_json<'de, T, F>(
+    r: &mut Reader<'de>,
+    path: &Path<'_>,
+    mut f: F,
+) -> Result<Vec<T>, ArgError>
+where
+    F: FnMut(&mut Reader<'de>, &Path<'_>) -> Result<T, ArgError>,
+{
+    let mut items = Vec::new();
+    let mut sent = Vec::new();
+    array(r, path, |r, i| {
+        let item_path = path.index(i);
+        let text = r.clone().read_raw().map_err(|_| malformed(&item_path))?;
+        items.push(f(r, &item_path)?);
+        sent.push(serde_json::from_str(text).map_err(|_| malformed(&item_path))?);
+        Ok(())
+    })?;
+    check::unique_json(&sent, path)?;
+    Ok(items)
+}
+
+/// A string that must have `format` (uuid, date, time, date-time, uri, email, duration).
+pub fn formatted(r: &mut Reader<'_>, path: &Path<'_>, format: Format) -> Result<String, ArgError> {
+    let s = string(r, path)?;
+    check::format(&s, format, path)?;
+    Ok(s.into_owned())
+}
+
+/// `bytes`: a base64 string decoded to its bytes.
+pub fn bytes(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Vec<u8>, ArgError> {
+    let s = string(r, path)?;
+    formats::decode_base64(&s).ok_or_else(|| ArgError::new(path, "Expected base64 data."))
+}
+
+/// An enum member, matched exactly by name; returns its index in `members`.
+pub fn enum_member(
+    r: &mut Reader<'_>,
+    path: &Path<'_>,
+    members: &[&str],
+) -> Result<usize, ArgError> {
+    let expected = || super::decode::not_a_member(path, members);
+    match r.kind() {
+        Kind::Null => Err(ArgError::null(path)),
+        Kind::String => {
+            let s = r.read_string().map_err(|_| malformed(path))?;
+            members.iter().position(|m| *m == s).ok_or_else(expected)
+        }
+        _ => Err(expected()),
+    }
+}
+
+/// Reads any value as `serde_json::Value`.
+pub fn json(r: &mut Reader<'_>, path: &Path<'_>) -> Result<serde_json::Value, ArgError> {
+    let text = r.read_raw().map_err(|_| malformed(path))?;
+    serde_json::from_str(text).map_err(|_| malformed(path))
+}
