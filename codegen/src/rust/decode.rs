@@ -10,7 +10,7 @@ use super::names;
 use super::values;
 
 /// The runtime `Format` a primitive string type must have, if any.
-fn format_of(p: Primitive) -> Option<TokenStream> {
+pub(super) fn format_of(p: Primitive) -> Option<TokenStream> {
     Some(match p {
         Primitive::Uuid => quote!(rt::Format::Uuid),
         Primitive::Datetime => quote!(rt::Format::DateTime),

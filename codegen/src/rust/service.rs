@@ -8,7 +8,7 @@ use toolidl::model::{
 };
 
 use super::context::{Context, doc_attrs};
-use super::decode::is_plain;
+use super::decode::{format_of, is_plain};
 use super::names;
 use crate::listings::{Listing, ServiceListings};
 
@@ -519,7 +519,7 @@ impl Context<'_> {
                 let ty = self.type_path(package, name);
                 quote!(rt::args::text_member(text, #path, &#ty::NAMES).map(|i| #ty::ALL[i]))
             }
-            Type::Primitive { name } => match text_format(*name) {
+            Type::Primitive { name } => match format_of(*name) {
                 Some(format) => quote!(rt::args::text_formatted(text, #path, #format)),
                 None => {
                     let rust = self.primitive(*name);
@@ -914,18 +914,6 @@ fn strip_nullable(ty: &Type) -> &Type {
         Type::Nullable { inner } => inner,
         other => other,
     }
-}
-
-fn text_format(p: Primitive) -> Option<TokenStream> {
-    Some(match p {
-        Primitive::Uuid => quote!(rt::Format::Uuid),
-        Primitive::Datetime => quote!(rt::Format::DateTime),
-        Primitive::Date => quote!(rt::Format::Date),
-        Primitive::Time => quote!(rt::Format::Time),
-        Primitive::Duration => quote!(rt::Format::Duration),
-        Primitive::Uri => quote!(rt::Format::Uri),
-        _ => return None,
-    })
 }
 
 fn enum_of(ty: &Type) -> Option<(&str, &str)> {
