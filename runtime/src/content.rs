@@ -30,3 +30,13 @@ pub fn prompt_user_text(description: Option<&str>, text: impl Into<String>) -> V
         None => json!({ "messages": messages }),
     }
 }
+
+/// A `ReadResourceResult` without contents (a resource whose handler returns nothing).
+pub fn resource_empty() -> Value {
+    json!({ "contents": [] })
+}
+
+/// A `GetPromptResult` without messages (a prompt whose handler returns nothing).
+pub fn prompt_empty() -> Value {
+    json!({ "messages": [] })
+}

@@ -679,7 +679,7 @@ impl Context<'_> {
     }
 
     fn prompt_output(&self, returns: &Returns) -> TokenStream {
-        let empty = quote!(rt::serde_json::json!({ "messages": [] }));
+        let empty = quote!(rt::content::prompt_empty());
         self.text_output(
             returns,
             empty,
@@ -773,7 +773,7 @@ impl Context<'_> {
             _ => "text/plain",
         };
         let mime = Literal::string(mime.as_deref().unwrap_or(default_mime));
-        let empty = quote!(rt::serde_json::json!({ "contents": [] }));
+        let empty = quote!(rt::content::resource_empty());
         let output = self.text_output(
             &r.returns,
             empty,
