@@ -7,14 +7,16 @@
 
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
-use crate::connection::{Connection, LineProblem, Outbox};
+use crate::connection::{Connection, Outbox};
+use crate::jsonrpc::IdScanner;
 use crate::server::Server;
 
 /// Options of the stdio transport.
 #[derive(Debug, Clone)]
 pub struct StdioConfig {
     /// The longest accepted line, in bytes (default 4 MiB). A longer line is answered with
-    /// an error (-32600) and skipped; the server keeps reading.
+    /// an error (-32600, carrying the request's id when it has a readable one) and skipped;
+    /// the server keeps reading.
     pub max_line_bytes: usize,
 }
 
@@ -78,10 +80,16 @@ fn write_loop<W: Write>(mut outbox: Outbox, output: W) -> io::Result<()> {
 }
 
 /// Reads lines until end of input; read errors end the input like EOF does.
+///
+/// A line longer than `limit` is not kept: from the chunk that crosses the limit on, its
+/// bytes only go through an [`IdScanner`] (fixed-size state, and at most
+/// `IdScanner::MAX_ID_BYTES` of id text), so the error that answers it can carry its id
+/// while memory stays at `limit` plus the read buffer, however long the line.
 fn read_loop<R: Read>(conn: &Connection, input: R, limit: usize) {
     let mut reader = BufReader::with_capacity(64 * 1024, input);
     let mut line: Vec<u8> = Vec::new();
-    let mut skipping = false;
+    // Set while skipping an over-long line.
+    let mut skipping: Option<IdScanner> = None;
     loop {
         if reader.buffer().is_empty() {
             // The next read may wait for the client: send what this chunk produced first.
@@ -97,21 +105,26 @@ fn read_loop<R: Read>(conn: &Connection, input: R, limit: usize) {
             }
         };
         let Some(end) = available.iter().position(|&b| b == b'\n') else {
-            // No newline yet: keep the partial line (or drop it if it is already too long).
+            // No newline yet: keep the partial line, or scan it once it is too long.
             let n = available.len();
-            if !skipping && line.len() + n > limit {
-                skipping = true;
+            if skipping.is_none() && line.len() + n > limit {
+                skipping = Some(scanner_over(&line));
                 line = Vec::new();
             }
-            if !skipping {
-                line.extend_from_slice(available);
+            match &mut skipping {
+                Some(scanner) => scanner.feed(available),
+                None => line.extend_from_slice(available),
             }
             reader.consume(n);
             continue;
         };
-        if skipping || line.len() + end > limit {
-            conn.reject_line(LineProblem::TooLong(limit));
-            skipping = false;
+        if let Some(mut scanner) = skipping.take() {
+            scanner.feed(&available[..end]);
+            conn.reject_long_message(limit, scanner);
+        } else if line.len() + end > limit {
+            let mut scanner = scanner_over(&line);
+            scanner.feed(&available[..end]);
+            conn.reject_long_message(limit, scanner);
             line.clear();
         } else if line.is_empty() {
             // Fast path: the whole line is in the buffer.
@@ -123,11 +136,18 @@ fn read_loop<R: Read>(conn: &Connection, input: R, limit: usize) {
         }
         reader.consume(end + 1);
     }
-    if skipping {
-        conn.reject_line(LineProblem::TooLong(limit));
+    if let Some(scanner) = skipping {
+        conn.reject_long_message(limit, scanner);
     } else if !line.is_empty() {
         dispatch(conn, &line);
     }
+}
+
+/// A scanner that has read `start`, the part of an over-long line kept so far.
+fn scanner_over(start: &[u8]) -> IdScanner {
+    let mut scanner = IdScanner::new();
+    scanner.feed(start);
+    scanner
 }
 
 fn dispatch(conn: &Connection, line: &[u8]) {

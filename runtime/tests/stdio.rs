@@ -23,6 +23,15 @@ impl Write for Shared {
 }
 
 async fn run(input: Vec<u8>, max_line_bytes: usize) -> Vec<Value> {
+    run_raw(input, max_line_bytes)
+        .await
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The output lines as written.
+async fn run_raw(input: Vec<u8>, max_line_bytes: usize) -> Vec<String> {
     let out = Shared::default();
     serve_io(
         common::kitchen_server(),
@@ -35,9 +44,7 @@ async fn run(input: Vec<u8>, max_line_bytes: usize) -> Vec<Value> {
     let bytes = out.0.lock().unwrap().clone();
     let text = String::from_utf8(bytes).unwrap();
     assert!(text.is_empty() || text.ends_with('\n'));
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    text.lines().map(str::to_owned).collect()
 }
 
 fn discover(id: i64) -> String {
@@ -69,7 +76,8 @@ async fn over_long_and_invalid_lines_get_errors_and_reading_goes_on() {
         summary,
         vec![
             (json!(1), Value::Null),
-            (Value::Null, json!(-32600)),
+            // The over-long line's id is read as its bytes go by.
+            (json!(2), json!(-32600)),
             (Value::Null, json!(-32700)),
             (json!(3), Value::Null),
             (json!(4), Value::Null),
@@ -86,6 +94,120 @@ async fn a_line_over_the_limit_at_the_end_of_input_is_reported() {
     let out = run(vec![b'x'; 3000], 1000).await;
     assert_eq!(out.len(), 1);
     assert_eq!(out[0]["error"]["code"], -32600);
+    // A whole message without its newline still gets its id.
+    let line = format!(r#"{{"id":5,"method":"ping","pad":"{}"}}"#, "a".repeat(3000));
+    let out = run(line.into_bytes(), 1000).await;
+    assert_eq!(
+        (&out[0]["id"], &out[0]["error"]["code"]),
+        (&json!(5), &json!(-32600))
+    );
+}
+
+/// Five MiB of `params` that a careless scanner would trip on: braces, brackets and quotes
+/// inside strings, escapes, and `id` members that are not the request's.
+fn huge_params() -> String {
+    let chunk = r#"{"id":99,"s":"}{\"id\":1,[\\","a":[{"id":"x"},1.5e3,null,true]},"#;
+    let mut items = String::with_capacity(5 << 20);
+    while items.len() < 5 << 20 {
+        items.push_str(chunk);
+    }
+    items.pop();
+    format!(
+        r#"{{"name":"greet","id":98,"arguments":{{"name":"{}","items":[{items}]}}}}"#,
+        "x".repeat(1000)
+    )
+}
+
+/// Over the default limit (4 MiB), a message is skipped but its top-level id is read as its
+/// bytes stream by, whether it comes before or after a huge `params`, and the error carries
+/// it, byte for byte; the server then answers the next line. Memory stays bounded by design:
+/// past the limit the line's bytes go only through the `IdScanner` (fixed-size state and at
+/// most 256 bytes of id text), never into a buffer that grows with the line.
+#[tokio::test]
+async fn over_long_requests_are_answered_with_their_id() {
+    let params = huge_params();
+    let mut input = String::new();
+    let mut next = 0;
+    let mut line = |text: String| {
+        input.push_str(&text);
+        input.push('\n');
+        next += 1;
+        input.push_str(&discover(next));
+        input.push('\n');
+    };
+    for id in ["7", r#""a\"b""#] {
+        line(format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{params}}}"#
+        ));
+        line(format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\r\t\"params\" : {params} , \"id\" :  {id} }}\r"
+        ));
+    }
+    // No top-level id (a notification), two of them, or one that is not a string or integer:
+    // the error has no id, as for any line whose id cannot be read.
+    line(format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/x","params":{params}}}"#
+    ));
+    line(format!(
+        r#"{{"jsonrpc":"2.0","id":1,"id":2,"method":"m","params":{params}}}"#
+    ));
+    line(format!(
+        r#"{{"jsonrpc":"2.0","id":null,"method":"m","params":{params}}}"#
+    ));
+    line(format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"m","params":{params}"#
+    ));
+    let out = run_raw(input.into_bytes(), StdioConfig::default().max_line_bytes).await;
+    let error = r#""error":{"code":-32600,"message":"Invalid request: the message is longer than 4194304 bytes."}}"#;
+    let with_id = |id: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},{error}"#);
+    let without_id = format!(r#"{{"jsonrpc":"2.0",{error}"#);
+    let mut expected = vec![
+        with_id("7"),
+        with_id("7"),
+        with_id(r#""a\"b""#),
+        with_id(r#""a\"b""#),
+        without_id.clone(),
+        without_id.clone(),
+        without_id.clone(),
+        without_id,
+    ];
+    assert_eq!(out.len(), 2 * expected.len());
+    for (i, expected) in expected.drain(..).enumerate() {
+        assert_eq!(out[2 * i], expected, "reply {i}");
+        let next: Value = serde_json::from_str(&out[2 * i + 1]).unwrap();
+        assert_eq!(next["id"], json!(i + 1), "the line after {i}");
+        assert!(next["result"].is_object(), "{next}");
+    }
+}
+
+/// An over-long response from the client is not answered with its id (the server's own):
+/// the server's request fails at once, and the client gets the error without an id.
+#[tokio::test]
+async fn an_over_long_response_fails_the_servers_request() {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {"sampling": {}}, "clientInfo": {"name": "t", "version": "1"}}});
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "sample", "arguments": {}}});
+    let response = json!({"jsonrpc": "2.0", "id": "s1", "result": {"role": "assistant", "content": {"type": "text", "text": "y".repeat(5000)}, "model": "m"}});
+    let input = format!("{init}\n{call}\n{response}\n{}\n", discover(2));
+    let out = run(input.into_bytes(), 2000).await;
+    let request = out
+        .iter()
+        .find(|m| m["method"] == "sampling/createMessage")
+        .unwrap();
+    assert_eq!(request["id"], "s1");
+    let too_long = out
+        .iter()
+        .find(|m| {
+            m["error"]["message"] == "Invalid request: the message is longer than 2000 bytes."
+        })
+        .unwrap();
+    assert!(too_long.get("id").is_none(), "{too_long}");
+    let call = out.iter().find(|m| m["id"] == 1).unwrap();
+    assert_eq!(
+        call["error"],
+        json!({"code": -32603, "message": "The client's response is longer than 2000 bytes."}),
+        "{call}"
+    );
+    assert!(out.iter().any(|m| m["id"] == 2 && m["result"].is_object()));
 }
 
 #[tokio::test]

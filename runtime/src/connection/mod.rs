@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::context::LogLevel;
 use crate::jsonrpc::{self, Incoming, RpcError, code, error_message, result_message};
@@ -124,12 +124,31 @@ impl Connection {
                 code::PARSE_ERROR,
                 "Parse error: the line is not valid UTF-8.",
             ),
-            LineProblem::TooLong(limit) => RpcError::new(
-                code::INVALID_REQUEST,
-                format!("Invalid request: the message is longer than {limit} bytes."),
-            ),
+            LineProblem::TooLong(limit) => too_long(limit),
         };
         self.emit(error_message("null", &error));
+    }
+
+    /// Answers a message that was over the transport's size limit and skipped, from what
+    /// `scanned` read of it as it went by: `-32600` with the request's id when it has a
+    /// readable one, else without an id (as [`Connection::reject_line`] does).
+    ///
+    /// A response from the client (`result` or `error`, no `method`) is not answered with
+    /// its id, which names the server's own request: that request fails with `-32603` now
+    /// instead of waiting for an answer that will not come, and the client gets the error
+    /// without an id.
+    pub(crate) fn reject_long_message(&self, limit: usize, scanned: jsonrpc::IdScanner) {
+        let response = scanned.is_response();
+        let id = scanned.finish();
+        if response {
+            if let Some(tx) = id.as_deref().and_then(|id| self.take_pending(id)) {
+                let _ = tx.send(Err(RpcError::internal(format!(
+                    "The client's response is longer than {limit} bytes."
+                ))));
+            }
+            return self.reply_error("null", &too_long(limit));
+        }
+        self.reply_error(id.as_deref().unwrap_or("null"), &too_long(limit));
     }
 
     /// Handles one line of input given as bytes.
@@ -225,14 +244,17 @@ impl Connection {
         }
     }
 
-    fn client_response(&self, id: &RawValue, result: Option<&RawValue>, error: Option<&RawValue>) {
+    /// The waiting server request whose id (`"s<n>"`) is `id`, taken out of the table.
+    fn take_pending(&self, id: &str) -> Option<oneshot::Sender<Result<Value, RpcError>>> {
         let n = id
-            .get()
             .strip_prefix("\"s")
             .and_then(|s| s.strip_suffix('"'))
-            .and_then(|s| s.parse::<u64>().ok());
-        let tx = n.and_then(|n| lock(&self.shared.pending).as_mut()?.remove(&n));
-        let Some(tx) = tx else {
+            .and_then(|s| s.parse::<u64>().ok())?;
+        lock(&self.shared.pending).as_mut()?.remove(&n)
+    }
+
+    fn client_response(&self, id: &RawValue, result: Option<&RawValue>, error: Option<&RawValue>) {
+        let Some(tx) = self.take_pending(id.get()) else {
             tracing::debug!(id = id.get(), "response to an unknown request ignored");
             return;
         };
@@ -355,6 +377,14 @@ fn plain(json: &str) -> Body {
         json: json.to_owned(),
         has_meta: false,
     }
+}
+
+/// `-32600` for a message over a transport's size limit.
+fn too_long(limit: usize) -> RpcError {
+    RpcError::new(
+        code::INVALID_REQUEST,
+        format!("Invalid request: the message is longer than {limit} bytes."),
+    )
 }
 
 /// Why a line could not be read as a message.
