@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde_json::Value;
 use tokio::sync::Notify;
 
-use crate::connection::ConnShared;
+use crate::connection::{ConnShared, Route, send_routed};
 use crate::jsonrpc::{RpcError, notification_message, push_json_string};
 use crate::revision::Revision;
 
@@ -83,9 +83,27 @@ pub(crate) struct CallState {
     pub request_state: Option<String>,
     pub cancelled: AtomicBool,
     pub cancel_signal: Notify,
+    /// The request's own stream (HTTP), else the connection's outbox.
+    pub route: Option<Route>,
 }
 
 impl CallState {
+    /// Sends a message that belongs to this request (a notification, a request to the client).
+    pub fn send(&self, message: String) {
+        match &self.route {
+            Some(route) => send_routed(route, message, false),
+            None => self.conn.send(message),
+        }
+    }
+
+    /// Sends this request's reply.
+    pub fn send_reply(&self, message: String) {
+        match &self.route {
+            Some(route) => send_routed(route, message, true),
+            None => self.conn.send(message),
+        }
+    }
+
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Release);
         self.cancel_signal.notify_waiters();
@@ -183,7 +201,6 @@ impl RequestContext {
         }
         params.push('}');
         self.state
-            .conn
             .send(notification_message("notifications/progress", &params));
     }
 
@@ -214,7 +231,6 @@ impl RequestContext {
         params.push_str(&data.into().to_string());
         params.push('}');
         self.state
-            .conn
             .send(notification_message("notifications/message", &params));
     }
 
@@ -264,6 +280,9 @@ impl RequestContext {
                 serde_json::json!({ capability: {} }),
             ));
         }
-        self.state.conn.request(method, &params.to_string()).await
+        self.state
+            .conn
+            .request(self.state.route.as_ref(), method, &params.to_string())
+            .await
     }
 }

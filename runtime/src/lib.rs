@@ -15,6 +15,8 @@ mod bytes;
 mod connection;
 pub mod content;
 mod context;
+#[cfg(feature = "http")]
+pub mod http;
 mod jsonrpc;
 mod output;
 mod revision;

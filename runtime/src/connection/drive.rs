@@ -73,10 +73,10 @@ impl Connection {
                     };
                     lock(&conn.inflight).remove(&key);
                     match outcome {
-                        Some(Ok(v)) => conn.send(render(finish, Ok(v), &state)),
+                        Some(Ok(v)) => state.send_reply(render(finish, Ok(v), &state)),
                         Some(Err(payload)) => {
                             report_panic(&state.request_id, payload.as_ref());
-                            conn.send(render(finish, Err(Panicked), &state));
+                            state.send_reply(render(finish, Err(Panicked), &state));
                         }
                         None => tracing::debug!(request = %state.request_id, "cancelled"),
                     }

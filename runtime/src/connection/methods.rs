@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::drive::{Panicked, report_panic};
 use super::params::{Params, arguments_object, completion_json, completion_request};
-use super::shared::{ListKind, Session, Subscription, lock};
+use super::shared::{ListKind, Session, Subscription, lock, send_routed};
 use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain};
 use crate::context::{CallState, LogLevel, RequestContext};
 use crate::jsonrpc::{self, RpcError, code, error_message, result_message};
@@ -142,14 +142,18 @@ impl Connection {
             r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{id}}},"notifications":{}}}"#,
             Value::Object(honored)
         );
+        let route = self.route.borrow().clone();
+        let ack =
+            jsonrpc::notification_message("notifications/subscriptions/acknowledged", &params);
+        match &route {
+            Some(route) => send_routed(route, ack, false),
+            None => self.shared.send(ack),
+        }
         lock(&self.shared.subscriptions).push(Subscription {
             id: id.into(),
             kinds,
+            route,
         });
-        self.shared.send(jsonrpc::notification_message(
-            "notifications/subscriptions/acknowledged",
-            &params,
-        ));
     }
 
     pub(super) fn set_level(&self, p: &Params<'_>) -> Result<Reply, RpcError> {
@@ -215,6 +219,7 @@ impl Connection {
                 request_state: p.request_state.take(),
                 cancelled: Default::default(),
                 cancel_signal: Default::default(),
+                route: self.route.borrow().clone(),
             }),
         })
     }

@@ -27,7 +27,9 @@ use crate::revision::Revision;
 use crate::server::{Kind, Registry, Server};
 use methods::listing_page;
 use params::{Params, parse_params};
-pub(crate) use shared::{ConnShared, ListKind};
+#[cfg(feature = "http")]
+pub(crate) use shared::Routed;
+pub(crate) use shared::{ConnShared, ListKind, Route, send_routed};
 use shared::{NO_LOGS, lock};
 
 /// The receiving end of a connection's outbox: one JSON message per item (several, joined by
@@ -41,6 +43,9 @@ pub struct Connection {
     shared: Arc<ConnShared>,
     /// Replies produced on the reading thread, joined by newlines, when batching is on.
     batch: Option<RefCell<String>>,
+    /// The stream of the message being handled, when the transport gives each request its
+    /// own (HTTP); see [`Route`].
+    route: RefCell<Option<Route>>,
 }
 
 /// A batch is handed to the outbox once it holds this many bytes, even mid-input.
@@ -69,6 +74,7 @@ impl Connection {
                 server: server.clone(),
                 shared,
                 batch: None,
+                route: RefCell::new(None),
             },
             rx,
         )
@@ -94,8 +100,12 @@ impl Connection {
         }
     }
 
-    /// Sends a reply produced on this thread: into the batch, or straight to the outbox.
+    /// Sends a reply produced on this thread: to the request's route, into the batch, or
+    /// straight to the outbox.
     fn emit(&self, message: String) {
+        if let Some(route) = &*self.route.borrow() {
+            return send_routed(route, message, true);
+        }
         let Some(batch) = &self.batch else {
             return self.shared.send(message);
         };
@@ -110,6 +120,37 @@ impl Connection {
         if full {
             self.flush();
         }
+    }
+
+    /// Handles one message whose reply and request-scoped messages go to `route` (HTTP:
+    /// the POST's response) rather than to the outbox.
+    #[cfg(feature = "http")]
+    pub(crate) fn handle_routed(&self, message: &str, route: Route) {
+        *self.route.borrow_mut() = Some(route);
+        self.handle_line(message);
+        *self.route.borrow_mut() = None;
+    }
+
+    /// Serves handshake-revision requests without `initialize` (stateless HTTP): as if
+    /// `initialize` had negotiated `revision` with a client that declared no capabilities.
+    #[cfg(feature = "http")]
+    pub(crate) fn assume_session(&self, revision: Revision) {
+        let _ = self.shared.session.set(shared::Session {
+            revision,
+            client_info: Value::Null,
+            client_capabilities: Value::Object(Default::default()),
+        });
+    }
+
+    /// Cancels every call in flight and closes every `subscriptions/listen` stream (the
+    /// client went away, or its session ended).
+    #[cfg(feature = "http")]
+    pub(crate) fn cancel_all(&self) {
+        let calls: Vec<_> = lock(&self.shared.inflight).values().cloned().collect();
+        for call in calls {
+            call.cancel();
+        }
+        lock(&self.shared.subscriptions).clear();
     }
 
     /// The revision `initialize` negotiated, if it ran.

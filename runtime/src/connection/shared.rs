@@ -42,7 +42,23 @@ pub(super) struct Subscription {
     /// The listen request's id, raw JSON.
     pub(super) id: Box<str>,
     pub(super) kinds: Vec<ListKind>,
+    /// Where the request's stream goes (HTTP: its response), else the outbox.
+    pub(super) route: Option<Route>,
 }
+
+/// A message for one request's own stream (an HTTP response), and whether it is the
+/// request's final reply.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) struct Routed {
+    pub text: String,
+    pub reply: bool,
+}
+
+/// The sender of one request's stream. A transport that answers each request on its own
+/// stream (HTTP) sets it while it hands the connection that request; the request's reply,
+/// and everything its handler sends (progress, log messages, requests to the client), go
+/// there instead of to the outbox.
+pub(crate) type Route = mpsc::UnboundedSender<Routed>;
 
 /// A list whose changes can be announced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,13 +119,23 @@ impl ConnShared {
                     r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{}}}}}"#,
                     sub.id
                 );
-                self.send(jsonrpc::notification_message(k.method(), &params));
+                let message = jsonrpc::notification_message(k.method(), &params);
+                match &sub.route {
+                    Some(route) => send_routed(route, message, false),
+                    None => self.send(message),
+                }
             }
         }
     }
 
-    /// Sends a request to the client and waits for its response.
-    pub async fn request(&self, method: &str, params: &str) -> Result<Value, RpcError> {
+    /// Sends a request to the client (on `route`, the calling request's stream, when set)
+    /// and waits for its response.
+    pub async fn request(
+        &self,
+        route: Option<&Route>,
+        method: &str,
+        params: &str,
+    ) -> Result<Value, RpcError> {
         let n = self.next_request.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         // After the end of input no answer can come: fail now instead of waiting forever
@@ -118,13 +144,18 @@ impl ConnShared {
             Some(pending) => pending.insert(n, tx),
             None => return Err(closed()),
         };
-        self.send(jsonrpc::request_message(
-            &format!("\"s{n}\""),
-            method,
-            params,
-        ));
+        let message = jsonrpc::request_message(&format!("\"s{n}\""), method, params);
+        match route {
+            Some(route) => send_routed(route, message, false),
+            None => self.send(message),
+        }
         rx.await.unwrap_or_else(|_| Err(closed()))
     }
+}
+
+/// Sends on a request's stream; a closed stream means its reader (the HTTP response) is gone.
+pub(crate) fn send_routed(route: &Route, text: String, reply: bool) {
+    let _ = route.send(Routed { text, reply });
 }
 
 fn closed() -> RpcError {

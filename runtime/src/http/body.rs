@@ -1,0 +1,457 @@
+//! Response bodies (one JSON message, an event stream, nothing) and reading request bodies.
+
+use std::convert::Infallible;
+use std::future::poll_fn;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
+use hyper::{Response, StatusCode, header};
+use serde_json::value::RawValue;
+use tokio::sync::mpsc;
+
+use super::config::HttpConfig;
+use crate::connection::{Connection, Routed};
+use crate::jsonrpc::{RpcError, code, error_message};
+use crate::service::BoxFuture;
+
+/// A response body: nothing, one buffer, or an event stream.
+pub(crate) enum Out {
+    Empty,
+    Full(Option<Bytes>),
+    Events(Box<Events>),
+}
+
+impl Body for Out {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        match self.get_mut() {
+            Out::Empty => Poll::Ready(None),
+            Out::Full(data) => Poll::Ready(data.take().map(|d| Ok(Frame::data(d)))),
+            Out::Events(events) => events.poll(cx).map(|d| d.map(|d| Ok(Frame::data(d)))),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        match self {
+            Out::Empty => true,
+            Out::Full(data) => data.is_none(),
+            Out::Events(_) => false,
+        }
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        match self {
+            Out::Empty => SizeHint::with_exact(0),
+            Out::Full(data) => SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64)),
+            Out::Events(_) => SizeHint::default(),
+        }
+    }
+}
+
+/// What a response keeps alive until it has been sent: the in-flight permit, and the
+/// connection that serves only this request (its calls are cancelled when the response is
+/// dropped, that is, when the client goes away).
+pub(crate) struct Guard {
+    pub _permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    pub own_connection: Option<Connection>,
+    pub session: Option<std::sync::Arc<super::sessions::Session>>,
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if let Some(conn) = self.own_connection.take() {
+            conn.cancel_all();
+            conn.close();
+        }
+        if let Some(session) = self.session.take() {
+            session.release();
+        }
+    }
+}
+
+/// An event stream: server messages as SSE `message` events.
+pub(crate) struct Events {
+    first: Option<Bytes>,
+    source: Source,
+    done: bool,
+    /// Completes when the server shuts down; ends a stream that has no reply to wait for.
+    stop: Option<BoxFuture<()>>,
+    _guard: Guard,
+}
+
+enum Source {
+    /// A request's stream: ends after its reply.
+    Request(mpsc::UnboundedReceiver<Routed>),
+    /// A session's stream (GET): messages not tied to a request.
+    Session(super::sessions::OutboxLease),
+}
+
+impl Events {
+    fn poll(&mut self, cx: &mut Context<'_>) -> Poll<Option<Bytes>> {
+        if let Some(first) = self.first.take() {
+            return Poll::Ready(Some(first));
+        }
+        if self.done {
+            return Poll::Ready(None);
+        }
+        if let Some(stop) = &mut self.stop
+            && stop.as_mut().poll(cx).is_ready()
+        {
+            self.done = true;
+            return Poll::Ready(None);
+        }
+        let mut out = String::new();
+        // Take every message already waiting, so a burst leaves in one write.
+        loop {
+            let next = match &mut self.source {
+                Source::Request(rx) => rx.poll_recv(cx).map(|m| {
+                    m.map(|m| {
+                        if m.reply {
+                            self.done = true;
+                        }
+                        m.text
+                    })
+                }),
+                Source::Session(lease) => lease.poll_recv(cx),
+            };
+            match next {
+                Poll::Ready(Some(text)) => {
+                    push_event(&mut out, &text);
+                    if self.done || out.len() >= 64 * 1024 {
+                        break;
+                    }
+                }
+                Poll::Ready(None) => {
+                    self.done = true;
+                    break;
+                }
+                Poll::Pending => break,
+            }
+        }
+        if out.is_empty() {
+            if self.done {
+                Poll::Ready(None)
+            } else {
+                Poll::Pending
+            }
+        } else {
+            Poll::Ready(Some(Bytes::from(out)))
+        }
+    }
+}
+
+/// One SSE event carrying a one-line JSON message.
+fn push_event(out: &mut String, json: &str) {
+    out.push_str("event: message\ndata: ");
+    out.push_str(json);
+    out.push_str("\n\n");
+}
+
+fn sse_response(events: Events) -> Response<Out> {
+    let mut r = Response::new(Out::Events(Box::new(events)));
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("text/event-stream"),
+    );
+    h.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
+    h.insert("x-accel-buffering", header::HeaderValue::from_static("no"));
+    r
+}
+
+/// A `200 text/event-stream` response for a session's GET stream.
+pub(crate) fn session_stream(
+    lease: super::sessions::OutboxLease,
+    stop: BoxFuture<()>,
+    guard: Guard,
+) -> Response<Out> {
+    sse_response(Events {
+        first: None,
+        source: Source::Session(lease),
+        done: false,
+        stop: Some(stop),
+        _guard: guard,
+    })
+}
+
+/// A response carrying one JSON message.
+pub(crate) fn json(status: StatusCode, message: String) -> Response<Out> {
+    let mut r = Response::new(Out::Full(Some(Bytes::from(message))));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+/// A JSON-RPC error without an id, with this HTTP status: what a request refused before
+/// its body was read gets.
+pub(crate) fn error(status: StatusCode, message: &str) -> Response<Out> {
+    let code = if status == StatusCode::SERVICE_UNAVAILABLE {
+        code::INTERNAL_ERROR
+    } else {
+        code::INVALID_REQUEST
+    };
+    json(status, error_message("null", &RpcError::new(code, message)))
+}
+
+/// A JSON-RPC error for the request `id` (raw JSON, `null` when unknown).
+pub(crate) fn rpc_error(status: StatusCode, id: &str, error: &RpcError) -> Response<Out> {
+    json(status, error_message(id, error))
+}
+
+/// A response without a body.
+pub(crate) fn empty(status: StatusCode) -> Response<Out> {
+    let mut r = Response::new(Out::Empty);
+    *r.status_mut() = status;
+    r
+}
+
+/// 405, with the methods this endpoint answers.
+pub(crate) fn not_allowed(config: &HttpConfig) -> Response<Out> {
+    let mut r = error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "Method not allowed on the MCP endpoint.",
+    );
+    let allow = if config.stateless {
+        "POST"
+    } else {
+        "POST, GET, DELETE"
+    };
+    r.headers_mut()
+        .insert(header::ALLOW, header::HeaderValue::from_static(allow));
+    r
+}
+
+/// `response` after reading and discarding the request body, so that the connection can
+/// serve the next request; a body over `limit` is not read, and the connection closes.
+pub(crate) async fn drained(
+    mut response: Response<Out>,
+    body: &mut Incoming,
+    limit: usize,
+) -> Response<Out> {
+    let mut read = 0usize;
+    let complete = loop {
+        match next_frame(body).await {
+            None => break true,
+            Some(Ok(frame)) => {
+                read += frame.data_ref().map_or(0, |d| d.len());
+                if read > limit {
+                    break false;
+                }
+            }
+            Some(Err(_)) => break false,
+        }
+    };
+    if !complete {
+        response.headers_mut().insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+    }
+    response
+}
+
+async fn next_frame(body: &mut Incoming) -> Option<Result<Frame<Bytes>, hyper::Error>> {
+    poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await
+}
+
+/// Why a request body was not read whole.
+pub(crate) enum BodyError {
+    /// Over the limit: what the scan of it found, and whether it was read to its end (if
+    /// not, the connection must close).
+    TooLarge(crate::jsonrpc::IdScanner, bool),
+    /// The connection failed while the body was read.
+    Broken,
+}
+
+/// An over-limit body is scanned for its id up to 4 times the limit, and at least this far.
+const SCAN_AT_LEAST: usize = 16 * 1024 * 1024;
+
+/// Reads a request body of at most `limit` bytes. A longer one is not kept: it only goes
+/// through an id scanner, up to 4 times `limit` (at least 16 MiB) in all; the connection
+/// closes after the answer if the body was longer still.
+pub(crate) async fn read(
+    body: &mut Incoming,
+    declared: Option<u64>,
+    limit: usize,
+) -> Result<Vec<u8>, BodyError> {
+    let mut buf = Vec::new();
+    let mut scanner: Option<crate::jsonrpc::IdScanner> = None;
+    if declared.is_some_and(|n| n > limit as u64) {
+        scanner = Some(crate::jsonrpc::IdScanner::new());
+    } else if let Some(n) = declared {
+        buf.reserve_exact(n as usize);
+    }
+    // Scanning costs no memory, only the time to read: bounded all the same.
+    let scan_limit = limit.saturating_mul(4).max(SCAN_AT_LEAST);
+    let mut read = 0usize;
+    let complete = loop {
+        match next_frame(body).await {
+            None => break true,
+            Some(Err(_)) => return Err(BodyError::Broken),
+            Some(Ok(frame)) => {
+                let Ok(data) = frame.into_data() else {
+                    continue;
+                };
+                read = read.saturating_add(data.len());
+                if scanner.is_none() && buf.len() + data.len() > limit {
+                    let mut s = crate::jsonrpc::IdScanner::new();
+                    s.feed(&buf);
+                    buf = Vec::new();
+                    scanner = Some(s);
+                }
+                match &mut scanner {
+                    Some(s) => {
+                        s.feed(&data);
+                        if read > scan_limit {
+                            break false;
+                        }
+                    }
+                    None => buf.extend_from_slice(&data),
+                }
+            }
+        }
+    };
+    match scanner {
+        Some(s) => Err(BodyError::TooLarge(s, complete)),
+        None => Ok(buf),
+    }
+}
+
+/// The error code of a reply the runtime wrote, and whether it carries an id; `None` for a
+/// result. Replies start `{"jsonrpc":"2.0","id":<id>,` then `"result"` or `"error":{"code":`.
+pub(crate) fn reply_error(text: &str) -> Option<(bool, i64)> {
+    let rest = text.strip_prefix(r#"{"jsonrpc":"2.0","#)?;
+    let (has_id, rest) = match rest.strip_prefix(r#""id":"#) {
+        Some(after) => {
+            let mut values = serde_json::Deserializer::from_str(after).into_iter::<&RawValue>();
+            values.next()?.ok()?;
+            (true, after[values.byte_offset()..].strip_prefix(',')?)
+        }
+        None => (false, rest),
+    };
+    let digits = rest.strip_prefix(r#""error":{"code":"#)?;
+    let end = digits
+        .find(|c: char| c != '-' && !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    digits[..end].parse().ok().map(|c| (has_id, c))
+}
+
+/// The HTTP status of a request's JSON reply. An error whose request could not be read is
+/// 400; under 2026-07-28 so are the errors of a malformed request (-32600, -32602, -32020,
+/// -32021, -32022), and an unknown method is 404. Everything else is 200.
+pub(crate) fn status_of(reply: &str, modern: bool) -> StatusCode {
+    let Some((has_id, code)) = reply_error(reply) else {
+        return StatusCode::OK;
+    };
+    if !has_id || matches!(code, code::PARSE_ERROR | code::INVALID_REQUEST) {
+        return StatusCode::BAD_REQUEST;
+    }
+    if !modern {
+        return StatusCode::OK;
+    }
+    match code {
+        code::METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
+        code::INVALID_PARAMS
+        | code::HEADER_MISMATCH
+        | code::MISSING_REQUIRED_CLIENT_CAPABILITY
+        | code::UNSUPPORTED_PROTOCOL_VERSION => StatusCode::BAD_REQUEST,
+        _ => StatusCode::OK,
+    }
+}
+
+/// How a POST is answered, from what its message produced on its route.
+pub(crate) struct Answer {
+    pub rx: mpsc::UnboundedReceiver<Routed>,
+    pub guard: Guard,
+    /// 2026-07-28 status rules.
+    pub modern: bool,
+    /// The message was a request (it gets a reply), not a notification or a response.
+    pub request: bool,
+    /// The client accepts `text/event-stream`.
+    pub events_ok: bool,
+    /// Ends the stream at shutdown (a stream with no reply to wait for).
+    pub stop: Option<BoxFuture<()>>,
+}
+
+/// The reply alone as `application/json` when it comes first; otherwise an event stream
+/// of the request's messages, ending with its reply. A notification or a response gets 202.
+pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
+    loop {
+        let first = match &mut a.stop {
+            None => a.rx.recv().await,
+            Some(stop) => tokio::select! {
+                m = a.rx.recv() => m,
+                _ = stop => None,
+            },
+        };
+        return match first {
+            None if a.request => {
+                // Cancelled before it answered: an empty stream.
+                sse_response(Events {
+                    first: None,
+                    source: Source::Request(a.rx),
+                    done: true,
+                    stop: None,
+                    _guard: a.guard,
+                })
+            }
+            None => empty(StatusCode::ACCEPTED),
+            Some(m) if m.reply => json(status_of(&m.text, a.modern), m.text),
+            Some(_) if !a.events_ok => continue,
+            Some(m) => {
+                let mut first = String::new();
+                push_event(&mut first, &m.text);
+                sse_response(Events {
+                    first: Some(Bytes::from(first)),
+                    source: Source::Request(a.rx),
+                    done: false,
+                    stop: a.stop,
+                    _guard: a.guard,
+                })
+            }
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reply_errors_are_read_from_the_runtime_s_own_format() {
+        let e = RpcError::new(-32601, "x");
+        assert_eq!(
+            reply_error(&error_message("\"a,\\\"b\"", &e)),
+            Some((true, -32601))
+        );
+        assert_eq!(reply_error(&error_message("7", &e)), Some((true, -32601)));
+        assert_eq!(
+            reply_error(&error_message("null", &e)),
+            Some((false, -32601))
+        );
+        let result = crate::jsonrpc::result_message("1", r#"{"error":{"code":-1}}"#);
+        assert_eq!(reply_error(&result), None);
+        assert_eq!(status_of(&result, true), StatusCode::OK);
+        assert_eq!(
+            status_of(&error_message("1", &e), true),
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(status_of(&error_message("1", &e), false), StatusCode::OK);
+        assert_eq!(
+            status_of(&error_message("null", &e), false),
+            StatusCode::BAD_REQUEST
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! Options of the HTTP transport.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A bearer-token check: gets the token of `Authorization: Bearer <token>`, says whether it
+/// is accepted.
+pub(crate) type BearerCheck = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// Options of the HTTP transport, built with chained calls from [`HttpConfig::new`].
+///
+/// ```
+/// use toolidl_runtime::http::HttpConfig;
+/// let config = HttpConfig::new()
+///     .bind(([127, 0, 0, 1], 8931).into())
+///     .stateless(true)
+///     .allow_host("mcp.internal")
+///     .bearer(|token| token == "s3cret");
+/// ```
+#[derive(Clone)]
+pub struct HttpConfig {
+    pub(crate) addr: SocketAddr,
+    pub(crate) path: String,
+    pub(crate) stateless: bool,
+    /// Allowed `Host` values: a name (any port) or `name:port`; lower case.
+    pub(crate) hosts: Vec<String>,
+    pub(crate) any_host: bool,
+    /// Allowed `Origin` values besides those whose host is an allowed `Host`; lower case.
+    pub(crate) origins: Vec<String>,
+    pub(crate) any_origin: bool,
+    pub(crate) max_body_bytes: usize,
+    pub(crate) max_in_flight: usize,
+    pub(crate) max_sessions: usize,
+    pub(crate) session_idle: Duration,
+    pub(crate) retry_after_secs: u32,
+    pub(crate) bearer: Option<BearerCheck>,
+    pub(crate) resource_metadata: Option<String>,
+}
+
+/// The loopback names every server accepts in `Host` and `Origin`, with any port.
+const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            path: "/mcp".to_owned(),
+            stateless: false,
+            hosts: LOOPBACK.iter().map(|h| (*h).to_owned()).collect(),
+            any_host: false,
+            origins: Vec::new(),
+            any_origin: false,
+            max_body_bytes: 4 * 1024 * 1024,
+            max_in_flight: 256,
+            max_sessions: 1024,
+            session_idle: Duration::from_secs(30 * 60),
+            retry_after_secs: 1,
+            bearer: None,
+            resource_metadata: None,
+        }
+    }
+}
+
+impl HttpConfig {
+    /// The defaults: `127.0.0.1:8080`, endpoint `/mcp`, sessions on, loopback `Host` and
+    /// `Origin` only, 4 MiB bodies, 256 requests in flight, 1024 sessions idle for at most
+    /// 30 minutes, no bearer check.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The address [`HttpServer::bind`](super::HttpServer::bind) and [`serve`](super::serve)
+    /// listen on. Binding anything but a loopback address exposes the server: add the names
+    /// clients use with [`HttpConfig::allow_host`], and a [`HttpConfig::bearer`] check.
+    pub fn bind(mut self, addr: SocketAddr) -> Self {
+        self.addr = addr;
+        self
+    }
+
+    /// The endpoint's path (default `/mcp`); other paths answer 404.
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// Keeps no session (default off): `initialize` is answered without `Mcp-Session-Id`,
+    /// and every request is served on its own, in the revision its `MCP-Protocol-Version`
+    /// header names (2025-03-26 without one), as for a client that declared no capabilities.
+    /// Any instance can answer any request, so several can sit behind a load balancer.
+    /// Requests to the client (sampling, elicitation, roots) fail with `-32021` and
+    /// `logging/setLevel` has no lasting effect; `GET` and `DELETE` answer 405.
+    pub fn stateless(mut self, on: bool) -> Self {
+        self.stateless = on;
+        self
+    }
+
+    /// Also accepts this `Host` (and `Origin` host): a name, matched with any port
+    /// (`mcp.example.com`), or `name:port` matched exactly. Case-insensitive.
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.hosts.push(host.into().to_ascii_lowercase());
+        self
+    }
+
+    /// Accepts any `Host` (behind a proxy that checks it, for instance).
+    pub fn allow_any_host(mut self) -> Self {
+        self.any_host = true;
+        self
+    }
+
+    /// Also accepts this exact `Origin` (`https://app.example.com`). An origin whose host
+    /// is an allowed `Host` is accepted anyway; a request without `Origin` always is.
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.origins.push(origin.into().to_ascii_lowercase());
+        self
+    }
+
+    /// Accepts any `Origin`. Only for servers that no browser page should be able to reach
+    /// through DNS rebinding anyway (not on a developer's machine).
+    pub fn allow_any_origin(mut self) -> Self {
+        self.any_origin = true;
+        self
+    }
+
+    /// The largest accepted request body (default 4 MiB, as stdio's line limit); a larger
+    /// one is answered with 413 and a `-32600` error that carries the request's id when it
+    /// can be read.
+    pub fn max_body_bytes(mut self, n: usize) -> Self {
+        self.max_body_bytes = n;
+        self
+    }
+
+    /// How many POST requests may be served at once (default 256, at least 1); above that,
+    /// 503 with `Retry-After`. A request counts until its response has been sent in full
+    /// (an event stream until it ends).
+    pub fn max_in_flight(mut self, n: usize) -> Self {
+        self.max_in_flight = n.clamp(1, tokio::sync::Semaphore::MAX_PERMITS);
+        self
+    }
+
+    /// How many sessions may be open at once (default 1024); `initialize` beyond that, once
+    /// idle sessions are ended, answers 503.
+    pub fn max_sessions(mut self, n: usize) -> Self {
+        self.max_sessions = n;
+        self
+    }
+
+    /// A session unused for this long (default 30 minutes) may be ended to make room.
+    pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
+        self.session_idle = idle;
+        self
+    }
+
+    /// The `Retry-After` seconds of a 503 (default 1).
+    pub fn retry_after_secs(mut self, secs: u32) -> Self {
+        self.retry_after_secs = secs;
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` on every request, and `check(token)` to
+    /// accept it; otherwise 401 with `WWW-Authenticate: Bearer` (and `error="invalid_token"`
+    /// when a token was refused). This is the protocol's resource-server role: validate
+    /// tokens here (a JWT's signature and audience, an introspection cache); issuing them is
+    /// the authorization server's job.
+    pub fn bearer(mut self, check: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
+        self.bearer = Some(Arc::new(check));
+        self
+    }
+
+    /// The URL of this server's OAuth protected-resource metadata (RFC 9728), sent as
+    /// `resource_metadata="…"` in the 401 challenge so clients can find the authorization
+    /// server.
+    pub fn resource_metadata(mut self, url: impl Into<String>) -> Self {
+        self.resource_metadata = Some(url.into());
+        self
+    }
+
+    pub(crate) fn add_bound_address(&mut self, addr: SocketAddr) {
+        let bound = addr.to_string().to_ascii_lowercase();
+        if !self.hosts.contains(&bound) {
+            self.hosts.push(bound);
+        }
+    }
+}
+
+impl fmt::Debug for HttpConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpConfig")
+            .field("addr", &self.addr)
+            .field("path", &self.path)
+            .field("stateless", &self.stateless)
+            .field("hosts", &self.hosts)
+            .field("any_host", &self.any_host)
+            .field("origins", &self.origins)
+            .field("any_origin", &self.any_origin)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("max_in_flight", &self.max_in_flight)
+            .field("max_sessions", &self.max_sessions)
+            .field("session_idle", &self.session_idle)
+            .field("retry_after_secs", &self.retry_after_secs)
+            .field("bearer", &self.bearer.as_ref().map(|_| "<check>"))
+            .field("resource_metadata", &self.resource_metadata)
+            .finish()
+    }
+}

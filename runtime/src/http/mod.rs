@@ -1,0 +1,236 @@
+//! The Streamable HTTP transport (feature `http`): one MCP endpoint (default `/mcp`) on
+//! hyper 1 (HTTP/1.1) and tokio, driving the same [`Connection`](crate::Connection)
+//! machinery as stdio, so both transports share one dispatcher and one set of error rules.
+//!
+//! - Revisions 2025-03-26 to 2025-11-25: `initialize` opens a session (`Mcp-Session-Id`,
+//!   128 random bits from the OS), which every later request names; `DELETE` ends it; `GET`
+//!   opens the session's stream of server messages (list changes).
+//! - 2026-07-28: each POST stands alone (no session), `Mcp-Method`/`Mcp-Name` and
+//!   `MCP-Protocol-Version` are checked against the body (`-32020`), closing the response
+//!   cancels the call; `GET` and `DELETE` answer 405.
+//! - A request is answered with `application/json`, or with `text/event-stream` when its
+//!   handler sends progress, log messages or requests to the client before its result.
+//! - [`HttpConfig::stateless`] keeps no session at all, so any number of instances can
+//!   answer any request behind a load balancer.
+//!
+//! Security defaults: bound to 127.0.0.1, `Host` and `Origin` checked against loopback names
+//! and the bound address (403), a 4 MiB body limit (413), an optional bearer-token check
+//! (401), at most 256 requests in flight (503), graceful shutdown.
+
+mod body;
+mod config;
+mod headers;
+mod post;
+mod sessions;
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, mpsc, watch};
+
+use crate::server::Server;
+use body::Out;
+pub use config::HttpConfig;
+use sessions::Sessions;
+
+/// A bound HTTP server, ready to run.
+///
+/// ```no_run
+/// # async fn f(server: toolidl_runtime::Server) -> std::io::Result<()> {
+/// use toolidl_runtime::http::{HttpConfig, HttpServer};
+/// let http = HttpServer::bind(server, HttpConfig::new().bind(([127, 0, 0, 1], 8931).into())).await?;
+/// println!("listening on {}", http.local_addr()?);
+/// http.run().await // until SIGINT or SIGTERM
+/// # }
+/// ```
+pub struct HttpServer {
+    listener: TcpListener,
+    server: Server,
+    config: HttpConfig,
+}
+
+/// What every request handler shares.
+pub(crate) struct State {
+    pub server: Server,
+    pub config: HttpConfig,
+    pub sessions: Sessions,
+    pub permits: Arc<Semaphore>,
+    /// Becomes `true` when shutdown starts: long-lived streams (GET, `subscriptions/listen`) end.
+    pub shutdown: watch::Receiver<bool>,
+    pub runtime: tokio::runtime::Handle,
+}
+
+/// Binds `config`'s address and serves `server` until SIGINT or SIGTERM, then stops
+/// accepting, lets every request in flight finish and returns.
+pub async fn serve(server: Server, config: HttpConfig) -> io::Result<()> {
+    HttpServer::bind(server, config).await?.run().await
+}
+
+/// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let term = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+impl HttpServer {
+    /// Binds the configured address ([`HttpConfig::bind`], default `127.0.0.1:8080`).
+    pub async fn bind(server: Server, config: HttpConfig) -> io::Result<HttpServer> {
+        let listener = TcpListener::bind(config.addr).await?;
+        HttpServer::from_listener(server, listener, config)
+    }
+
+    /// Serves on a listener the caller bound (port 0 in tests, a socket handed over by a
+    /// supervisor). Its local address joins the allowed `Host` values.
+    pub fn from_listener(
+        server: Server,
+        listener: TcpListener,
+        mut config: HttpConfig,
+    ) -> io::Result<HttpServer> {
+        config.add_bound_address(listener.local_addr()?);
+        Ok(HttpServer {
+            listener,
+            server,
+            config,
+        })
+    }
+
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until SIGINT or SIGTERM (see [`HttpServer::run_until`]).
+    pub async fn run(self) -> io::Result<()> {
+        self.run_until(shutdown_signal()).await
+    }
+
+    /// Serves until `shutdown` completes; then stops accepting, closes idle connections and
+    /// long-lived streams, lets every request in flight finish and answer, and returns.
+    pub async fn run_until(self, shutdown: impl Future<Output = ()>) -> io::Result<()> {
+        let HttpServer {
+            listener,
+            server,
+            config,
+        } = self;
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let state = Arc::new(State {
+            server,
+            sessions: Sessions::new(),
+            permits: Arc::new(Semaphore::new(config.max_in_flight)),
+            config,
+            shutdown: stop_rx.clone(),
+            runtime: tokio::runtime::Handle::current(),
+        });
+        // Each connection task holds a sender; all dropped means all connections are done.
+        let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
+        tokio::pin!(shutdown);
+        loop {
+            let accepted = tokio::select! {
+                _ = &mut shutdown => break,
+                a = listener.accept() => a,
+            };
+            let stream = match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a little, keep serving.
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let _ = stream.set_nodelay(true);
+            let state = state.clone();
+            let mut stop = stop_rx.clone();
+            let done = done_tx.clone();
+            tokio::spawn(async move {
+                let service = service_fn(move |req| {
+                    let state = state.clone();
+                    async move { Ok::<_, Infallible>(handle(state, req).await) }
+                });
+                let conn = http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(Duration::from_secs(30))
+                    .serve_connection(TokioIo::new(stream), service);
+                tokio::pin!(conn);
+                let result = tokio::select! {
+                    r = conn.as_mut() => r,
+                    _ = async { drop(stop.wait_for(|s| *s).await) } => {
+                        conn.as_mut().graceful_shutdown();
+                        conn.await
+                    }
+                };
+                if let Err(e) = result {
+                    tracing::debug!(error = %e, "HTTP connection ended with an error");
+                }
+                drop(done);
+            });
+        }
+        drop(listener);
+        let _ = stop_tx.send(true);
+        drop(done_tx);
+        let _ = done_rx.recv().await;
+        state.sessions.end_all();
+        Ok(())
+    }
+}
+
+/// Routes one HTTP request: the security checks, then the method.
+async fn handle(state: Arc<State>, req: Request<Incoming>) -> Response<Out> {
+    let (parts, mut incoming) = req.into_parts();
+    let limit = state.config.max_body_bytes;
+    let rejection = headers::check_host_and_origin(&state.config, &parts)
+        .or_else(|| {
+            (parts.uri.path() != state.config.path).then(|| {
+                body::error(
+                    StatusCode::NOT_FOUND,
+                    "Not found: the MCP endpoint is elsewhere.",
+                )
+            })
+        })
+        .or_else(|| headers::check_bearer(&state.config, &parts));
+    if let Some(response) = rejection {
+        return body::drained(response, &mut incoming, limit).await;
+    }
+    match parts.method {
+        Method::POST => post::post(&state, parts, incoming).await,
+        Method::GET => {
+            let response = sessions::get(&state, &parts);
+            body::drained(response, &mut incoming, limit).await
+        }
+        Method::DELETE => {
+            let response = sessions::delete(&state, &parts);
+            body::drained(response, &mut incoming, limit).await
+        }
+        _ => {
+            let response = body::not_allowed(&state.config);
+            body::drained(response, &mut incoming, limit).await
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! POST: one JSON-RPC message, served in a session, or alone (2026-07-28, stateless mode).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use hyper::body::Incoming;
+use hyper::http::request::Parts;
+use hyper::{Response, StatusCode, header};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use tokio::sync::mpsc;
+
+use super::State;
+use super::body::{self, Answer, BodyError, Guard, Out};
+use super::headers::{self, Mirrored};
+use super::sessions::{Session, new_session_id};
+use crate::connection::Connection;
+use crate::jsonrpc::{self, Incoming as Message, RpcError, code};
+use crate::revision::Revision;
+use crate::service::BoxFuture;
+
+/// What the transport reads of a message before handing it to a connection.
+struct Peek<'a> {
+    kind: Kind,
+    /// The request's id, raw JSON, when it is a string or an integer.
+    id: Option<&'a str>,
+    method: Option<Cow<'a, str>>,
+    /// `params._meta["io.modelcontextprotocol/protocolVersion"]`.
+    version: Option<Cow<'a, str>>,
+    /// `params.name` or `params.uri`, for the methods `Mcp-Name` mirrors.
+    name: Option<Cow<'a, str>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Request,
+    Notification,
+    Response,
+    /// Not a readable message: the connection answers it with an error.
+    Invalid,
+}
+
+#[derive(Deserialize, Default)]
+struct PeekParams<'a> {
+    #[serde(borrow, default, rename = "_meta")]
+    meta: Option<PeekMeta<'a>>,
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    uri: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize, Default)]
+struct PeekMeta<'a> {
+    #[serde(borrow, default, rename = "io.modelcontextprotocol/protocolVersion")]
+    protocol_version: Option<Cow<'a, str>>,
+}
+
+fn peek(text: &str) -> Peek<'_> {
+    let invalid = Peek {
+        kind: Kind::Invalid,
+        id: None,
+        method: None,
+        version: None,
+        name: None,
+    };
+    let Ok(msg) = serde_json::from_str::<Message>(text) else {
+        return invalid;
+    };
+    let id = msg.id.filter(|id| jsonrpc::valid_id(id)).map(RawValue::get);
+    let kind = match (&msg.method, msg.id) {
+        (Some(_), Some(_)) if id.is_some() => Kind::Request,
+        (Some(_), None) => Kind::Notification,
+        (None, Some(_)) if msg.result.is_some() || msg.error.is_some() => Kind::Response,
+        _ => Kind::Invalid,
+    };
+    let params = msg
+        .params
+        .filter(|p| p.get().starts_with('{'))
+        .and_then(|p| serde_json::from_str::<PeekParams>(p.get()).ok())
+        .unwrap_or_default();
+    let name = match msg.method.as_deref() {
+        Some("tools/call" | "prompts/get") => params.name,
+        Some("resources/read") => params.uri,
+        _ => None,
+    };
+    Peek {
+        kind,
+        id,
+        method: msg.method,
+        version: params.meta.and_then(|m| m.protocol_version),
+        name,
+    }
+}
+
+/// Completes when the server starts shutting down.
+pub(crate) fn stop_future(state: &State) -> BoxFuture<()> {
+    let mut rx = state.shutdown.clone();
+    Box::pin(async move {
+        let _ = rx.wait_for(|stopping| *stopping).await;
+    })
+}
+
+fn too_long(limit: usize) -> RpcError {
+    RpcError::new(
+        code::INVALID_REQUEST,
+        format!("Invalid request: the message is longer than {limit} bytes."),
+    )
+}
+
+/// Serves one POST.
+pub(crate) async fn post(
+    state: &Arc<State>,
+    parts: Parts,
+    mut incoming: Incoming,
+) -> Response<Out> {
+    let limit = state.config.max_body_bytes;
+    let Ok(permit) = state.permits.clone().try_acquire_owned() else {
+        let mut r = body::error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Service unavailable: too many requests in flight; retry later.",
+        );
+        r.headers_mut().insert(
+            header::RETRY_AFTER,
+            header::HeaderValue::from(state.config.retry_after_secs),
+        );
+        return body::drained(r, &mut incoming, limit).await;
+    };
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    let bytes = match body::read(&mut incoming, declared, limit).await {
+        Ok(b) => b,
+        Err(BodyError::Broken) => {
+            return body::error(
+                StatusCode::BAD_REQUEST,
+                "Bad request: the body could not be read.",
+            );
+        }
+        Err(BodyError::TooLarge(scanned, complete)) => {
+            // A client's response names the server's own request, not one to answer.
+            let id = if scanned.is_response() {
+                None
+            } else {
+                scanned.finish()
+            };
+            let mut r = body::rpc_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                id.as_deref().unwrap_or("null"),
+                &too_long(limit),
+            );
+            if !complete {
+                r.headers_mut().insert(
+                    header::CONNECTION,
+                    header::HeaderValue::from_static("close"),
+                );
+            }
+            return r;
+        }
+    };
+    drop(incoming);
+    let Ok(text) = String::from_utf8(bytes) else {
+        let e = RpcError::new(
+            code::PARSE_ERROR,
+            "Parse error: the body is not valid UTF-8.",
+        );
+        return body::rpc_error(StatusCode::BAD_REQUEST, "null", &e);
+    };
+    let p = peek(&text);
+    let events_ok = accepts_events(&parts);
+    let id = p.id.unwrap_or("null");
+    let header_version = headers::value(&parts, "mcp-protocol-version");
+    let header_modern = matches!(
+        header_version,
+        Some(Some(v)) if Revision::parse(v).is_some_and(Revision::is_stateless)
+    );
+    if p.version.is_some() || header_modern {
+        if let (Kind::Request, Some(method)) = (p.kind, p.method.as_deref()) {
+            let mirrored = Mirrored {
+                method,
+                version: p.version.as_deref(),
+                name: p.name.as_deref(),
+            };
+            if let Err(e) = headers::check_mirrored(&parts, &mirrored) {
+                return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
+            }
+        }
+        return alone(state, &text, &p, permit, None, events_ok, true).await;
+    }
+    // The handshake revisions.
+    let revision = match header_version {
+        None => Revision::V2025_03_26,
+        Some(v) => match v.and_then(Revision::parse).filter(|r| !r.is_stateless()) {
+            Some(r) => r,
+            None => {
+                let e = RpcError::new(
+                    code::INVALID_REQUEST,
+                    "Bad request: unsupported MCP-Protocol-Version header.",
+                );
+                return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
+            }
+        },
+    };
+    let initialize = p.kind == Kind::Request && p.method.as_deref() == Some("initialize");
+    if state.config.stateless {
+        let assume = (!initialize).then_some(revision);
+        return alone(state, &text, &p, permit, assume, events_ok, false).await;
+    }
+    match headers::value(&parts, "mcp-session-id") {
+        None if initialize => open_session(state, &text),
+        None => {
+            let e = RpcError::new(
+                code::INVALID_REQUEST,
+                "Bad request: the Mcp-Session-Id header is required (initialize first).",
+            );
+            body::rpc_error(StatusCode::BAD_REQUEST, id, &e)
+        }
+        Some(sid) => match sid.and_then(|sid| state.sessions.get(sid)) {
+            Some(session) => in_session(session, &text, &p, permit, events_ok).await,
+            None => session_not_found(id),
+        },
+    }
+}
+
+fn session_not_found(id: &str) -> Response<Out> {
+    let e = RpcError::new(
+        code::INVALID_REQUEST,
+        "Not found: no session has this Mcp-Session-Id (it ended, or never existed); initialize again.",
+    );
+    body::rpc_error(StatusCode::NOT_FOUND, id, &e)
+}
+
+/// Whether the client accepts an event stream (it must, but one that says it takes only
+/// `application/json` gets JSON, without the messages sent before the reply).
+fn accepts_events(parts: &Parts) -> bool {
+    match headers::value(parts, header::ACCEPT.as_str()) {
+        Some(Some(accept)) => {
+            let accept = accept.to_ascii_lowercase();
+            accept.contains("text/event-stream") || accept.contains("*/*")
+        }
+        _ => true,
+    }
+}
+
+/// Serves a message on a connection of its own: a 2026-07-28 request, or any message in
+/// stateless mode (`assume`: the revision to serve a handshake-revision request in).
+/// Dropping the response (the client went away) cancels the call.
+async fn alone(
+    state: &Arc<State>,
+    text: &str,
+    p: &Peek<'_>,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    assume: Option<Revision>,
+    events_ok: bool,
+    modern: bool,
+) -> Response<Out> {
+    let (conn, _outbox) = Connection::new(&state.server, state.runtime.clone());
+    if let Some(revision) = assume {
+        conn.assume_session(revision);
+    }
+    let (tx, rx) = mpsc::unbounded_channel();
+    conn.handle_routed(text, tx);
+    let listen = p.method.as_deref() == Some("subscriptions/listen");
+    body::answer(Answer {
+        rx,
+        guard: Guard {
+            _permit: Some(permit),
+            own_connection: Some(conn),
+            session: None,
+        },
+        modern,
+        request: p.kind == Kind::Request,
+        events_ok,
+        stop: listen.then(|| stop_future(state)),
+    })
+    .await
+}
+
+/// `initialize` without a session: a new connection; on success it becomes a session and
+/// its id goes out in `Mcp-Session-Id`.
+fn open_session(state: &Arc<State>, text: &str) -> Response<Out> {
+    let (conn, outbox) = Connection::new(&state.server, state.runtime.clone());
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    conn.handle_routed(text, tx);
+    // `initialize` is answered at once.
+    let Ok(reply) = rx.try_recv() else {
+        let e = RpcError::internal("Internal error.");
+        return body::rpc_error(StatusCode::INTERNAL_SERVER_ERROR, "null", &e);
+    };
+    let status = body::status_of(&reply.text, false);
+    if body::reply_error(&reply.text).is_some() {
+        return body::json(status, reply.text);
+    }
+    let Some(id) = new_session_id() else {
+        tracing::error!("the operating system's random number generator failed");
+        let e = RpcError::internal("Internal error.");
+        return body::rpc_error(StatusCode::INTERNAL_SERVER_ERROR, "null", &e);
+    };
+    let session = Session::new(id.clone(), conn, outbox);
+    let config = &state.config;
+    if !state
+        .sessions
+        .insert(session, config.max_sessions, config.session_idle)
+    {
+        let mut r = body::error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Service unavailable: too many sessions; retry later.",
+        );
+        r.headers_mut().insert(
+            header::RETRY_AFTER,
+            header::HeaderValue::from(config.retry_after_secs),
+        );
+        return r;
+    }
+    let mut r = body::json(status, reply.text);
+    if let Ok(v) = header::HeaderValue::from_str(&id) {
+        r.headers_mut().insert("mcp-session-id", v);
+    }
+    r
+}
+
+/// Serves a message in its session. The reply, and what the call sends before it, go to
+/// this POST's response; closing it does not cancel the call (the client cancels with
+/// `notifications/cancelled`).
+async fn in_session(
+    session: Arc<Session>,
+    text: &str,
+    p: &Peek<'_>,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    events_ok: bool,
+) -> Response<Out> {
+    session.acquire();
+    let (tx, rx) = mpsc::unbounded_channel();
+    let handled = session.handle(text, tx);
+    let guard = Guard {
+        _permit: Some(permit),
+        own_connection: None,
+        session: Some(session),
+    };
+    if !handled {
+        drop(guard);
+        return session_not_found(p.id.unwrap_or("null"));
+    }
+    body::answer(Answer {
+        rx,
+        guard,
+        modern: false,
+        request: p.kind == Kind::Request,
+        events_ok,
+        stop: None,
+    })
+    .await
+}

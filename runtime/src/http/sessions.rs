@@ -1,0 +1,245 @@
+//! Sessions of the handshake revisions: one [`Connection`] per `Mcp-Session-Id`, the GET
+//! stream of its server messages, and DELETE.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use hyper::http::request::Parts;
+use hyper::{Response, StatusCode};
+
+use super::State;
+use super::body::{self, Guard, Out};
+use super::headers;
+use crate::connection::{Connection, Outbox, Route};
+use crate::revision::Revision;
+
+/// One session: the connection `initialize` opened, and its outbox (messages tied to no
+/// request, read by the GET stream).
+pub(crate) struct Session {
+    pub id: String,
+    conn: Mutex<Option<Connection>>,
+    outbox: Mutex<Option<Outbox>>,
+    last_used: Mutex<Instant>,
+    /// Requests and streams being served.
+    active: AtomicUsize,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Session {
+    pub fn new(id: String, conn: Connection, outbox: Outbox) -> Arc<Session> {
+        Arc::new(Session {
+            id,
+            conn: Mutex::new(Some(conn)),
+            outbox: Mutex::new(Some(outbox)),
+            last_used: Mutex::new(Instant::now()),
+            active: AtomicUsize::new(0),
+        })
+    }
+
+    /// Marks a request or stream of this session as started; [`Session::release`] ends it.
+    pub fn acquire(&self) {
+        self.active.fetch_add(1, Ordering::AcqRel);
+        *lock(&self.last_used) = Instant::now();
+    }
+
+    pub fn release(&self) {
+        self.active.fetch_sub(1, Ordering::AcqRel);
+        *lock(&self.last_used) = Instant::now();
+    }
+
+    fn idle_for(&self, now: Instant) -> Duration {
+        if self.active.load(Ordering::Acquire) > 0 {
+            return Duration::ZERO;
+        }
+        now.saturating_duration_since(*lock(&self.last_used))
+    }
+
+    /// Hands the session's connection one message; `false` once the session has ended.
+    pub fn handle(&self, message: &str, route: Route) -> bool {
+        match &*lock(&self.conn) {
+            Some(conn) => {
+                conn.handle_routed(message, route);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends the session: calls in flight are cancelled, requests to the client fail, the
+    /// GET stream ends once the last call has let go of the connection.
+    pub fn end(&self) {
+        let conn = lock(&self.conn).take();
+        if let Some(conn) = conn {
+            conn.cancel_all();
+            conn.close();
+        }
+        lock(&self.outbox).take();
+    }
+}
+
+/// The open sessions by id.
+pub(crate) struct Sessions {
+    map: Mutex<HashMap<String, Arc<Session>>>,
+}
+
+impl Sessions {
+    pub fn new() -> Self {
+        Sessions {
+            map: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<Session>> {
+        lock(&self.map).get(id).cloned()
+    }
+
+    /// Adds a session; when `max` are open, first ends those idle for `idle` or longer.
+    /// `false` when there is still no room.
+    pub fn insert(&self, session: Arc<Session>, max: usize, idle: Duration) -> bool {
+        let mut map = lock(&self.map);
+        if map.len() >= max {
+            let now = Instant::now();
+            let stale: Vec<String> = map
+                .iter()
+                .filter(|(_, s)| s.idle_for(now) >= idle)
+                .map(|(id, _)| id.clone())
+                .collect();
+            for id in stale {
+                if let Some(s) = map.remove(&id) {
+                    tracing::debug!(session = %id, "idle session ended to make room");
+                    s.end();
+                }
+            }
+        }
+        if map.len() >= max {
+            return false;
+        }
+        map.insert(session.id.clone(), session);
+        true
+    }
+
+    pub fn remove(&self, id: &str) -> Option<Arc<Session>> {
+        lock(&self.map).remove(id)
+    }
+
+    pub fn end_all(&self) {
+        let all: Vec<Arc<Session>> = lock(&self.map).drain().map(|(_, s)| s).collect();
+        for s in all {
+            s.end();
+        }
+    }
+}
+
+/// A new session id: 128 bits from the operating system's RNG, as 32 hex digits.
+pub(crate) fn new_session_id() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The session's outbox, lent to one GET stream and given back when the stream ends.
+pub(crate) struct OutboxLease {
+    session: Arc<Session>,
+    rx: Option<Outbox>,
+}
+
+impl OutboxLease {
+    pub fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<String>> {
+        match &mut self.rx {
+            Some(rx) => rx.poll_recv(cx),
+            None => Poll::Ready(None),
+        }
+    }
+}
+
+impl Drop for OutboxLease {
+    fn drop(&mut self) {
+        // Give the outbox back for the next GET, unless the session has ended.
+        if lock(&self.session.conn).is_some() {
+            *lock(&self.session.outbox) = self.rx.take();
+        }
+    }
+}
+
+/// Whether a request names a stateless revision in `MCP-Protocol-Version`.
+fn modern_header(parts: &Parts) -> bool {
+    matches!(
+        headers::value(parts, "mcp-protocol-version"),
+        Some(Some(v)) if Revision::parse(v).is_some_and(Revision::is_stateless)
+    )
+}
+
+/// The session a GET or DELETE names, or the response that refuses it.
+fn named_session(state: &State, parts: &Parts) -> Result<Arc<Session>, Box<Response<Out>>> {
+    if state.config.stateless || modern_header(parts) {
+        return Err(Box::new(body::not_allowed(&state.config)));
+    }
+    match headers::value(parts, "mcp-session-id") {
+        None => Err(Box::new(body::error(
+            StatusCode::BAD_REQUEST,
+            "Bad request: the Mcp-Session-Id header is required.",
+        ))),
+        Some(id) => id.and_then(|id| state.sessions.get(id)).ok_or_else(|| {
+            Box::new(body::error(
+                StatusCode::NOT_FOUND,
+                "Not found: no session has this Mcp-Session-Id (it ended, or never existed).",
+            ))
+        }),
+    }
+}
+
+/// GET: the session's stream of messages tied to no request (list changes), as SSE. One
+/// at a time (409 otherwise); it ends at shutdown or when the session ends.
+pub(crate) fn get(state: &Arc<State>, parts: &Parts) -> Response<Out> {
+    let session = match named_session(state, parts) {
+        Ok(s) => s,
+        Err(r) => return *r,
+    };
+    let Some(rx) = lock(&session.outbox).take() else {
+        return body::error(
+            StatusCode::CONFLICT,
+            "Conflict: this session's stream is already open.",
+        );
+    };
+    session.acquire();
+    let lease = OutboxLease {
+        session: session.clone(),
+        rx: Some(rx),
+    };
+    let guard = Guard {
+        _permit: None,
+        own_connection: None,
+        session: Some(session),
+    };
+    body::session_stream(lease, super::post::stop_future(state), guard)
+}
+
+/// DELETE: ends the session (204).
+pub(crate) fn delete(state: &Arc<State>, parts: &Parts) -> Response<Out> {
+    let session = match named_session(state, parts) {
+        Ok(s) => s,
+        Err(r) => return *r,
+    };
+    if let Some(s) = state.sessions.remove(&session.id) {
+        s.end();
+    }
+    body::empty(StatusCode::NO_CONTENT)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn session_ids_are_128_random_bits_in_hex() {
+        let a = super::new_session_id().unwrap();
+        let b = super::new_session_id().unwrap();
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a, b);
+    }
+}

@@ -1,0 +1,873 @@
+//! The Streamable HTTP transport over real TCP on 127.0.0.1 (port 0), with a small raw
+//! HTTP/1.1 client: sessions, 2026-07-28 header checks, security checks, limits, shutdown.
+
+#![cfg(feature = "http")]
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use toolidl_runtime::http::{HttpConfig, HttpServer};
+
+use common::{Kitchen, modern_meta, text_of};
+use toolidl_runtime::codegen::{BoxFuture, RawValue, RequestContext, Service, ToolDef, ToolResult};
+use toolidl_runtime::{Server, ToolOutput};
+
+/// A tool that waits until cancelled, and tells when its future is dropped.
+struct Probe(tokio::sync::mpsc::UnboundedSender<&'static str>);
+
+static PROBE_TOOLS: [ToolDef; 1] = [ToolDef::new(
+    "hold",
+    r#"{"name":"hold","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+)];
+
+struct Dropped(tokio::sync::mpsc::UnboundedSender<&'static str>);
+
+impl Drop for Dropped {
+    fn drop(&mut self) {
+        let _ = self.0.send("dropped");
+    }
+}
+
+impl Service for Probe {
+    fn tools(&self) -> &[ToolDef] {
+        &PROBE_TOOLS
+    }
+
+    fn call_tool(
+        self: std::sync::Arc<Self>,
+        _: &str,
+        _: &RawValue,
+        _: RequestContext,
+    ) -> BoxFuture<ToolResult> {
+        let guard = Dropped(self.0.clone());
+        let _ = self.0.send("started");
+        Box::pin(async move {
+            let _guard = guard;
+            std::future::pending::<()>().await;
+            Ok(ToolOutput::Empty)
+        })
+    }
+}
+
+fn test_server(probe: tokio::sync::mpsc::UnboundedSender<&'static str>) -> Server {
+    Server::builder("http-test", "1.0.0")
+        .list_changed(true)
+        .service(std::sync::Arc::new(Kitchen))
+        .service(std::sync::Arc::new(Probe(probe)))
+        .build()
+}
+
+/// A running server and what stops it.
+struct Running {
+    addr: SocketAddr,
+    server: Server,
+    /// What the `hold` tool reports.
+    probe: tokio::sync::mpsc::UnboundedReceiver<&'static str>,
+    stop: Option<oneshot::Sender<()>>,
+    done: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+async fn start(config: HttpConfig) -> Running {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let (probe_tx, probe) = tokio::sync::mpsc::unbounded_channel();
+    let server = test_server(probe_tx);
+    let http = HttpServer::from_listener(server.clone(), listener, config).unwrap();
+    let addr = http.local_addr().unwrap();
+    let (tx, rx) = oneshot::channel::<()>();
+    let done = tokio::spawn(http.run_until(async {
+        let _ = rx.await;
+    }));
+    Running {
+        addr,
+        server,
+        probe,
+        stop: Some(tx),
+        done,
+    }
+}
+
+impl Running {
+    async fn probe(&mut self) -> &'static str {
+        tokio::time::timeout(Duration::from_secs(5), self.probe.recv())
+            .await
+            .expect("timed out waiting for the probe")
+            .unwrap()
+    }
+
+    async fn client(&self) -> Client {
+        Client::connect(self.addr).await
+    }
+
+    async fn shutdown(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        tokio::time::timeout(Duration::from_secs(10), self.done)
+            .await
+            .expect("shutdown timed out")
+            .unwrap()
+            .unwrap();
+    }
+}
+
+/// One HTTP/1.1 response.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    /// The `data:` of each SSE event, as JSON.
+    fn events(&self) -> Vec<Value> {
+        assert_eq!(self.header("content-type"), Some("text/event-stream"));
+        let text = String::from_utf8(self.body.clone()).unwrap();
+        text.lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .map(|d| serde_json::from_str(d).unwrap())
+            .collect()
+    }
+}
+
+/// A raw HTTP/1.1 client on one kept-alive TCP connection.
+struct Client {
+    addr: SocketAddr,
+    stream: TcpStream,
+    buf: Vec<u8>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> Client {
+        Client {
+            addr,
+            stream: TcpStream::connect(addr).await.unwrap(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// Writes a request; `Host` is the server's address unless `headers` has one.
+    async fn write(&mut self, method: &str, headers: &[(&str, &str)], body: &[u8]) {
+        let mut head = format!("{method} /mcp HTTP/1.1\r\n");
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            head.push_str(&format!("Host: {}\r\n", self.addr));
+        }
+        for (k, v) in headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+        self.stream.write_all(head.as_bytes()).await.unwrap();
+        self.stream.write_all(body).await.unwrap();
+    }
+
+    async fn send(&mut self, method: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+        self.write(method, headers, body).await;
+        self.read_reply().await
+    }
+
+    async fn post(&mut self, headers: &[(&str, &str)], message: &Value) -> Reply {
+        let mut all = vec![
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ];
+        all.extend_from_slice(headers);
+        self.send("POST", &all, message.to_string().as_bytes())
+            .await
+    }
+
+    async fn fill(&mut self) -> bool {
+        let mut chunk = [0u8; 8192];
+        let n = tokio::time::timeout(Duration::from_secs(10), self.stream.read(&mut chunk))
+            .await
+            .expect("timed out reading")
+            .unwrap();
+        self.buf.extend_from_slice(&chunk[..n]);
+        n > 0
+    }
+
+    async fn line(&mut self) -> String {
+        loop {
+            if let Some(i) = self.buf.windows(2).position(|w| w == b"\r\n") {
+                let line = String::from_utf8(self.buf[..i].to_vec()).unwrap();
+                self.buf.drain(..i + 2);
+                return line;
+            }
+            assert!(self.fill().await, "connection closed");
+        }
+    }
+
+    async fn exactly(&mut self, n: usize) -> Vec<u8> {
+        while self.buf.len() < n {
+            assert!(self.fill().await, "connection closed");
+        }
+        self.buf.drain(..n).collect()
+    }
+
+    async fn read_head(&mut self) -> Reply {
+        let status_line = self.line().await;
+        let status = status_line.split(' ').nth(1).unwrap().parse().unwrap();
+        let mut headers = Vec::new();
+        loop {
+            let line = self.line().await;
+            if line.is_empty() {
+                break;
+            }
+            let (k, v) = line.split_once(':').unwrap();
+            headers.push((k.trim().to_owned(), v.trim().to_owned()));
+        }
+        Reply {
+            status,
+            headers,
+            body: Vec::new(),
+        }
+    }
+
+    /// The next chunk of a chunked body; empty at its end.
+    async fn chunk(&mut self) -> Vec<u8> {
+        let size = usize::from_str_radix(self.line().await.trim(), 16).unwrap();
+        let data = self.exactly(size).await;
+        assert_eq!(self.exactly(2).await, b"\r\n");
+        data
+    }
+
+    async fn read_reply(&mut self) -> Reply {
+        let mut r = self.read_head().await;
+        if let Some(n) = r.header("content-length") {
+            let n = n.parse().unwrap();
+            r.body = self.exactly(n).await;
+        } else if r.header("transfer-encoding") == Some("chunked") {
+            loop {
+                let c = self.chunk().await;
+                if c.is_empty() {
+                    break;
+                }
+                r.body.extend_from_slice(&c);
+            }
+        }
+        r
+    }
+
+    /// Whether the server closed the connection.
+    async fn closed(&mut self) -> bool {
+        !self.fill().await
+    }
+}
+
+fn request(id: i64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+fn initialize(revision: &str) -> Value {
+    request(
+        0,
+        "initialize",
+        json!({"protocolVersion": revision, "capabilities": {"sampling": {}}, "clientInfo": {"name": "t", "version": "1"}}),
+    )
+}
+
+/// Initializes a session; returns its id.
+async fn open_session(c: &mut Client) -> String {
+    let r = c.post(&[], &initialize("2025-11-25")).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(r.json()["result"]["protocolVersion"], "2025-11-25");
+    let sid = r.header("mcp-session-id").expect("a session id").to_owned();
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let r = c
+        .post(
+            &[
+                ("Mcp-Session-Id", &sid),
+                ("MCP-Protocol-Version", "2025-11-25"),
+            ],
+            &note,
+        )
+        .await;
+    assert_eq!(r.status, 202);
+    assert!(r.body.is_empty());
+    sid
+}
+
+fn modern_call(id: i64, name: &str, arguments: Value) -> Value {
+    request(
+        id,
+        "tools/call",
+        json!({"name": name, "arguments": arguments, "_meta": modern_meta(json!({}))}),
+    )
+}
+
+fn modern_headers<'a>(method: &'a str, name: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
+    let mut h = vec![
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", method),
+    ];
+    if let Some(n) = name {
+        h.push(("Mcp-Name", n));
+    }
+    h
+}
+
+#[tokio::test]
+async fn sessions_initialize_call_and_end() {
+    let server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    assert_eq!(sid.len(), 32);
+    assert!(sid.bytes().all(|b| b.is_ascii_hexdigit()));
+    let h = [
+        ("Mcp-Session-Id", sid.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+
+    // A tools/call answered with one JSON reply.
+    let r = c
+        .post(&h, &request(1, "tools/call", json!({"name": "text"})))
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(text_of(&r.json()), "hi \"there\"");
+    // JSON-RPC errors of a readable request are 200 with the error.
+    let r = c.post(&h, &request(2, "nope/nope", json!({}))).await;
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (200, json!(-32601))
+    );
+    assert_eq!(r.json()["id"], 2);
+
+    // Missing session id: 400; unknown: 404.
+    let r = c.post(&[], &request(3, "tools/list", json!({}))).await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["id"], 3);
+    let r = c
+        .post(
+            &[("Mcp-Session-Id", "0123456789abcdef0123456789abcdef")],
+            &request(4, "tools/list", json!({})),
+        )
+        .await;
+    assert_eq!(r.status, 404);
+    assert_eq!(r.json()["id"], 4);
+
+    // The protocol version header: absent means 2025-03-26 (served), unsupported is 400.
+    let r = c
+        .post(
+            &[("Mcp-Session-Id", &sid)],
+            &request(5, "tools/list", json!({})),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let r = c
+        .post(
+            &[
+                ("Mcp-Session-Id", &sid),
+                ("MCP-Protocol-Version", "1999-01-01"),
+            ],
+            &request(6, "tools/list", json!({})),
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["id"], 6);
+
+    // GET (the session's stream) and other methods.
+    let r = c.send("PUT", &h, b"").await;
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow"), Some("POST, GET, DELETE"));
+
+    // DELETE ends the session; it is then unknown.
+    let r = c.send("DELETE", &h, b"").await;
+    assert_eq!(r.status, 204);
+    let r = c.post(&h, &request(7, "tools/list", json!({}))).await;
+    assert_eq!(r.status, 404);
+    let r = c.send("DELETE", &h, b"").await;
+    assert_eq!(r.status, 404);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_failed_initialize_opens_no_session() {
+    let server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    let r = c.post(&[], &request(0, "initialize", json!(5))).await;
+    assert!(r.json().get("error").is_some(), "{:?}", r.json());
+    assert_eq!(r.header("mcp-session-id"), None);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn calls_that_notify_first_answer_with_an_event_stream() {
+    let server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    let h = [
+        ("Mcp-Session-Id", sid.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let r = c
+        .post(
+            &h,
+            &request(1, "logging/setLevel", json!({"level": "info"})),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let call = request(
+        2,
+        "tools/call",
+        json!({"name": "progress", "_meta": {"progressToken": "p"}}),
+    );
+    let r = c.post(&h, &call).await;
+    assert_eq!(r.status, 200);
+    let events = r.events();
+    let methods: Vec<&str> = events
+        .iter()
+        .map(|e| e["method"].as_str().unwrap_or("(reply)"))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "notifications/progress",
+            "notifications/message",
+            "notifications/progress",
+            "(reply)"
+        ]
+    );
+    assert_eq!(events[3]["id"], 2);
+    // A client that accepts only JSON gets the reply alone.
+    let r = c
+        .send(
+            "POST",
+            &[("Mcp-Session-Id", &sid), ("Accept", "application/json")],
+            call.to_string().as_bytes(),
+        )
+        .await;
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(r.json()["id"], 2);
+
+    // A request to the client goes out on the call's stream; its answer, POSTed, gets 202.
+    let call = request(3, "tools/call", json!({"name": "sample"}));
+    c.write(
+        "POST",
+        &[
+            ("Mcp-Session-Id", &sid),
+            ("Content-Type", "application/json"),
+        ],
+        call.to_string().as_bytes(),
+    )
+    .await;
+    let head = c.read_head().await;
+    assert_eq!(head.header("content-type"), Some("text/event-stream"));
+    let chunk = String::from_utf8(c.chunk().await).unwrap();
+    let data = chunk
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap();
+    let sampling: Value = serde_json::from_str(data).unwrap();
+    assert_eq!(sampling["method"], "sampling/createMessage");
+    let mut other = server.client().await;
+    let answer = json!({"jsonrpc": "2.0", "id": sampling["id"], "result": {"role": "assistant", "content": {"type": "text", "text": "sampled"}, "model": "m"}});
+    let r = other.post(&[("Mcp-Session-Id", &sid)], &answer).await;
+    assert_eq!(r.status, 202);
+    let mut rest = Vec::new();
+    loop {
+        let c = c.chunk().await;
+        if c.is_empty() {
+            break;
+        }
+        rest.extend_from_slice(&c);
+    }
+    let rest = String::from_utf8(rest).unwrap();
+    let reply: Value =
+        serde_json::from_str(rest.lines().find_map(|l| l.strip_prefix("data: ")).unwrap()).unwrap();
+    assert_eq!(text_of(&reply), "sampled");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn modern_requests_need_no_session_and_matching_headers() {
+    let server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    let call = modern_call(1, "text", json!({}));
+    let r = c
+        .post(&modern_headers("tools/call", Some("text")), &call)
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("mcp-session-id"), None);
+    assert_eq!(text_of(&r.json()), "hi \"there\"");
+    assert_eq!(r.json()["result"]["resultType"], "complete");
+
+    // Mismatched or missing mirrored headers: 400 with -32020 and the request's id.
+    for headers in [
+        modern_headers("tools/list", Some("text")),
+        modern_headers("tools/call", Some("other")),
+        modern_headers("tools/call", None),
+        vec![("MCP-Protocol-Version", "2026-07-28")],
+        vec![("Mcp-Method", "tools/call"), ("Mcp-Name", "text")],
+    ] {
+        let r = c.post(&headers, &call).await;
+        assert_eq!(r.status, 400, "{headers:?}");
+        assert_eq!(r.json()["error"]["code"], -32020, "{headers:?}");
+        assert_eq!(r.json()["id"], 1);
+    }
+    // Base64-encoded Mcp-Name; whitespace around values.
+    let r = c
+        .post(
+            &modern_headers("tools/call", Some(" =?base64?dGV4dA==?= ")),
+            &call,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{:?}", r.json());
+
+    // No _meta protocol version under a 2026-07-28 header: -32602, 400.
+    let r = c
+        .post(
+            &modern_headers("server/discover", None),
+            &request(2, "server/discover", json!({})),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!(-32602))
+    );
+    // An unsupported version named in both: -32022, 400. An unknown method: 404.
+    let mut meta = modern_meta(json!({}));
+    meta["io.modelcontextprotocol/protocolVersion"] = json!("v999");
+    let r = c
+        .post(
+            &[
+                ("MCP-Protocol-Version", "v999"),
+                ("Mcp-Method", "server/discover"),
+            ],
+            &request(3, "server/discover", json!({"_meta": meta})),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!(-32022))
+    );
+    let r = c
+        .post(
+            &modern_headers("initialize", None),
+            &request(4, "initialize", json!({"_meta": modern_meta(json!({}))})),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (404, json!(-32601))
+    );
+
+    // GET and DELETE are not part of 2026-07-28.
+    let h = [("MCP-Protocol-Version", "2026-07-28")];
+    assert_eq!(c.send("GET", &h, b"").await.status, 405);
+    assert_eq!(c.send("DELETE", &h, b"").await.status, 405);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn closing_a_modern_response_cancels_the_call() {
+    let mut server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    c.write(
+        "POST",
+        &modern_headers("tools/call", Some("hold")),
+        modern_call(1, "hold", json!({})).to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(server.probe().await, "started");
+    drop(c);
+    assert_eq!(server.probe().await, "dropped");
+
+    // In a session, closing the response does not cancel; notifications/cancelled does.
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    c.write(
+        "POST",
+        &[("Mcp-Session-Id", &sid)],
+        request(2, "tools/call", json!({"name": "hold"}))
+            .to_string()
+            .as_bytes(),
+    )
+    .await;
+    assert_eq!(server.probe().await, "started");
+    drop(c);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(
+        server.probe.try_recv().is_err(),
+        "cancelled by a closed response"
+    );
+    let mut c = server.client().await;
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}});
+    assert_eq!(
+        c.post(&[("Mcp-Session-Id", &sid)], &cancel).await.status,
+        202
+    );
+    assert_eq!(server.probe().await, "dropped");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn host_and_origin_are_checked_and_the_connection_stays_usable() {
+    let server = start(HttpConfig::new().allow_host("mcp.example.com")).await;
+    let mut c = server.client().await;
+    let body = request(1, "tools/list", json!({"_meta": modern_meta(json!({}))}));
+    let good = modern_headers("tools/list", None);
+    for (k, v) in [
+        ("Host", "evil.example:80"),
+        ("Origin", "http://evil.example"),
+        ("Origin", "null"),
+    ] {
+        let mut h = good.clone();
+        h.push((k, v));
+        let r = c.post(&h, &body).await;
+        assert_eq!(r.status, 403, "{k}: {v}");
+        assert!(r.json()["error"].is_object());
+        // The same connection serves the next request.
+        let r = c.post(&good, &body).await;
+        assert_eq!(r.status, 200, "after {k}: {v}");
+        assert!(r.json()["result"]["tools"].is_array());
+    }
+    for (k, v) in [
+        ("Host", "localhost:1234"),
+        ("Host", "mcp.example.com"),
+        ("Origin", "http://127.0.0.1:3000"),
+    ] {
+        let mut h = good.clone();
+        h.push((k, v));
+        assert_eq!(c.post(&h, &body).await.status, 200, "{k}: {v}");
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn over_limit_bodies_get_413_with_the_request_id() {
+    let server = start(HttpConfig::new().max_body_bytes(1000)).await;
+    let mut c = server.client().await;
+    let big = request(
+        7,
+        "tools/call",
+        json!({"name": "text", "arguments": {"pad": "x".repeat(5000)}, "_meta": modern_meta(json!({}))}),
+    );
+    let r = c
+        .post(&modern_headers("tools/call", Some("text")), &big)
+        .await;
+    assert_eq!(r.status, 413);
+    assert_eq!(r.json()["id"], 7);
+    assert_eq!(r.json()["error"]["code"], -32600);
+    // Without a readable id, the error has none; the connection goes on.
+    let r = c
+        .send(
+            "POST",
+            &[],
+            format!("[{}]", "1,".repeat(1000) + "1").as_bytes(),
+        )
+        .await;
+    assert_eq!(r.status, 413);
+    assert!(r.json().get("id").is_none());
+    let small = request(8, "tools/list", json!({"_meta": modern_meta(json!({}))}));
+    let r = c.post(&modern_headers("tools/list", None), &small).await;
+    assert_eq!(r.status, 200);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn bearer_tokens_are_checked() {
+    let server = start(
+        HttpConfig::new()
+            .bearer(|t| t == "good-token")
+            .resource_metadata("http://127.0.0.1/.well-known/oauth-protected-resource"),
+    )
+    .await;
+    let mut c = server.client().await;
+    let body = request(1, "tools/list", json!({"_meta": modern_meta(json!({}))}));
+    let mut h = modern_headers("tools/list", None);
+    let r = c.post(&h, &body).await;
+    assert_eq!(r.status, 401);
+    let challenge = r.header("www-authenticate").unwrap();
+    assert!(challenge.starts_with("Bearer"), "{challenge}");
+    assert!(challenge.contains("resource_metadata="), "{challenge}");
+    assert!(!challenge.contains("invalid_token"), "{challenge}");
+    h.push(("Authorization", "Bearer bad-token"));
+    let r = c.post(&h, &body).await;
+    assert_eq!(r.status, 401);
+    assert!(
+        r.header("www-authenticate")
+            .unwrap()
+            .contains("error=\"invalid_token\"")
+    );
+    h.pop();
+    h.push(("Authorization", "bearer good-token"));
+    let r = c.post(&h, &body).await;
+    assert_eq!(r.status, 200);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn requests_over_the_concurrency_limit_get_503() {
+    let server = start(HttpConfig::new().max_in_flight(2).retry_after_secs(3)).await;
+    let mut busy = Vec::new();
+    for i in 0..2 {
+        let mut c = server.client().await;
+        c.write(
+            "POST",
+            &modern_headers("tools/call", Some("slow")),
+            modern_call(i, "slow", json!({"ms": 500}))
+                .to_string()
+                .as_bytes(),
+        )
+        .await;
+        busy.push(c);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut c = server.client().await;
+    let r = c
+        .post(
+            &modern_headers("tools/call", Some("text")),
+            &modern_call(9, "text", json!({})),
+        )
+        .await;
+    assert_eq!(r.status, 503);
+    assert_eq!(r.header("retry-after"), Some("3"));
+    for mut b in busy {
+        let r = b.read_reply().await;
+        assert_eq!(text_of(&r.json()), "slept 500");
+    }
+    // Room again.
+    let r = c
+        .post(
+            &modern_headers("tools/call", Some("text")),
+            &modern_call(10, "text", json!({})),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn stateless_mode_keeps_no_session() {
+    let server = start(HttpConfig::new().stateless(true)).await;
+    let mut c = server.client().await;
+    let r = c.post(&[], &initialize("2025-06-18")).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("mcp-session-id"), None);
+    assert_eq!(r.json()["result"]["protocolVersion"], "2025-06-18");
+    // Any later request is served alone, in the header's revision.
+    let r = c
+        .post(
+            &[("MCP-Protocol-Version", "2025-06-18")],
+            &request(1, "tools/call", json!({"name": "context"})),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let result = &r.json()["result"]["structuredContent"];
+    assert_eq!(result["revision"], "2025-06-18");
+    assert_eq!(result["sampling"], false);
+    // Without the header: 2025-03-26 (no structuredContent).
+    let r = c
+        .post(&[], &request(2, "tools/call", json!({"name": "context"})))
+        .await;
+    assert!(r.json()["result"].get("structuredContent").is_none());
+    assert!(text_of(&r.json()).contains("2025-03-26"));
+    // A session id header is ignored; GET and DELETE are not served.
+    let r = c
+        .post(
+            &[("Mcp-Session-Id", "nope")],
+            &request(3, "ping", json!({})),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(c.send("GET", &[], b"").await.status, 405);
+    assert_eq!(
+        c.send("DELETE", &[("Mcp-Session-Id", "x")], b"")
+            .await
+            .status,
+        405
+    );
+    // 2026-07-28 as usual.
+    let r = c
+        .post(
+            &modern_headers("tools/call", Some("text")),
+            &modern_call(4, "text", json!({})),
+        )
+        .await;
+    assert_eq!(text_of(&r.json()), "hi \"there\"");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_session_stream_carries_list_changes() {
+    let server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    let h = [("Mcp-Session-Id", sid.as_str())];
+    c.write(
+        "GET",
+        &[("Mcp-Session-Id", &sid), ("Accept", "text/event-stream")],
+        b"",
+    )
+    .await;
+    let head = c.read_head().await;
+    assert_eq!(head.status, 200);
+    assert_eq!(head.header("content-type"), Some("text/event-stream"));
+    // A second stream for the same session: 409.
+    let mut other = server.client().await;
+    assert_eq!(other.send("GET", &h, b"").await.status, 409);
+    // A change of the tool list reaches the session on its stream.
+    server.server.add_service(std::sync::Arc::new(common::Solo));
+    let chunk = String::from_utf8(c.chunk().await).unwrap();
+    let data = chunk
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap();
+    let note: Value = serde_json::from_str(data).unwrap();
+    assert_eq!(note["method"], "notifications/tools/list_changed");
+    // Shutdown ends the stream, and the server returns.
+    let stop = tokio::spawn(server.shutdown());
+    assert!(c.chunk().await.is_empty());
+    stop.await.unwrap();
+}
+
+#[tokio::test]
+async fn shutdown_lets_calls_in_flight_finish() {
+    let server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    c.write(
+        "POST",
+        &[
+            ("Mcp-Session-Id", &sid),
+            ("Content-Type", "application/json"),
+        ],
+        request(
+            1,
+            "tools/call",
+            json!({"name": "slow", "arguments": {"ms": 300}}),
+        )
+        .to_string()
+        .as_bytes(),
+    )
+    .await;
+    let mut idle = server.client().await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let addr = server.addr;
+    let stop = tokio::spawn(server.shutdown());
+    let r = c.read_reply().await;
+    assert_eq!(text_of(&r.json()), "slept 300");
+    assert!(c.closed().await);
+    assert!(idle.closed().await);
+    stop.await.unwrap();
+    // No longer accepting.
+    assert!(TcpStream::connect(addr).await.is_err());
+}
