@@ -679,6 +679,36 @@ async fn over_limit_bodies_get_413_with_the_request_id() {
     let small = request(8, "tools/list", json!({"_meta": modern_meta(json!({}))}));
     let r = c.post(&modern_headers("tools/list", None), &small).await;
     assert_eq!(r.status, 200);
+
+    // In a session, an over-long response from the client fails the request it answers
+    // (as on stdio), and is itself answered without an id.
+    let sid = open_session(&mut c).await;
+    let call = request(9, "tools/call", json!({"name": "sample"}));
+    c.write(
+        "POST",
+        &[("Mcp-Session-Id", &sid)],
+        call.to_string().as_bytes(),
+    )
+    .await;
+    let head = c.read_head().await;
+    assert_eq!(head.header("content-type"), Some("text/event-stream"));
+    let chunk = String::from_utf8(c.chunk().await).unwrap();
+    let data = chunk
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap();
+    let sampling: Value = serde_json::from_str(data).unwrap();
+    let mut other = server.client().await;
+    let answer =
+        json!({"jsonrpc": "2.0", "id": sampling["id"], "result": {"pad": "x".repeat(5000)}});
+    let r = other.post(&[("Mcp-Session-Id", &sid)], &answer).await;
+    assert_eq!(r.status, 413);
+    assert!(r.json().get("id").is_none());
+    let rest = String::from_utf8(c.chunk().await).unwrap();
+    let reply: Value =
+        serde_json::from_str(rest.lines().find_map(|l| l.strip_prefix("data: ")).unwrap()).unwrap();
+    assert_eq!(reply["id"], 9);
+    assert_eq!(reply["error"]["code"], -32603, "{reply}");
     server.shutdown().await;
 }
 

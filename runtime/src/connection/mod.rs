@@ -126,9 +126,16 @@ impl Connection {
     /// the POST's response) rather than to the outbox.
     #[cfg(feature = "http")]
     pub(crate) fn handle_routed(&self, message: &str, route: Route) {
+        self.with_route(route, |c| c.handle_line(message))
+    }
+
+    /// Runs `f` with `route` as the stream of what it handles (see [`Route`]).
+    #[cfg(feature = "http")]
+    pub(crate) fn with_route<T>(&self, route: Route, f: impl FnOnce(&Connection) -> T) -> T {
         *self.route.borrow_mut() = Some(route);
-        self.handle_line(message);
+        let out = f(self);
         *self.route.borrow_mut() = None;
+        out
     }
 
     /// Serves handshake-revision requests without `initialize` (stateless HTTP): as if

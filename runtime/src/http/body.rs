@@ -262,8 +262,16 @@ pub(crate) async fn drained(
     response
 }
 
-async fn next_frame(body: &mut Incoming) -> Option<Result<Frame<Bytes>, hyper::Error>> {
-    poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await
+/// How long a request body may take to arrive (each piece, and all of it while drained).
+pub(crate) const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The next piece of a body; a body that stalls for [`BODY_TIMEOUT`] counts as broken.
+async fn next_frame(body: &mut Incoming) -> Option<Result<Frame<Bytes>, ()>> {
+    let next = poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx));
+    match tokio::time::timeout(BODY_TIMEOUT, next).await {
+        Ok(frame) => frame.map(|f| f.map_err(drop)),
+        Err(_) => Some(Err(())),
+    }
 }
 
 /// Why a request body was not read whole.

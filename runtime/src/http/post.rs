@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use super::State;
 use super::body::{self, Answer, BodyError, Guard, Out};
 use super::headers::{self, Mirrored};
-use super::sessions::{Session, new_session_id};
+use super::sessions::{Session, new_session_id, reject_long};
 use crate::connection::Connection;
 use crate::jsonrpc::{self, Incoming as Message, RpcError, code};
 use crate::revision::Revision;
@@ -101,13 +101,6 @@ pub(crate) fn stop_future(state: &State) -> BoxFuture<()> {
     })
 }
 
-fn too_long(limit: usize) -> RpcError {
-    RpcError::new(
-        code::INVALID_REQUEST,
-        format!("Invalid request: the message is longer than {limit} bytes."),
-    )
-}
-
 /// Serves one POST.
 pub(crate) async fn post(
     state: &Arc<State>,
@@ -130,26 +123,43 @@ pub(crate) async fn post(
         .headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    let bytes = match body::read(&mut incoming, declared, limit).await {
+    // The whole body within twice the per-piece timeout: a trickle cannot hold a permit.
+    let read = tokio::time::timeout(
+        2 * body::BODY_TIMEOUT,
+        body::read(&mut incoming, declared, limit),
+    );
+    let bytes = match read.await.unwrap_or(Err(BodyError::Broken)) {
         Ok(b) => b,
         Err(BodyError::Broken) => {
-            return body::error(
+            let mut r = body::error(
                 StatusCode::BAD_REQUEST,
-                "Bad request: the body could not be read.",
+                "Bad request: the body could not be read in time.",
             );
+            r.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            return r;
         }
         Err(BodyError::TooLarge(scanned, complete)) => {
-            // A client's response names the server's own request, not one to answer.
-            let id = if scanned.is_response() {
-                None
-            } else {
-                scanned.finish()
+            // Answered by the session's connection when there is one, so that an over-long
+            // response from the client fails the request it answers, as on stdio.
+            let session = match state.config.stateless {
+                true => None,
+                false => headers::value(&parts, "mcp-session-id")
+                    .flatten()
+                    .and_then(|id| state.sessions.get(id)),
             };
-            let mut r = body::rpc_error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                id.as_deref().unwrap_or("null"),
-                &too_long(limit),
-            );
+            let scanned = Box::new(scanned);
+            let reply = match session {
+                Some(s) => s.reject_long(limit, scanned),
+                None => Err(scanned),
+            }
+            .unwrap_or_else(|scanned| {
+                let (conn, _outbox) = Connection::new(&state.server, state.runtime.clone());
+                reject_long(&conn, limit, *scanned)
+            });
+            let mut r = body::json(StatusCode::PAYLOAD_TOO_LARGE, reply);
             if !complete {
                 r.headers_mut().insert(
                     header::CONNECTION,

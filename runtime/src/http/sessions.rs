@@ -14,6 +14,7 @@ use super::State;
 use super::body::{self, Guard, Out};
 use super::headers;
 use crate::connection::{Connection, Outbox, Route};
+use crate::jsonrpc::IdScanner;
 use crate::revision::Revision;
 
 /// One session: the connection `initialize` opened, and its outbox (messages tied to no
@@ -68,6 +69,19 @@ impl Session {
                 true
             }
             None => false,
+        }
+    }
+
+    /// Answers an over-limit message of this session as stdio does (a response from the
+    /// client fails the request it answers); the scanner back once the session has ended.
+    pub fn reject_long(
+        &self,
+        limit: usize,
+        scanned: Box<IdScanner>,
+    ) -> Result<String, Box<IdScanner>> {
+        match &*lock(&self.conn) {
+            Some(conn) => Ok(reject_long(conn, limit, *scanned)),
+            None => Err(scanned),
         }
     }
 
@@ -132,6 +146,19 @@ impl Sessions {
         let all: Vec<Arc<Session>> = lock(&self.map).drain().map(|(_, s)| s).collect();
         for s in all {
             s.end();
+        }
+    }
+}
+
+/// The error for an over-limit message, from what the scan of it found (with its id when
+/// it has a readable one; see `Connection::reject_long_message`).
+pub(crate) fn reject_long(conn: &Connection, limit: usize, scanned: IdScanner) -> String {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    conn.with_route(tx, |c| c.reject_long_message(limit, scanned));
+    match rx.try_recv() {
+        Ok(m) => m.text,
+        Err(_) => {
+            crate::jsonrpc::error_message("null", &crate::RpcError::internal("Internal error."))
         }
     }
 }
