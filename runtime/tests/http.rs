@@ -18,13 +18,20 @@ use common::{Kitchen, modern_meta, text_of};
 use toolidl_runtime::codegen::{BoxFuture, RawValue, RequestContext, Service, ToolDef, ToolResult};
 use toolidl_runtime::{Server, ToolOutput};
 
-/// A tool that waits until cancelled, and tells when its future is dropped.
+/// `hold` waits until cancelled; `pause` answers after 300 ms. Both tell when they start
+/// and when their future is dropped.
 struct Probe(tokio::sync::mpsc::UnboundedSender<&'static str>);
 
-static PROBE_TOOLS: [ToolDef; 1] = [ToolDef::new(
-    "hold",
-    r#"{"name":"hold","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
-)];
+static PROBE_TOOLS: [ToolDef; 2] = [
+    ToolDef::new(
+        "hold",
+        r#"{"name":"hold","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+    ToolDef::new(
+        "pause",
+        r#"{"name":"pause","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+    ),
+];
 
 struct Dropped(tokio::sync::mpsc::UnboundedSender<&'static str>);
 
@@ -41,14 +48,19 @@ impl Service for Probe {
 
     fn call_tool(
         self: std::sync::Arc<Self>,
-        _: &str,
+        name: &str,
         _: &RawValue,
         _: RequestContext,
     ) -> BoxFuture<ToolResult> {
         let guard = Dropped(self.0.clone());
         let _ = self.0.send("started");
+        let pause = name == "pause";
         Box::pin(async move {
             let _guard = guard;
+            if pause {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                return Ok(ToolOutput::text("paused"));
+            }
             std::future::pending::<()>().await;
             Ok(ToolOutput::Empty)
         })
@@ -263,9 +275,11 @@ impl Client {
         r
     }
 
-    /// Whether the server closed the connection.
+    /// Whether the server closed (or reset) the connection.
     async fn closed(&mut self) -> bool {
-        !self.fill().await
+        let mut chunk = [0u8; 64];
+        let read = tokio::time::timeout(Duration::from_secs(10), self.stream.read(&mut chunk));
+        matches!(read.await, Ok(Ok(0) | Err(_)))
     }
 }
 
@@ -746,21 +760,19 @@ async fn bearer_tokens_are_checked() {
 
 #[tokio::test]
 async fn requests_over_the_concurrency_limit_get_503() {
-    let server = start(HttpConfig::new().max_in_flight(2).retry_after_secs(3)).await;
+    let mut server = start(HttpConfig::new().max_in_flight(2).retry_after_secs(3)).await;
     let mut busy = Vec::new();
     for i in 0..2 {
         let mut c = server.client().await;
         c.write(
             "POST",
-            &modern_headers("tools/call", Some("slow")),
-            modern_call(i, "slow", json!({"ms": 500}))
-                .to_string()
-                .as_bytes(),
+            &modern_headers("tools/call", Some("hold")),
+            modern_call(i, "hold", json!({})).to_string().as_bytes(),
         )
         .await;
+        assert_eq!(server.probe().await, "started");
         busy.push(c);
     }
-    tokio::time::sleep(Duration::from_millis(100)).await;
     let mut c = server.client().await;
     let r = c
         .post(
@@ -770,10 +782,10 @@ async fn requests_over_the_concurrency_limit_get_503() {
         .await;
     assert_eq!(r.status, 503);
     assert_eq!(r.header("retry-after"), Some("3"));
-    for mut b in busy {
-        let r = b.read_reply().await;
-        assert_eq!(text_of(&r.json()), "slept 500");
-    }
+    // Those clients go away: their calls are cancelled and their permits freed.
+    drop(busy);
+    assert_eq!(server.probe().await, "dropped");
+    assert_eq!(server.probe().await, "dropped");
     // Room again.
     let r = c
         .post(
@@ -871,30 +883,22 @@ async fn the_session_stream_carries_list_changes() {
 
 #[tokio::test]
 async fn shutdown_lets_calls_in_flight_finish() {
-    let server = start(HttpConfig::new()).await;
+    let mut server = start(HttpConfig::new()).await;
     let mut c = server.client().await;
     let sid = open_session(&mut c).await;
+    let call = request(1, "tools/call", json!({"name": "pause"}));
     c.write(
         "POST",
-        &[
-            ("Mcp-Session-Id", &sid),
-            ("Content-Type", "application/json"),
-        ],
-        request(
-            1,
-            "tools/call",
-            json!({"name": "slow", "arguments": {"ms": 300}}),
-        )
-        .to_string()
-        .as_bytes(),
+        &[("Mcp-Session-Id", &sid)],
+        call.to_string().as_bytes(),
     )
     .await;
     let mut idle = server.client().await;
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(server.probe().await, "started");
     let addr = server.addr;
     let stop = tokio::spawn(server.shutdown());
     let r = c.read_reply().await;
-    assert_eq!(text_of(&r.json()), "slept 300");
+    assert_eq!(text_of(&r.json()), "paused");
     assert!(c.closed().await);
     assert!(idle.closed().await);
     stop.await.unwrap();
