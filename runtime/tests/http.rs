@@ -67,11 +67,41 @@ impl Service for Probe {
     }
 }
 
+/// Tools with `x-mcp-header` parameters (SEP-2243); each answers with its arguments as text.
+struct Headed(&'static [ToolDef]);
+
+static HEADED_TOOLS: [ToolDef; 1] = [ToolDef::new(
+    "route",
+    r#"{"name":"route","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"count":{"type":"integer","x-mcp-header":"Count"},"flag":{"type":"boolean","x-mcp-header":"Flag"},"target":{"type":"object","properties":{"zone":{"type":"string","x-mcp-header":"Zone"}}},"query":{"type":"string"}},"required":["region"]}}"#,
+)];
+
+static LATE_TOOLS: [ToolDef; 1] = [ToolDef::new(
+    "late",
+    r#"{"name":"late","inputSchema":{"type":"object","properties":{"tenant":{"type":"string","x-mcp-header":"Tenant"}}}}"#,
+)];
+
+impl Service for Headed {
+    fn tools(&self) -> &[ToolDef] {
+        self.0
+    }
+
+    fn call_tool(
+        self: std::sync::Arc<Self>,
+        _: &str,
+        raw: &RawValue,
+        _: RequestContext,
+    ) -> BoxFuture<ToolResult> {
+        let text = raw.get().to_owned();
+        Box::pin(async move { Ok(ToolOutput::text(text)) })
+    }
+}
+
 fn test_server(probe: tokio::sync::mpsc::UnboundedSender<&'static str>) -> Server {
     Server::builder("http-test", "1.0.0")
         .list_changed(true)
         .service(std::sync::Arc::new(Kitchen))
         .service(std::sync::Arc::new(Probe(probe)))
+        .service(std::sync::Arc::new(Headed(&HEADED_TOOLS)))
         .build()
 }
 
@@ -586,6 +616,219 @@ async fn modern_requests_need_no_session_and_matching_headers() {
     let h = [("MCP-Protocol-Version", "2026-07-28")];
     assert_eq!(c.send("GET", &h, b"").await.status, 405);
     assert_eq!(c.send("DELETE", &h, b"").await.status, 405);
+    server.shutdown().await;
+}
+
+/// A 2026-07-28 `tools/call` of `name` with `Mcp-Method`, `Mcp-Name` and `params`.
+async fn call_with_params(
+    c: &mut Client,
+    name: &str,
+    arguments: Value,
+    params: &[(&str, &str)],
+) -> Reply {
+    let mut h = modern_headers("tools/call", Some(name));
+    h.extend_from_slice(params);
+    c.post(&h, &modern_call(7, name, arguments)).await
+}
+
+fn mismatch(r: &Reply) -> String {
+    assert_eq!(r.status, 400, "{:?}", String::from_utf8_lossy(&r.body));
+    let j = r.json();
+    assert_eq!(j["error"]["code"], -32020, "{j}");
+    assert_eq!(j["id"], 7);
+    j["error"]["message"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn mcp_param_headers_are_checked_against_x_mcp_header_arguments() {
+    let server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+
+    // The annotation is listed as written.
+    let list = request(1, "tools/list", json!({"_meta": modern_meta(json!({}))}));
+    let r = c.post(&modern_headers("tools/list", None), &list).await;
+    let tools = r.json()["result"]["tools"].clone();
+    let route = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "route")
+        .unwrap();
+    assert_eq!(
+        route["inputSchema"]["properties"]["region"]["x-mcp-header"],
+        "Region"
+    );
+
+    // A matching header (the name in any case, the value trimmed) is accepted.
+    for params in [
+        [("Mcp-Param-Region", "us-west1")],
+        [("mcp-param-region", " us-west1\t")],
+        [("MCP-PARAM-REGION", "=?base64?dXMtd2VzdDE=?=")],
+    ] {
+        let r = call_with_params(&mut c, "route", json!({"region": "us-west1"}), &params).await;
+        assert_eq!(r.status, 200, "{params:?}: {:?}", r.json());
+        assert_eq!(text_of(&r.json()), r#"{"region":"us-west1"}"#);
+    }
+    // Base64 for what a plain header value cannot carry.
+    let r = call_with_params(
+        &mut c,
+        "route",
+        json!({"region": "Hello, 世界"}),
+        &[("Mcp-Param-Region", "=?base64?SGVsbG8sIOS4lueVjA==?=")],
+    )
+    .await;
+    assert_eq!(r.status, 200, "{:?}", r.json());
+    // Integers numerically, booleans as true/false, nested properties by their path.
+    let r = call_with_params(
+        &mut c,
+        "route",
+        json!({"region": "eu", "count": 42, "flag": false, "target": {"zone": "z1"}, "query": "q"}),
+        &[
+            ("Mcp-Param-Region", "eu"),
+            ("Mcp-Param-Count", "42.0"),
+            ("Mcp-Param-Flag", "false"),
+            ("Mcp-Param-Zone", "z1"),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, 200, "{:?}", r.json());
+    // An absent or null parameter needs no header.
+    let r = call_with_params(
+        &mut c,
+        "route",
+        json!({"region": "eu", "count": null}),
+        &[("Mcp-Param-Region", "eu")],
+    )
+    .await;
+    assert_eq!(r.status, 200, "{:?}", r.json());
+
+    // A mismatch: 400, -32020, the request's id.
+    let r = call_with_params(
+        &mut c,
+        "route",
+        json!({"region": "us-west1"}),
+        &[("Mcp-Param-Region", "us-east1")],
+    )
+    .await;
+    assert_eq!(
+        mismatch(&r),
+        "Header mismatch: the Mcp-Param-Region header does not match arguments.region."
+    );
+    // A value in the body without its header.
+    let r = call_with_params(&mut c, "route", json!({"region": "us-west1"}), &[]).await;
+    assert_eq!(
+        mismatch(&r),
+        "Header mismatch: the Mcp-Param-Region header is required: arguments.region has a value."
+    );
+    let r = call_with_params(
+        &mut c,
+        "route",
+        json!({"region": "eu", "target": {"zone": "z1"}}),
+        &[("Mcp-Param-Region", "eu")],
+    )
+    .await;
+    assert_eq!(
+        mismatch(&r),
+        "Header mismatch: the Mcp-Param-Zone header is required: arguments.target.zone has a value."
+    );
+    // A header for a parameter the body does not have.
+    let r = call_with_params(
+        &mut c,
+        "route",
+        json!({"region": "eu"}),
+        &[("Mcp-Param-Region", "eu"), ("Mcp-Param-Count", "1")],
+    )
+    .await;
+    assert_eq!(
+        mismatch(&r),
+        "Header mismatch: the Mcp-Param-Count header is present but arguments.count has no value."
+    );
+    // Bad Base64 (padding, alphabet); the sentinel only with its exact lowercase markers.
+    for bad in ["=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?="] {
+        let r = call_with_params(
+            &mut c,
+            "route",
+            json!({"region": "Hello"}),
+            &[("Mcp-Param-Region", bad)],
+        )
+        .await;
+        assert_eq!(
+            mismatch(&r),
+            "Header mismatch: the Mcp-Param-Region header is not valid base64."
+        );
+    }
+    for literal in ["SGVsbG8=", "=?base64?SGVsbG8=", "=?BASE64?SGVsbG8=?="] {
+        let r = call_with_params(
+            &mut c,
+            "route",
+            json!({"region": literal}),
+            &[("Mcp-Param-Region", literal)],
+        )
+        .await;
+        assert_eq!(r.status, 200, "{literal}: {:?}", r.json());
+    }
+    // Numbers and booleans compare by value, not loosely.
+    for (args, header) in [
+        (json!({"region": "eu", "count": 42}), "43"),
+        (json!({"region": "eu", "flag": true}), "True"),
+    ] {
+        let name = if args.get("count").is_some() {
+            "Mcp-Param-Count"
+        } else {
+            "Mcp-Param-Flag"
+        };
+        let r = call_with_params(
+            &mut c,
+            "route",
+            args,
+            &[("Mcp-Param-Region", "eu"), (name, header)],
+        )
+        .await;
+        assert!(mismatch(&r).contains("does not match"));
+    }
+
+    // A tool without annotations is not affected, even by a stray Mcp-Param header.
+    let r = call_with_params(&mut c, "text", json!({}), &[("Mcp-Param-Region", "x")]).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(text_of(&r.json()), "hi \"there\"");
+
+    // The handshake revisions do not mirror parameters into headers: not checked.
+    let sid = open_session(&mut c).await;
+    let r = c
+        .post(
+            &[
+                ("Mcp-Session-Id", &sid),
+                ("MCP-Protocol-Version", "2025-11-25"),
+            ],
+            &request(
+                8,
+                "tools/call",
+                json!({"name": "route", "arguments": {"region": "eu"}}),
+            ),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(text_of(&r.json()), r#"{"region":"eu"}"#);
+
+    // A service added at run time: its annotations are read with the new registry.
+    let r = call_with_params(&mut c, "late", json!({"tenant": "t1"}), &[]).await;
+    assert_eq!(r.json()["error"]["code"], -32602, "unknown tool");
+    server
+        .server
+        .add_service(std::sync::Arc::new(Headed(&LATE_TOOLS)));
+    let r = call_with_params(&mut c, "late", json!({"tenant": "t1"}), &[]).await;
+    assert_eq!(
+        mismatch(&r),
+        "Header mismatch: the Mcp-Param-Tenant header is required: arguments.tenant has a value."
+    );
+    let r = call_with_params(
+        &mut c,
+        "late",
+        json!({"tenant": "t1"}),
+        &[("Mcp-Param-Tenant", "t1")],
+    )
+    .await;
+    assert_eq!(r.status, 200, "{:?}", r.json());
     server.shutdown().await;
 }
 

@@ -6,8 +6,9 @@
 //!   128 random bits from the OS), which every later request names; `DELETE` ends it; `GET`
 //!   opens the session's stream of server messages (list changes).
 //! - 2026-07-28: each POST stands alone (no session), `Mcp-Method`/`Mcp-Name` and
-//!   `MCP-Protocol-Version` are checked against the body (`-32020`), closing the response
-//!   cancels the call; `GET` and `DELETE` answer 405.
+//!   `MCP-Protocol-Version` are checked against the body (`-32020`), and so are the
+//!   `Mcp-Param-*` headers of a `tools/call` whose tool has `x-mcp-header` parameters;
+//!   closing the response cancels the call; `GET` and `DELETE` answer 405.
 //! - A request is answered with `application/json`, or with `text/event-stream` when its
 //!   handler sends progress, log messages or requests to the client before its result.
 //! - [`HttpConfig::stateless`] keeps no session at all, so any number of instances can
@@ -20,6 +21,7 @@
 mod body;
 mod config;
 mod headers;
+mod params;
 mod post;
 mod sessions;
 
@@ -65,6 +67,8 @@ pub(crate) struct State {
     pub config: HttpConfig,
     pub sessions: Sessions,
     pub permits: Arc<Semaphore>,
+    /// The tools' `x-mcp-header` parameters, read once per registry.
+    pub params: params::ParamCache,
     /// Becomes `true` when shutdown starts: long-lived streams (GET, `subscriptions/listen`) end.
     pub shutdown: watch::Receiver<bool>,
     pub runtime: tokio::runtime::Handle,
@@ -144,6 +148,7 @@ impl HttpServer {
             server,
             sessions: Sessions::new(),
             permits: Arc::new(Semaphore::new(config.max_in_flight)),
+            params: params::ParamCache::default(),
             config,
             shutdown: stop_rx.clone(),
             runtime: tokio::runtime::Handle::current(),

@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 use super::State;
 use super::body::{self, Answer, BodyError, Guard, Out};
 use super::headers::{self, Mirrored};
+use super::params;
 use super::sessions::{Session, new_session_id, reject_long};
 use crate::connection::Connection;
 use crate::jsonrpc::{self, Incoming as Message, RpcError, code};
@@ -29,6 +30,8 @@ struct Peek<'a> {
     version: Option<Cow<'a, str>>,
     /// `params.name` or `params.uri`, for the methods `Mcp-Name` mirrors.
     name: Option<Cow<'a, str>>,
+    /// `params.arguments` of a `tools/call`, for its `Mcp-Param-*` headers.
+    arguments: Option<&'a RawValue>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -48,6 +51,8 @@ struct PeekParams<'a> {
     name: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     uri: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize, Default)]
@@ -63,6 +68,7 @@ fn peek(text: &str) -> Peek<'_> {
         method: None,
         version: None,
         name: None,
+        arguments: None,
     };
     let Ok(msg) = serde_json::from_str::<Message>(text) else {
         return invalid;
@@ -84,12 +90,17 @@ fn peek(text: &str) -> Peek<'_> {
         Some("resources/read") => params.uri,
         _ => None,
     };
+    let arguments = match msg.method.as_deref() {
+        Some("tools/call") => params.arguments,
+        _ => None,
+    };
     Peek {
         kind,
         id,
         method: msg.method,
         version: params.meta.and_then(|m| m.protocol_version),
         name,
+        arguments,
     }
 }
 
@@ -194,6 +205,14 @@ pub(crate) async fn post(
             };
             if let Err(e) = headers::check_mirrored(&parts, &mirrored) {
                 return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
+            }
+            if let (true, Some(tool)) = (method == "tools/call", p.name.as_deref()) {
+                let index = state.params.index(&state.server);
+                if let Some(annotated) = index.tool(tool)
+                    && let Err(e) = params::check(&parts, annotated, p.arguments)
+                {
+                    return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
+                }
             }
         }
         return alone(state, &text, &p, permit, None, events_ok, true).await;
