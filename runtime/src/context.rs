@@ -10,6 +10,7 @@ use tokio::sync::Notify;
 use crate::connection::{ConnShared, Route, send_routed};
 use crate::jsonrpc::{RpcError, notification_message, push_json_string};
 use crate::revision::Revision;
+use crate::server::Server;
 
 /// Log levels of `notifications/message` (RFC 5424 order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -128,6 +129,12 @@ impl RequestContext {
     /// The revision this request is served under.
     pub fn revision(&self) -> Revision {
         self.state.revision
+    }
+
+    /// The server serving this request: to announce changes from a handler
+    /// ([`Server::notify_resource_updated`], [`Server::add_service`]).
+    pub fn server(&self) -> &Server {
+        &self.state.conn.server
     }
 
     /// The request id, as raw JSON text (`1`, `"abc"`).

@@ -1,7 +1,7 @@
 //! The server: identity, options and the registry of services.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
 use crate::connection::{ConnShared, ListKind};
@@ -25,6 +25,8 @@ pub(crate) struct ServerShared {
     pub list_changed: bool,
     pub page_size: usize,
     pub cache: CachePolicy,
+    /// Resource URIs made subscribable by [`ServerBuilder::subscribable`].
+    subscribable: HashSet<String>,
     registry: RwLock<Arc<Registry>>,
     connections: Mutex<Vec<Weak<ConnShared>>>,
 }
@@ -39,6 +41,7 @@ pub struct ServerBuilder {
     list_changed: bool,
     page_size: usize,
     cache: CachePolicy,
+    subscribable: HashSet<String>,
 }
 
 impl ServerBuilder {
@@ -64,6 +67,15 @@ impl ServerBuilder {
     /// `notifications/*/list_changed` to initialized connections when that happens.
     pub fn list_changed(mut self, enabled: bool) -> Self {
         self.list_changed = enabled;
+        self
+    }
+
+    /// Lets clients subscribe to the resource `uri` (of any service), as if its service's
+    /// [`Service::subscribable`] said so, and advertises `resources.subscribe`: the way to
+    /// make a resource of a service that does not declare subscriptions itself (generated
+    /// code, today) subscribable. Announce its changes with [`Server::notify_resource_updated`].
+    pub fn subscribable(mut self, uri: impl Into<String>) -> Self {
+        self.subscribable.insert(uri.into());
         self
     }
 
@@ -99,6 +111,7 @@ impl ServerBuilder {
                 list_changed: self.list_changed,
                 page_size: self.page_size,
                 cache: self.cache,
+                subscribable: self.subscribable,
                 registry: RwLock::new(Arc::new(Registry::new(self.services))),
                 connections: Mutex::new(Vec::new()),
             }),
@@ -121,7 +134,42 @@ impl Server {
                 ttl_ms: 0,
                 scope: "public",
             },
+            subscribable: HashSet::new(),
         }
+    }
+
+    /// Tells the clients subscribed to the resource `uri` that it changed:
+    /// `notifications/resources/updated` with `{"uri": uri}` to every handshake connection
+    /// (stdio, HTTP session: its GET stream) that sent `resources/subscribe` for it, and on
+    /// every open 2026-07-28 `subscriptions/listen` request whose `resourceSubscriptions`
+    /// named it (tagged with its subscription id). Callable from any thread or handler
+    /// (`ctx.server()`); returns how many notifications were sent.
+    pub fn notify_resource_updated(&self, uri: &str) -> usize {
+        let mut conns = self
+            .shared
+            .connections
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        conns.retain(|w| w.strong_count() > 0);
+        conns
+            .iter()
+            .filter_map(Weak::upgrade)
+            .map(|conn| conn.resource_updated(uri))
+            .sum()
+    }
+
+    /// Whether `resources.subscribe` is advertised: the services have resources and some
+    /// service, or the builder, makes one subscribable.
+    pub(crate) fn has_subscriptions(&self, registry: &Registry) -> bool {
+        registry.has_resources()
+            && (!self.shared.subscribable.is_empty()
+                || registry.services.iter().any(|s| s.has_subscriptions()))
+    }
+
+    /// Whether clients may subscribe to `uri`.
+    pub(crate) fn subscribable(&self, registry: &Registry, uri: &str) -> bool {
+        self.shared.subscribable.contains(uri)
+            || registry.services.iter().any(|s| s.subscribable(uri))
     }
 
     /// Adds a service at run time and tells initialized clients that the lists changed.
@@ -218,6 +266,9 @@ pub(crate) struct Registry {
     revised_listings: [[OnceLock<Vec<Cow<'static, str>>>; Revision::ALL.len()]; 3],
     /// Tool JSON per revision (keys a revision does not know are removed), built on first use.
     tool_listings: [OnceLock<Vec<String>>; Revision::ALL.len()],
+    /// The listed resources' `uri`s and the templates' `uriTemplate`s, for [`Registry::owns_resource`].
+    resource_uris: HashSet<String>,
+    uri_templates: Vec<String>,
 }
 
 impl Registry {
@@ -232,23 +283,39 @@ impl Registry {
                 tools.insert(t.name.to_string(), i);
             }
         }
-        let listings = [Kind::Resources, Kind::Templates, Kind::Prompts].map(|kind| {
-            services
-                .iter()
-                .flat_map(|s| match kind {
-                    Kind::Resources => s.resources(),
-                    Kind::Templates => s.resource_templates(),
-                    Kind::Prompts => s.prompts(),
-                })
-                .map(|d| match one_line(&d.json) {
-                    Cow::Borrowed(_) => d.json.clone(),
-                    Cow::Owned(flat) => Cow::Owned(flat),
-                })
-                .collect()
-        });
+        let listings: [Vec<Cow<'static, str>>; 3] =
+            [Kind::Resources, Kind::Templates, Kind::Prompts].map(|kind| {
+                services
+                    .iter()
+                    .flat_map(|s| match kind {
+                        Kind::Resources => s.resources(),
+                        Kind::Templates => s.resource_templates(),
+                        Kind::Prompts => s.prompts(),
+                    })
+                    .map(|d| match one_line(&d.json) {
+                        Cow::Borrowed(_) => d.json.clone(),
+                        Cow::Owned(flat) => Cow::Owned(flat),
+                    })
+                    .collect()
+            });
+        let field = |json: &str, key: &str| {
+            serde_json::from_str::<serde_json::Value>(json)
+                .ok()
+                .and_then(|v| v.get(key)?.as_str().map(str::to_owned))
+        };
+        let resource_uris = listings[Kind::Resources as usize]
+            .iter()
+            .filter_map(|j| field(j, "uri"))
+            .collect();
+        let uri_templates = listings[Kind::Templates as usize]
+            .iter()
+            .filter_map(|j| field(j, "uriTemplate"))
+            .collect();
         Registry {
             services,
             tools,
+            resource_uris,
+            uri_templates,
             listings,
             revised_listings: Default::default(),
             tool_listings: Default::default(),
@@ -278,6 +345,15 @@ impl Registry {
 
     pub fn has_prompts(&self) -> bool {
         self.services.iter().any(|s| !s.prompts().is_empty())
+    }
+
+    /// Whether `uri` is a listed resource or matches a listed resource template.
+    pub fn owns_resource(&self, uri: &str) -> bool {
+        self.resource_uris.contains(uri)
+            || self
+                .uri_templates
+                .iter()
+                .any(|t| crate::uri_template::capture(t, uri).is_some())
     }
 
     pub fn has_completions(&self) -> bool {

@@ -163,6 +163,22 @@ pub trait Service: Send + Sync + 'static {
         None
     }
 
+    /// Whether some of this service's resources can be subscribed to: the server then
+    /// advertises `resources.subscribe`. Pair it with [`Service::subscribable`].
+    fn has_subscriptions(&self) -> bool {
+        false
+    }
+
+    /// Whether clients may subscribe to updates of the resource `uri` (`resources/subscribe`
+    /// under the handshake revisions, `resourceSubscriptions` of `subscriptions/listen` under
+    /// 2026-07-28). The service then announces changes with
+    /// [`Server::notify_resource_updated`](crate::Server::notify_resource_updated)
+    /// (from a handler: `ctx.server().notify_resource_updated(uri)`).
+    fn subscribable(&self, uri: &str) -> bool {
+        let _ = uri;
+        false
+    }
+
     /// Prompts (`Prompt` objects).
     fn prompts(&self) -> &[ListingDef] {
         &[]

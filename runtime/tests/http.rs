@@ -99,6 +99,7 @@ impl Service for Headed {
 fn test_server(probe: tokio::sync::mpsc::UnboundedSender<&'static str>) -> Server {
     Server::builder("http-test", "1.0.0")
         .list_changed(true)
+        .subscribable("mem://readme")
         .service(std::sync::Arc::new(Kitchen))
         .service(std::sync::Arc::new(Probe(probe)))
         .service(std::sync::Arc::new(Headed(&HEADED_TOOLS)))
@@ -1147,4 +1148,68 @@ async fn shutdown_lets_calls_in_flight_finish() {
     stop.await.unwrap();
     // No longer accepting.
     assert!(TcpStream::connect(addr).await.is_err());
+}
+
+#[tokio::test]
+async fn resource_updates_reach_subscribed_sessions_on_their_stream() {
+    let server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    let h = [
+        ("Mcp-Session-Id", sid.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let r = c
+        .post(
+            &h,
+            &request(1, "resources/subscribe", json!({"uri": "mem://readme"})),
+        )
+        .await;
+    assert_eq!(r.json()["result"], json!({}));
+    // A second session that did not subscribe.
+    let mut d = server.client().await;
+    let other = open_session(&mut d).await;
+    c.write(
+        "GET",
+        &[("Mcp-Session-Id", &sid), ("Accept", "text/event-stream")],
+        b"",
+    )
+    .await;
+    assert_eq!(c.read_head().await.status, 200);
+    assert_eq!(server.server.notify_resource_updated("mem://readme"), 1);
+    let chunk = String::from_utf8(c.chunk().await).unwrap();
+    let data = chunk
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap();
+    let note: Value = serde_json::from_str(data).unwrap();
+    assert_eq!(
+        note,
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "mem://readme"}})
+    );
+    // Ending the session ends its subscription.
+    let r = d
+        .send("DELETE", &[("Mcp-Session-Id", sid.as_str())], b"")
+        .await;
+    assert_eq!(r.status, 204);
+    assert_eq!(server.server.notify_resource_updated("mem://readme"), 0);
+    drop(other);
+    server.shutdown().await;
+
+    // Stateless mode: no connection outlives its request, so no subscriptions.
+    let server = start(HttpConfig::new().stateless(true)).await;
+    let mut c = server.client().await;
+    let r = c.post(&[], &initialize("2025-11-25")).await;
+    assert_eq!(
+        r.json()["result"]["capabilities"]["resources"],
+        json!({"listChanged": true})
+    );
+    let r = c
+        .post(
+            &[("MCP-Protocol-Version", "2025-11-25")],
+            &request(1, "resources/subscribe", json!({"uri": "mem://readme"})),
+        )
+        .await;
+    assert_eq!(r.json()["error"]["code"], -32601);
+    server.shutdown().await;
 }

@@ -4,6 +4,7 @@
 //! plain `async fn`s, as any user's server. What the `.tool` language cannot express yet is the
 //! hand-written service in [`extras`]; README.md lists each such gap.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -40,7 +41,12 @@ pub struct Fixture {
     dynamic_tool: Toggle,
     /// `test_dynamic_prompt`'s service and whether it is registered now.
     dynamic_prompt: Toggle,
+    /// How many times test_trigger_resource_update changed `test://watched-resource`.
+    watched_updates: AtomicU64,
 }
+
+/// The subscribable resource (`resources/subscribe`, `resourceSubscriptions`).
+pub const WATCHED_RESOURCE: &str = "test://watched-resource";
 
 /// A service that a hook adds to the server and removes again, in turn.
 struct Toggle {
@@ -336,6 +342,14 @@ impl Everything for Fixture {
         Ok(flipped("test_dynamic_prompt", added))
     }
 
+    async fn test_trigger_resource_update(&self, ctx: RequestContext) -> Result<String, ToolError> {
+        let n = self.watched_updates.fetch_add(1, Ordering::Relaxed) + 1;
+        let told = ctx.server().notify_resource_updated(WATCHED_RESOURCE);
+        Ok(format!(
+            "Updated {WATCHED_RESOURCE} (update {n}); {told} subscription(s) notified."
+        ))
+    }
+
     async fn greet(&self, _ctx: RequestContext, name: String) -> Result<String, ToolError> {
         Ok(format!("Hello, {name}!"))
     }
@@ -384,7 +398,10 @@ impl Everything for Fixture {
     }
 
     async fn watched_resource(&self, _ctx: RequestContext) -> Result<String, RpcError> {
-        Ok("Watched resource content".into())
+        Ok(match self.watched_updates.load(Ordering::Relaxed) {
+            0 => "Watched resource content".into(),
+            n => format!("Watched resource content (update {n})"),
+        })
     }
 
     async fn test_simple_prompt(&self, _ctx: RequestContext) -> Result<String, RpcError> {
@@ -452,11 +469,14 @@ pub fn server(sealer: input::Sealer) -> Server {
         server: OnceLock::new(),
         dynamic_tool: Toggle::new(DynamicToolServer::new(Dynamic).into()),
         dynamic_prompt: Toggle::new(DynamicPromptServer::new(Dynamic).into()),
+        watched_updates: AtomicU64::new(0),
     });
     let server = Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"))
         .title("toolidl conformance fixture")
         .instructions("The fixture server of the MCP conformance suite.")
         .list_changed(true)
+        // The generated service cannot declare a subscribable resource yet (README, gap 7).
+        .subscribable(WATCHED_RESOURCE)
         .service(EverythingServer::from_arc(fixture.clone()).into())
         .service(Arc::new(extras::Extras::new(sealer)))
         .build();

@@ -249,6 +249,7 @@ const SUITE_TOOLS: &[&str] = &[
     "test_streaming_elicitation",
     "test_trigger_tool_change",
     "test_trigger_prompt_change",
+    "test_trigger_resource_update",
     "test_input_required_result_elicitation",
     "test_input_required_result_sampling",
     "test_input_required_result_list_roots",
@@ -997,4 +998,52 @@ fn the_2020_12_tool_checks_its_arguments_as_its_schema_does() {
             );
         }
     }
+}
+
+#[test]
+fn watched_resource_is_subscribable_and_updates_reach_subscribers() {
+    let mut c = Client::session();
+    let r = c.request(
+        "resources/subscribe",
+        json!({ "uri": "test://watched-resource" }),
+    );
+    assert_eq!(r["result"], json!({}), "{r}");
+    assert_eq!(
+        c.text("test_trigger_resource_update", json!({})),
+        "Updated test://watched-resource (update 1); 1 subscription(s) notified."
+    );
+    assert_eq!(
+        c.notifications("notifications/resources/updated"),
+        [
+            json!({ "jsonrpc": "2.0", "method": "notifications/resources/updated", "params": { "uri": "test://watched-resource" } })
+        ]
+    );
+    let watched = c.result(
+        "resources/read",
+        json!({ "uri": "test://watched-resource" }),
+    );
+    assert_eq!(
+        watched["contents"][0]["text"],
+        "Watched resource content (update 1)"
+    );
+    let r = c.request(
+        "resources/unsubscribe",
+        json!({ "uri": "test://watched-resource" }),
+    );
+    assert_eq!(r["result"], json!({}), "{r}");
+    assert_eq!(
+        c.text("test_trigger_resource_update", json!({})),
+        "Updated test://watched-resource (update 2); 0 subscription(s) notified."
+    );
+    assert!(
+        c.notifications("notifications/resources/updated")
+            .is_empty()
+    );
+    let r = c.request(
+        "resources/subscribe",
+        json!({ "uri": "test://static-text" }),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let r = c.request("resources/subscribe", json!({ "uri": "test://nope" }));
+    assert_eq!(r["error"]["code"], -32002, "{r}");
 }

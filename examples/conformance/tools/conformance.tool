@@ -76,6 +76,9 @@ service Everything {
     /// Diagnostic hook: adds or removes the prompt test_dynamic_prompt (notifications/prompts/list_changed)
     tool test_trigger_prompt_change() -> string;
 
+    /// Diagnostic hook: changes test://watched-resource and sends notifications/resources/updated to its subscribers
+    tool test_trigger_resource_update() -> string;
+
     // ---- tasks-* fixtures (io.modelcontextprotocol/tasks; served synchronously for now) ----
 
     /// Greets someone (sync-only)

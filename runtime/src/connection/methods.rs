@@ -89,7 +89,9 @@ impl Connection {
         }
     }
 
-    /// Capabilities for what the services have; `listChanged` only when run-time changes are on.
+    /// Capabilities for what the services have; `listChanged` only when run-time changes are
+    /// on; `resources.subscribe` when a resource is subscribable (and, under a handshake
+    /// revision, the connection outlives the request: not in stateless HTTP).
     pub(super) fn capabilities(&self, registry: &Registry, rev: Revision) -> String {
         let changes = if self.server.shared.list_changed {
             r#"{"listChanged":true}"#
@@ -104,7 +106,14 @@ impl Connection {
             parts.push(format!(r#""prompts":{changes}"#));
         }
         if registry.has_resources() {
-            parts.push(format!(r#""resources":{changes}"#));
+            let subscribe = self.server.has_subscriptions(registry)
+                && (rev.is_stateless() || !self.shared.ephemeral.load(Ordering::Relaxed));
+            let resources = match (subscribe, self.server.shared.list_changed) {
+                (true, true) => r#"{"subscribe":true,"listChanged":true}"#,
+                (true, false) => r#"{"subscribe":true}"#,
+                (false, _) => changes,
+            };
+            parts.push(format!(r#""resources":{resources}"#));
         }
         if registry.has_tools() {
             parts.push(format!(r#""tools":{changes}"#));
@@ -113,8 +122,9 @@ impl Connection {
     }
 
     /// 2026-07-28 `subscriptions/listen`: acknowledges the list changes this server can
-    /// announce (only with `list_changed(true)`, only for lists it has) and keeps the request
-    /// open; it ends when the client cancels it or the connection closes.
+    /// announce (only with `list_changed(true)`, only for lists it has) and the subscribable
+    /// URIs of `resourceSubscriptions`, and keeps the request open; it ends when the client
+    /// cancels it or the connection closes.
     pub(super) fn listen(&self, id: &str, p: &Params<'_>, registry: &Registry) {
         let Some(filter) = p.notifications.as_ref().filter(|f| f.is_object()) else {
             return self.reply_error(
@@ -134,9 +144,17 @@ impl Connection {
             })
             .map(|(k, _)| k)
             .collect();
+        let resources = match self.listened_resources(filter, registry) {
+            Ok(r) => r,
+            Err(e) => return self.reply_error(id, &e),
+        };
         let mut honored = serde_json::Map::new();
         for k in &kinds {
             honored.insert(k.filter_key().into(), true.into());
+        }
+        if !resources.is_empty() {
+            let uris: Vec<Value> = resources.iter().map(|u| Value::from(&**u)).collect();
+            honored.insert("resourceSubscriptions".into(), uris.into());
         }
         let params = format!(
             r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{id}}},"notifications":{}}}"#,
@@ -152,8 +170,71 @@ impl Connection {
         lock(&self.shared.subscriptions).push(Subscription {
             id: id.into(),
             kinds,
+            resources,
             route,
         });
+    }
+
+    /// The `resourceSubscriptions` of a listen filter that the server honors: the
+    /// subscribable ones, each once, in the client's order. Not a list of strings: -32602.
+    fn listened_resources(
+        &self,
+        filter: &Value,
+        registry: &Registry,
+    ) -> Result<Vec<Box<str>>, RpcError> {
+        let requested = match filter.get("resourceSubscriptions") {
+            None | Some(Value::Null) => return Ok(Vec::new()),
+            Some(Value::Array(items)) => items,
+            Some(_) => {
+                return Err(RpcError::invalid_params(
+                    "Invalid params: notifications.resourceSubscriptions must be an array of URIs.",
+                ));
+            }
+        };
+        let mut honored: Vec<Box<str>> = Vec::new();
+        for item in requested {
+            let Some(uri) = item.as_str() else {
+                return Err(RpcError::invalid_params(
+                    "Invalid params: notifications.resourceSubscriptions must be an array of URIs.",
+                ));
+            };
+            if !honored.iter().any(|h| **h == *uri) && self.server.subscribable(registry, uri) {
+                honored.push(uri.into());
+            }
+        }
+        Ok(honored)
+    }
+
+    /// `resources/subscribe` (handshake revisions): remembers `uri` for this connection.
+    /// A URI no service owns is -32002; one that is not subscribable, -32602.
+    pub(super) fn subscribe(&self, p: &Params<'_>, registry: &Registry) -> Result<Reply, RpcError> {
+        let uri = p
+            .uri
+            .as_deref()
+            .ok_or_else(|| RpcError::invalid_params("Invalid params: uri is required."))?;
+        if !self.server.subscribable(registry, uri) {
+            let data = serde_json::json!({ "uri": uri });
+            return Err(if registry.owns_resource(uri) {
+                RpcError::invalid_params(
+                    "Invalid params: this resource does not support subscriptions.",
+                )
+                .with_data(data)
+            } else {
+                RpcError::new(code::RESOURCE_NOT_FOUND, "Resource not found").with_data(data)
+            });
+        }
+        lock(&self.shared.resource_subscriptions).insert(uri.into());
+        Ok(Reply(plain("{}"), false))
+    }
+
+    /// `resources/unsubscribe`: forgets `uri` (whether or not it was subscribed).
+    pub(super) fn unsubscribe(&self, p: &Params<'_>) -> Result<Reply, RpcError> {
+        let uri = p
+            .uri
+            .as_deref()
+            .ok_or_else(|| RpcError::invalid_params("Invalid params: uri is required."))?;
+        lock(&self.shared.resource_subscriptions).remove(uri);
+        Ok(Reply(plain("{}"), false))
     }
 
     pub(super) fn set_level(&self, p: &Params<'_>) -> Result<Reply, RpcError> {

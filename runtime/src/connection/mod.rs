@@ -10,9 +10,9 @@ mod params;
 mod shared;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicU8, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Deserialize;
@@ -66,7 +66,10 @@ impl Connection {
             pending: Mutex::new(Some(HashMap::new())),
             next_request: AtomicU64::new(1),
             subscriptions: Mutex::new(Vec::new()),
+            resource_subscriptions: Mutex::new(HashSet::new()),
+            ephemeral: AtomicBool::new(false),
             runtime,
+            server: server.clone(),
         });
         server.track(&shared);
         (
@@ -149,8 +152,17 @@ impl Connection {
         });
     }
 
-    /// Cancels every call in flight and closes every `subscriptions/listen` stream (the
-    /// client went away, or its session ended).
+    /// Marks a connection that serves one request only (stateless HTTP): it offers no
+    /// `resources/subscribe`, whose subscription would outlive it.
+    #[cfg(feature = "http")]
+    pub(crate) fn one_request_only(&self) {
+        self.shared
+            .ephemeral
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Cancels every call in flight and closes every `subscriptions/listen` stream and
+    /// resource subscription (the client went away, or its session ended).
     #[cfg(feature = "http")]
     pub(crate) fn cancel_all(&self) {
         let calls: Vec<_> = lock(&self.shared.inflight).values().cloned().collect();
@@ -158,6 +170,7 @@ impl Connection {
             call.cancel();
         }
         lock(&self.shared.subscriptions).clear();
+        lock(&self.shared.resource_subscriptions).clear();
     }
 
     /// The revision `initialize` negotiated, if it ran.
@@ -326,7 +339,11 @@ impl Connection {
             Err(e) => return self.reply_error(id, &e),
         };
         let registry = self.server.registry();
-        if let Err(e) = method_allowed(method, rev, &registry) {
+        let ephemeral = self
+            .shared
+            .ephemeral
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if let Err(e) = method_allowed(method, rev, &registry, &self.server, ephemeral) {
             return self.reply_error(id, &e);
         }
         let outcome = match method {
@@ -350,6 +367,8 @@ impl Connection {
             "prompts/get" => return self.get_prompt(id, rev, p, &registry),
             "completion/complete" => return self.complete(id, rev, p, &registry),
             "subscriptions/listen" => return self.listen(id, &p, &registry),
+            "resources/subscribe" => self.subscribe(&p, &registry),
+            "resources/unsubscribe" => self.unsubscribe(&p),
             _ => Err(RpcError::new(
                 code::METHOD_NOT_FOUND,
                 format!("Method not found: {method}"),
@@ -487,7 +506,13 @@ fn read_error(raw: &RawValue) -> RpcError {
 }
 
 /// Which methods a revision has, and whether the services provide the feature.
-fn method_allowed(method: &str, rev: Revision, registry: &Registry) -> Result<(), RpcError> {
+fn method_allowed(
+    method: &str,
+    rev: Revision,
+    registry: &Registry,
+    server: &Server,
+    ephemeral: bool,
+) -> Result<(), RpcError> {
     let not_found = || {
         Err(RpcError::new(
             code::METHOD_NOT_FOUND,
@@ -501,6 +526,9 @@ fn method_allowed(method: &str, rev: Revision, registry: &Registry) -> Result<()
         "tools/list" | "tools/call" => registry.has_tools(),
         "resources/list" | "resources/templates/list" | "resources/read" => {
             registry.has_resources()
+        }
+        "resources/subscribe" | "resources/unsubscribe" => {
+            !rev.is_stateless() && !ephemeral && server.has_subscriptions(registry)
         }
         "prompts/list" | "prompts/get" => registry.has_prompts(),
         "completion/complete" => registry.has_completions(),

@@ -1,7 +1,7 @@
 //! State of a connection that handlers' contexts share: the outbox sender, the session,
 //! the log level, calls in flight, requests to the client and subscriptions.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::context::{CallState, LogLevel};
 use crate::jsonrpc::{self, RpcError};
 use crate::revision::Revision;
+use crate::server::Server;
 
 /// What `initialize` established (handshake revisions only).
 pub(crate) struct Session {
@@ -34,7 +35,14 @@ pub(crate) struct ConnShared {
     pub(super) next_request: AtomicU64,
     /// 2026-07-28 `subscriptions/listen` streams open on this connection.
     pub(super) subscriptions: Mutex<Vec<Subscription>>,
+    /// Handshake revisions: the resource URIs `resources/subscribe` named.
+    pub(super) resource_subscriptions: Mutex<HashSet<Box<str>>>,
+    /// Served by at most one request (stateless HTTP): a `resources/subscribe` would outlive
+    /// the connection, so it is not offered.
+    pub(super) ephemeral: std::sync::atomic::AtomicBool,
     pub(super) runtime: tokio::runtime::Handle,
+    /// The server, for handlers (`RequestContext::server`). It holds connections weakly.
+    pub(crate) server: Server,
 }
 
 /// An open `subscriptions/listen` request and the list changes it agreed to carry.
@@ -42,6 +50,8 @@ pub(super) struct Subscription {
     /// The listen request's id, raw JSON.
     pub(super) id: Box<str>,
     pub(super) kinds: Vec<ListKind>,
+    /// The resource URIs of `resourceSubscriptions` it agreed to carry updates of.
+    pub(super) resources: Vec<Box<str>>,
     /// Where the request's stream goes (HTTP: its response), else the outbox.
     pub(super) route: Option<Route>,
 }
@@ -126,6 +136,41 @@ impl ConnShared {
                 }
             }
         }
+    }
+
+    /// Sends `notifications/resources/updated` for `uri` if this connection subscribed to
+    /// it: once for a handshake `resources/subscribe`, once per `subscriptions/listen` that
+    /// named it. Returns how many were sent.
+    pub fn resource_updated(&self, uri: &str) -> usize {
+        let mut sent = 0;
+        let mut params = String::with_capacity(uri.len() + 16);
+        params.push_str(r#"{"uri":"#);
+        jsonrpc::push_json_string(&mut params, uri);
+        params.push('}');
+        if self.session().is_some() && lock(&self.resource_subscriptions).contains(uri) {
+            self.send(jsonrpc::notification_message(
+                "notifications/resources/updated",
+                &params,
+            ));
+            sent += 1;
+        }
+        for sub in lock(&self.subscriptions).iter() {
+            if !sub.resources.iter().any(|r| **r == *uri) {
+                continue;
+            }
+            let mut tagged = String::with_capacity(params.len() + 64);
+            tagged.push_str(r#"{"_meta":{"io.modelcontextprotocol/subscriptionId":"#);
+            tagged.push_str(&sub.id);
+            tagged.push_str("},");
+            tagged.push_str(&params[1..]);
+            let message = jsonrpc::notification_message("notifications/resources/updated", &tagged);
+            match &sub.route {
+                Some(route) => send_routed(route, message, false),
+                None => self.send(message),
+            }
+            sent += 1;
+        }
+        sent
     }
 
     /// Sends a request to the client (on `route`, the calling request's stream, when set)

@@ -285,6 +285,7 @@ async fn alone(
     modern: bool,
 ) -> Response<Out> {
     let (conn, _outbox) = Connection::new(&state.server, state.runtime.clone());
+    conn.one_request_only();
     if let Some(revision) = assume {
         conn.assume_session(revision);
     }
