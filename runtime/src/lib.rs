@@ -26,6 +26,7 @@ mod stdio;
 pub mod uri_template;
 
 pub use bytes::Bytes;
+pub use connection::tasks::{TASKS_EXTENSION, TaskInput, TaskSupport};
 pub use connection::{Connection, LineProblem, Outbox};
 pub use context::{LogLevel, RequestContext};
 pub use jsonrpc::{RpcError, code};

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
+use crate::connection::tasks::{TaskInput, TaskStore, TaskSupport, TaskTool};
 use crate::connection::{ConnShared, ListKind};
 use crate::jsonrpc::one_line;
 use crate::output::CachePolicy;
@@ -29,6 +30,9 @@ pub(crate) struct ServerShared {
     subscribable: HashSet<String>,
     registry: RwLock<Arc<Registry>>,
     connections: Mutex<Vec<Weak<ConnShared>>>,
+    /// Tools declared with [`ServerBuilder::task_tool`].
+    task_tools: HashMap<String, TaskTool>,
+    pub tasks: TaskStore,
 }
 
 /// Builds a [`Server`].
@@ -42,9 +46,27 @@ pub struct ServerBuilder {
     page_size: usize,
     cache: CachePolicy,
     subscribable: HashSet<String>,
+    task_tools: HashMap<String, TaskTool>,
 }
 
 impl ServerBuilder {
+    /// Declares the tool `name` task-capable (the `io.modelcontextprotocol/tasks`
+    /// extension, 2026-07-28): a `tools/call` of it from a request that declares the
+    /// extension answers a `CreateTaskResult` at once and runs in the background, observed
+    /// with `tasks/get`. `input` says whether the handler's requests for input park the
+    /// task or go back to the client before the task exists. Advertises the extension in
+    /// `server/discover`. The hand-written path for now; generated code has no attribute.
+    pub fn task_tool(
+        mut self,
+        name: impl Into<String>,
+        support: TaskSupport,
+        input: TaskInput,
+    ) -> Self {
+        self.task_tools
+            .insert(name.into(), TaskTool { support, input });
+        self
+    }
+
     /// Adds a service; its items are listed after those of earlier services.
     pub fn service(mut self, service: Arc<dyn Service>) -> Self {
         self.services.push(service);
@@ -114,6 +136,8 @@ impl ServerBuilder {
                 subscribable: self.subscribable,
                 registry: RwLock::new(Arc::new(Registry::new(self.services))),
                 connections: Mutex::new(Vec::new()),
+                task_tools: self.task_tools,
+                tasks: TaskStore::new(),
             }),
         }
     }
@@ -135,7 +159,16 @@ impl Server {
                 scope: "public",
             },
             subscribable: HashSet::new(),
+            task_tools: HashMap::new(),
         }
+    }
+
+    pub(crate) fn task_tool(&self, name: &str) -> Option<TaskTool> {
+        self.shared.task_tools.get(name).copied()
+    }
+
+    pub(crate) fn has_task_tools(&self) -> bool {
+        !self.shared.task_tools.is_empty()
     }
 
     /// Tells the clients subscribed to the resource `uri` that it changed:

@@ -117,9 +117,16 @@ struct Running {
 }
 
 async fn start(config: HttpConfig) -> Running {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let (probe_tx, probe) = tokio::sync::mpsc::unbounded_channel();
-    let server = test_server(probe_tx);
+    start_server(test_server(probe_tx), probe, config).await
+}
+
+async fn start_server(
+    server: Server,
+    probe: tokio::sync::mpsc::UnboundedReceiver<&'static str>,
+    config: HttpConfig,
+) -> Running {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let http = HttpServer::from_listener(server.clone(), listener, config).unwrap();
     let addr = http.local_addr().unwrap();
     let (tx, rx) = oneshot::channel::<()>();
@@ -1211,5 +1218,66 @@ async fn resource_updates_reach_subscribed_sessions_on_their_stream() {
         )
         .await;
     assert_eq!(r.json()["error"]["code"], -32601);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn tasks_are_polled_across_stateless_posts_with_mcp_name_checked() {
+    let tasks = Server::builder("tasks", "1")
+        .service(std::sync::Arc::new(Kitchen))
+        .task_tool(
+            "text",
+            toolidl_runtime::TaskSupport::Optional,
+            toolidl_runtime::TaskInput::InTask,
+        )
+        .build();
+    let (_tx, probe) = tokio::sync::mpsc::unbounded_channel();
+    let server = start_server(tasks, probe, HttpConfig::new().stateless(true)).await;
+    let mut c = server.client().await;
+    let meta = modern_meta(json!({"extensions": {toolidl_runtime::TASKS_EXTENSION: {}}}));
+    let call = request(
+        1,
+        "tools/call",
+        json!({"name": "text", "arguments": {}, "_meta": meta}),
+    );
+    let r = c
+        .post(&modern_headers("tools/call", Some("text")), &call)
+        .await;
+    assert_eq!(r.status, 200);
+    let created = r.json()["result"].clone();
+    assert_eq!(created["resultType"], "task", "{created}");
+    let id = created["taskId"].as_str().unwrap().to_owned();
+    let get = request(2, "tasks/get", json!({"taskId": id, "_meta": meta}));
+    let mut done = Value::Null;
+    for _ in 0..100 {
+        let r = c.post(&modern_headers("tasks/get", Some(&id)), &get).await;
+        assert_eq!(r.status, 200, "{:?}", r.json());
+        done = r.json()["result"].clone();
+        if done["status"] == "completed" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        done["result"]["content"][0]["text"], "hi \"there\"",
+        "{done}"
+    );
+    // Mcp-Name mirrors taskId on the tasks methods: a wrong or missing one is -32020.
+    for name in [Some("other-task"), None] {
+        let r = c.post(&modern_headers("tasks/get", name), &get).await;
+        assert_eq!(r.status, 400, "{name:?}");
+        assert_eq!(r.json()["error"]["code"], -32020, "{name:?}");
+    }
+    // Without the extension: -32021 (HTTP 400).
+    let bare = request(
+        3,
+        "tasks/get",
+        json!({"taskId": id, "_meta": modern_meta(json!({}))}),
+    );
+    let r = c.post(&modern_headers("tasks/get", Some(&id)), &bare).await;
+    assert_eq!(
+        (r.status, r.json()["error"]["code"].clone()),
+        (400, json!(-32021))
+    );
     server.shutdown().await;
 }

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolidl_runtime::{
-    Bytes, LogLevel, RequestContext, RpcError, Server, Service, ToolError, content,
+    Bytes, LogLevel, RequestContext, RpcError, Server, Service, TaskInput, TaskSupport, ToolError,
+    content,
 };
 
 pub mod extras;
@@ -477,6 +478,21 @@ pub fn server(sealer: input::Sealer) -> Server {
         .list_changed(true)
         // The generated service cannot declare a subscribable resource yet (README, gap 7).
         .subscribable(WATCHED_RESOURCE)
+        // Task support is declared here, not in the `.tool` file (README, gap 5).
+        .task_tool("slow_compute", TaskSupport::Optional, TaskInput::InTask)
+        .task_tool("failing_job", TaskSupport::Required, TaskInput::InTask)
+        .task_tool(
+            "protocol_error_job",
+            TaskSupport::Optional,
+            TaskInput::InTask,
+        )
+        .task_tool("confirm_delete", TaskSupport::Optional, TaskInput::InTask)
+        .task_tool("multi_input", TaskSupport::Optional, TaskInput::InTask)
+        .task_tool(
+            "test_tool_with_task",
+            TaskSupport::Required,
+            TaskInput::BeforeTask,
+        )
         .service(EverythingServer::from_arc(fixture.clone()).into())
         .service(Arc::new(extras::Extras::new(sealer)))
         .build();

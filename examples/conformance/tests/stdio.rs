@@ -677,7 +677,7 @@ fn resources_prompts_and_completion() {
 }
 
 #[test]
-fn tasks_fixtures_run_synchronously_for_now() {
+fn tasks_fixtures_run_synchronously_in_a_session() {
     let mut c = Client::session();
     assert_eq!(c.text("greet", json!({ "name": "World" })), "Hello, World!");
     assert_eq!(
@@ -936,14 +936,13 @@ fn stateless_diagnostics_follow_the_declared_capabilities() {
     assert!(input_requests(&r).contains_key("confirm"));
     assert!(c.server_requests.is_empty());
 
-    let r1 = c.call("test_tool_with_task", json!({}));
-    let r2 = c.call_with(
-        "test_tool_with_task",
-        json!({}),
-        json!({ "inputResponses": { "user_name": elicit_answer(json!({ "name": "Alice" })) } }),
+    // Task support `required`: a client without the tasks extension gets -32021.
+    let e = c.call_with("test_tool_with_task", json!({}), json!({}));
+    assert_eq!(e["error"]["code"], -32021, "{e}");
+    assert_eq!(
+        e["error"]["data"]["requiredCapabilities"],
+        json!({ "extensions": { TASKS: {} } })
     );
-    assert!(input_requests(&r1).contains_key("user_name"));
-    assert_eq!(r2["result"]["content"][0]["text"], "Hello, Alice!");
 
     let prompt = c.result(
         "prompts/get",
@@ -1046,4 +1045,88 @@ fn watched_resource_is_subscribable_and_updates_reach_subscribers() {
     assert_eq!(r["error"]["code"], -32602, "{r}");
     let r = c.request("resources/subscribe", json!({ "uri": "test://nope" }));
     assert_eq!(r["error"]["code"], -32002, "{r}");
+}
+
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
+/// `_meta` declaring elicitation and the tasks extension.
+fn with_tasks() -> Value {
+    json!({ "_meta": { "io.modelcontextprotocol/clientCapabilities": {
+        "elicitation": {}, "extensions": { TASKS: {} }
+    } } })
+}
+
+/// Polls `tasks/get` until the task is terminal (or `until`).
+fn poll_task(c: &mut Client, id: &Value, until: &str) -> Value {
+    for _ in 0..200 {
+        let mut params = with_tasks();
+        params["taskId"] = id.clone();
+        let t = c.result("tasks/get", params);
+        let status = t["status"].as_str().unwrap_or_default().to_owned();
+        if status == until || ["completed", "failed", "cancelled"].contains(&status.as_str()) {
+            return t;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("task {id} did not settle");
+}
+
+#[test]
+fn task_fixtures_run_as_tasks_for_a_client_with_the_extension() {
+    let mut c = Client::stateless();
+    let discover = c.result("server/discover", json!({}));
+    assert!(
+        discover["capabilities"]["extensions"][TASKS].is_object(),
+        "{discover}"
+    );
+
+    // Sync tools stay sync.
+    let r = c.call_with("greet", json!({ "name": "W" }), with_tasks());
+    assert_eq!(r["result"]["content"][0]["text"], "Hello, W!", "{r}");
+
+    let r = c.call_with(
+        "slow_compute",
+        json!({ "seconds": 0, "label": "t" }),
+        with_tasks(),
+    );
+    assert_eq!(r["result"]["resultType"], "task", "{r}");
+    let done = poll_task(&mut c, &r["result"]["taskId"], "completed");
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "Computed for 0 s (t)."
+    );
+
+    let r = c.call_with("failing_job", json!({}), with_tasks());
+    let done = poll_task(&mut c, &r["result"]["taskId"], "completed");
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["result"]["isError"], true, "{done}");
+
+    let r = c.call_with("protocol_error_job", json!({}), with_tasks());
+    let done = poll_task(&mut c, &r["result"]["taskId"], "failed");
+    assert_eq!(done["error"]["code"], -32603, "{done}");
+
+    // Input during the task: confirm_delete parks, tasks/update resumes it.
+    let r = c.call_with("confirm_delete", json!({ "filename": "f" }), with_tasks());
+    let id = r["result"]["taskId"].clone();
+    let parked = poll_task(&mut c, &id, "input_required");
+    assert!(parked["inputRequests"]["confirm"].is_object(), "{parked}");
+    let mut update = with_tasks();
+    update["taskId"] = id.clone();
+    update["inputResponses"] = json!({ "confirm": elicit_answer(json!({ "confirm": true })) });
+    c.result("tasks/update", update);
+    let done = poll_task(&mut c, &id, "completed");
+    assert_eq!(done["result"]["content"][0]["text"], "Deleted f.", "{done}");
+
+    // Input before the task: test_tool_with_task asks synchronously, then creates a task.
+    let r1 = c.call_with("test_tool_with_task", json!({}), with_tasks());
+    assert!(
+        input_requests(&r1["result"]).contains_key("user_name"),
+        "{r1}"
+    );
+    let mut retry = with_tasks();
+    retry["inputResponses"] = json!({ "user_name": elicit_answer(json!({ "name": "Alice" })) });
+    let r2 = c.call_with("test_tool_with_task", json!({}), retry);
+    assert_eq!(r2["result"]["resultType"], "task", "{r2}");
+    let done = poll_task(&mut c, &r2["result"]["taskId"], "completed");
+    assert_eq!(done["result"]["content"][0]["text"], "Hello, Alice!");
 }

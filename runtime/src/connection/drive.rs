@@ -111,7 +111,7 @@ pub(super) fn report_panic(request: &str, payload: &(dyn std::any::Any + Send)) 
 }
 
 /// Polls a future, turning a panic into an `Err` with its payload.
-struct CatchUnwind<T>(BoxFuture<T>);
+pub(super) struct CatchUnwind<T>(pub(super) BoxFuture<T>);
 
 impl<T> Future for CatchUnwind<T> {
     type Output = Result<T, Box<dyn std::any::Any + Send>>;

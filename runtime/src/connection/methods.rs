@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::drive::{Panicked, report_panic};
 use super::params::{Params, arguments_object, completion_json, completion_request};
 use super::shared::{ListKind, Session, Subscription, lock, send_routed};
-use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain};
+use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain, tasks};
 use crate::context::{CallState, LogLevel, RequestContext};
 use crate::jsonrpc::{self, RpcError, code, error_message, result_message};
 use crate::output::{self, Body, finish_result, render_tool_result};
@@ -117,6 +117,12 @@ impl Connection {
         }
         if registry.has_tools() {
             parts.push(format!(r#""tools":{changes}"#));
+        }
+        if rev.is_stateless() && self.server.has_task_tools() {
+            parts.push(format!(
+                r#""extensions":{{"{}":{{}}}}"#,
+                tasks::TASKS_EXTENSION
+            ));
         }
         format!("{{{}}}", parts.join(","))
     }
@@ -332,6 +338,17 @@ impl Connection {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
+        if rev.is_stateless()
+            && let Some(tool) = self.server.task_tool(&name)
+        {
+            if tasks::declares_tasks(ctx.state.client_capabilities.as_ref()) {
+                return self.start_task(service.clone(), &name, args, ctx, tool);
+            }
+            if tool.support == tasks::TaskSupport::Required {
+                let e = tasks::missing_tasks_capability(&format!("The tool {name}"));
+                return self.reply_error(id, &e);
+            }
+        }
         let state = ctx.state.clone();
         let started = catch_unwind(AssertUnwindSafe(|| {
             service.clone().call_tool(&name, args, ctx)

@@ -8,6 +8,7 @@ mod drive;
 mod methods;
 mod params;
 mod shared;
+pub(crate) mod tasks;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -369,6 +370,7 @@ impl Connection {
             "subscriptions/listen" => return self.listen(id, &p, &registry),
             "resources/subscribe" => self.subscribe(&p, &registry),
             "resources/unsubscribe" => self.unsubscribe(&p),
+            "tasks/get" | "tasks/update" | "tasks/cancel" => self.task_method(method, &p),
             _ => Err(RpcError::new(
                 code::METHOD_NOT_FOUND,
                 format!("Method not found: {method}"),
@@ -532,6 +534,9 @@ fn method_allowed(
         }
         "prompts/list" | "prompts/get" => registry.has_prompts(),
         "completion/complete" => registry.has_completions(),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => {
+            rev.is_stateless() && server.has_task_tools()
+        }
         _ => false,
     };
     if known_here { Ok(()) } else { not_found() }

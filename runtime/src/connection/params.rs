@@ -46,6 +46,8 @@ pub(super) struct Params<'a> {
     pub(super) request_id: Option<&'a RawValue>,
     #[serde(default)]
     pub(super) notifications: Option<Value>,
+    #[serde(borrow, default, rename = "taskId")]
+    pub(super) task_id: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize, Default)]

@@ -124,13 +124,14 @@ pub(crate) struct Mirrored<'a> {
     pub method: &'a str,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`.
     pub version: Option<&'a str>,
-    /// `params.name` (`tools/call`, `prompts/get`) or `params.uri` (`resources/read`).
+    /// `params.name` (`tools/call`, `prompts/get`), `params.uri` (`resources/read`) or
+    /// `params.taskId` (`tasks/get`, `tasks/update`, `tasks/cancel`, SEP-2663).
     pub name: Option<&'a str>,
 }
 
 /// 2026-07-28: the body must name its protocol version (`-32602`), and
 /// `MCP-Protocol-Version`, `Mcp-Method` and (for `tools/call`, `resources/read`,
-/// `prompts/get`) `Mcp-Name` must be present and equal the body's values (`-32020`).
+/// `prompts/get` and the `tasks/*` methods) `Mcp-Name` must be present and equal the body's values (`-32020`).
 pub(crate) fn check_mirrored(parts: &Parts, body: &Mirrored<'_>) -> Result<(), RpcError> {
     let Some(version) = body.version else {
         return Err(RpcError::invalid_params(
@@ -139,7 +140,15 @@ pub(crate) fn check_mirrored(parts: &Parts, body: &Mirrored<'_>) -> Result<(), R
     };
     compare(parts, "MCP-Protocol-Version", version, false)?;
     compare(parts, "Mcp-Method", body.method, false)?;
-    let named = matches!(body.method, "tools/call" | "prompts/get" | "resources/read");
+    let named = matches!(
+        body.method,
+        "tools/call"
+            | "prompts/get"
+            | "resources/read"
+            | "tasks/get"
+            | "tasks/update"
+            | "tasks/cancel"
+    );
     if let (true, Some(name)) = (named, body.name) {
         compare(parts, "Mcp-Name", name, true)?;
     }

@@ -28,7 +28,7 @@ struct Peek<'a> {
     method: Option<Cow<'a, str>>,
     /// `params._meta["io.modelcontextprotocol/protocolVersion"]`.
     version: Option<Cow<'a, str>>,
-    /// `params.name` or `params.uri`, for the methods `Mcp-Name` mirrors.
+    /// `params.name`, `params.uri` or `params.taskId`, for the methods `Mcp-Name` mirrors.
     name: Option<Cow<'a, str>>,
     /// `params.arguments` of a `tools/call`, for its `Mcp-Param-*` headers.
     arguments: Option<&'a RawValue>,
@@ -53,6 +53,8 @@ struct PeekParams<'a> {
     uri: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     arguments: Option<&'a RawValue>,
+    #[serde(borrow, default, rename = "taskId")]
+    task_id: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -88,6 +90,7 @@ fn peek(text: &str) -> Peek<'_> {
     let name = match msg.method.as_deref() {
         Some("tools/call" | "prompts/get") => params.name,
         Some("resources/read") => params.uri,
+        Some("tasks/get" | "tasks/update" | "tasks/cancel") => params.task_id,
         _ => None,
     };
     let arguments = match msg.method.as_deref() {
