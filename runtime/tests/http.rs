@@ -189,9 +189,9 @@ impl Reply {
     fn events(&self) -> Vec<Value> {
         assert_eq!(self.header("content-type"), Some("text/event-stream"));
         let text = String::from_utf8(self.body.clone()).unwrap();
-        text.lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .map(|d| serde_json::from_str(d).unwrap())
+        sse(&text)
+            .into_iter()
+            .filter_map(|(_, data)| data)
             .collect()
     }
 }
@@ -319,6 +319,43 @@ impl Client {
         let read = tokio::time::timeout(Duration::from_secs(10), self.stream.read(&mut chunk));
         matches!(read.await, Ok(Ok(0) | Err(_)))
     }
+}
+
+/// The events of an SSE text: each one's id and message (`None`: a priming event).
+fn sse(text: &str) -> Vec<(Option<String>, Option<Value>)> {
+    text.split("\n\n")
+        .filter(|e| !e.trim().is_empty())
+        .map(|e| {
+            let id = e
+                .lines()
+                .find_map(|l| l.strip_prefix("id: "))
+                .map(str::to_owned);
+            let data = e
+                .lines()
+                .find_map(|l| l.strip_prefix("data: "))
+                .filter(|d| !d.is_empty())
+                .map(|d| serde_json::from_str(d).unwrap());
+            (id, data)
+        })
+        .collect()
+}
+
+/// The events of an event stream until it ends.
+async fn rest_of_stream(c: &mut Client) -> Vec<(Option<String>, Option<Value>)> {
+    let mut all = Vec::new();
+    loop {
+        let chunk = c.chunk().await;
+        if chunk.is_empty() {
+            return sse(&String::from_utf8(all).unwrap());
+        }
+        all.extend_from_slice(&chunk);
+    }
+}
+
+/// The `<seq>` of an event id `<stream>-<seq>`.
+fn seq_of(id: &str) -> (u64, u64) {
+    let (stream, seq) = id.split_once('-').unwrap();
+    (stream.parse().unwrap(), seq.parse().unwrap())
 }
 
 fn request(id: i64, method: &str, params: Value) -> Value {
@@ -524,7 +561,7 @@ async fn calls_that_notify_first_answer_with_an_event_stream() {
     let chunk = String::from_utf8(c.chunk().await).unwrap();
     let data = chunk
         .lines()
-        .find_map(|l| l.strip_prefix("data: "))
+        .find_map(|l| l.strip_prefix("data: ").filter(|d| !d.is_empty()))
         .unwrap();
     let sampling: Value = serde_json::from_str(data).unwrap();
     assert_eq!(sampling["method"], "sampling/createMessage");
@@ -541,8 +578,12 @@ async fn calls_that_notify_first_answer_with_an_event_stream() {
         rest.extend_from_slice(&c);
     }
     let rest = String::from_utf8(rest).unwrap();
-    let reply: Value =
-        serde_json::from_str(rest.lines().find_map(|l| l.strip_prefix("data: ")).unwrap()).unwrap();
+    let reply: Value = serde_json::from_str(
+        rest.lines()
+            .find_map(|l| l.strip_prefix("data: ").filter(|d| !d.is_empty()))
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(text_of(&reply), "sampled");
     server.shutdown().await;
 }
@@ -960,7 +1001,7 @@ async fn over_limit_bodies_get_413_with_the_request_id() {
     let chunk = String::from_utf8(c.chunk().await).unwrap();
     let data = chunk
         .lines()
-        .find_map(|l| l.strip_prefix("data: "))
+        .find_map(|l| l.strip_prefix("data: ").filter(|d| !d.is_empty()))
         .unwrap();
     let sampling: Value = serde_json::from_str(data).unwrap();
     let mut other = server.client().await;
@@ -970,8 +1011,12 @@ async fn over_limit_bodies_get_413_with_the_request_id() {
     assert_eq!(r.status, 413);
     assert!(r.json().get("id").is_none());
     let rest = String::from_utf8(c.chunk().await).unwrap();
-    let reply: Value =
-        serde_json::from_str(rest.lines().find_map(|l| l.strip_prefix("data: ")).unwrap()).unwrap();
+    let reply: Value = serde_json::from_str(
+        rest.lines()
+            .find_map(|l| l.strip_prefix("data: ").filter(|d| !d.is_empty()))
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(reply["id"], 9);
     assert_eq!(reply["error"]["code"], -32603, "{reply}");
     server.shutdown().await;
@@ -1122,7 +1167,7 @@ async fn the_session_stream_carries_list_changes() {
     let chunk = String::from_utf8(c.chunk().await).unwrap();
     let data = chunk
         .lines()
-        .find_map(|l| l.strip_prefix("data: "))
+        .find_map(|l| l.strip_prefix("data: ").filter(|d| !d.is_empty()))
         .unwrap();
     let note: Value = serde_json::from_str(data).unwrap();
     assert_eq!(note["method"], "notifications/tools/list_changed");
@@ -1187,7 +1232,7 @@ async fn resource_updates_reach_subscribed_sessions_on_their_stream() {
     let chunk = String::from_utf8(c.chunk().await).unwrap();
     let data = chunk
         .lines()
-        .find_map(|l| l.strip_prefix("data: "))
+        .find_map(|l| l.strip_prefix("data: ").filter(|d| !d.is_empty()))
         .unwrap();
     let note: Value = serde_json::from_str(data).unwrap();
     assert_eq!(
@@ -1279,5 +1324,300 @@ async fn tasks_are_polled_across_stateless_posts_with_mcp_name_checked() {
         (r.status, r.json()["error"]["code"].clone()),
         (400, json!(-32021))
     );
+    server.shutdown().await;
+}
+
+/// `slow` sends a progress notification, then answers after 300 ms.
+struct Slow;
+
+static SLOW_TOOLS: [ToolDef; 1] = [ToolDef::new(
+    "slow",
+    r#"{"name":"slow","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+)];
+
+impl Service for Slow {
+    fn tools(&self) -> &[ToolDef] {
+        &SLOW_TOOLS
+    }
+
+    fn call_tool(
+        self: std::sync::Arc<Self>,
+        _: &str,
+        _: &RawValue,
+        ctx: RequestContext,
+    ) -> BoxFuture<ToolResult> {
+        Box::pin(async move {
+            ctx.progress(1.0, Some(2.0), Some("half"));
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            Ok(ToolOutput::text("slow done"))
+        })
+    }
+}
+
+async fn start_slow(config: HttpConfig) -> Running {
+    let (_probe_tx, probe) = tokio::sync::mpsc::unbounded_channel();
+    let server = Server::builder("http-test", "1.0.0")
+        .service(std::sync::Arc::new(Slow))
+        .build();
+    start_server(server, probe, config).await
+}
+
+fn slow_call(id: i64) -> Value {
+    request(
+        id,
+        "tools/call",
+        json!({"name": "slow", "arguments": {}, "_meta": {"progressToken": "p"}}),
+    )
+}
+
+#[tokio::test]
+async fn a_dropped_get_stream_resumes_with_exactly_the_missed_events() {
+    let server = start(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    let h = [
+        ("Mcp-Session-Id", sid.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let r = c
+        .post(
+            &h,
+            &request(1, "resources/subscribe", json!({"uri": "mem://readme"})),
+        )
+        .await;
+    assert_eq!(r.json()["result"], json!({}));
+    let get = [
+        ("Mcp-Session-Id", sid.as_str()),
+        ("Accept", "text/event-stream"),
+    ];
+    let mut g = server.client().await;
+    g.write("GET", &get, b"").await;
+    assert_eq!(g.read_head().await.status, 200);
+    // Ids on the GET stream: stream 0, increasing.
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        assert_eq!(server.server.notify_resource_updated("mem://readme"), 1);
+        let chunk = String::from_utf8(g.chunk().await).unwrap();
+        seen.extend(sse(&chunk));
+    }
+    let ids: Vec<(u64, u64)> = seen
+        .iter()
+        .map(|(id, _)| seq_of(id.as_deref().unwrap()))
+        .collect();
+    assert_eq!(ids, [(0, 1), (0, 2)]);
+    assert!(
+        seen.iter()
+            .all(|(_, d)| d.as_ref().unwrap()["method"] == "notifications/resources/updated")
+    );
+    // The client drops the stream; a list change and two updates happen meanwhile.
+    drop(g);
+    server.server.add_service(std::sync::Arc::new(common::Solo));
+    assert_eq!(server.server.notify_resource_updated("mem://readme"), 1);
+    assert_eq!(server.server.notify_resource_updated("mem://readme"), 1);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Reconnecting with the last id seen delivers exactly those, in order, with later ids.
+    let mut g = server.client().await;
+    g.write(
+        "GET",
+        &[
+            ("Mcp-Session-Id", sid.as_str()),
+            ("Accept", "text/event-stream"),
+            ("Last-Event-ID", "0-2"),
+        ],
+        b"",
+    )
+    .await;
+    assert_eq!(g.read_head().await.status, 200);
+    let mut missed = Vec::new();
+    while missed.len() < 3 {
+        missed.extend(sse(&String::from_utf8(g.chunk().await).unwrap()));
+    }
+    let methods: Vec<&str> = missed
+        .iter()
+        .map(|(_, d)| d.as_ref().unwrap()["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "notifications/tools/list_changed",
+            "notifications/resources/updated",
+            "notifications/resources/updated"
+        ]
+    );
+    let ids: Vec<(u64, u64)> = missed
+        .iter()
+        .map(|(id, _)| seq_of(id.as_deref().unwrap()))
+        .collect();
+    assert_eq!(ids, [(0, 3), (0, 4), (0, 5)]);
+    // Nothing else arrives; the stream goes on live.
+    assert_eq!(server.server.notify_resource_updated("mem://readme"), 1);
+    let next = sse(&String::from_utf8(g.chunk().await).unwrap());
+    assert_eq!(next.len(), 1);
+    assert_eq!(next[0].0.as_deref(), Some("0-6"));
+    drop(g);
+    // An unknown id replays nothing: the stream starts live.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut g = server.client().await;
+    g.write(
+        "GET",
+        &[
+            ("Mcp-Session-Id", sid.as_str()),
+            ("Accept", "text/event-stream"),
+            ("Last-Event-ID", "0-999"),
+        ],
+        b"",
+    )
+    .await;
+    assert_eq!(g.read_head().await.status, 200);
+    assert_eq!(server.server.notify_resource_updated("mem://readme"), 1);
+    let next = sse(&String::from_utf8(g.chunk().await).unwrap());
+    assert_eq!(next.len(), 1, "{next:?}");
+    assert_eq!(next[0].0.as_deref(), Some("0-7"));
+    drop(g);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_interrupted_post_stream_s_result_is_recovered_with_last_event_id() {
+    let server = start_slow(HttpConfig::new()).await;
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    let mut p = server.client().await;
+    p.write(
+        "POST",
+        &[
+            ("Mcp-Session-Id", sid.as_str()),
+            ("MCP-Protocol-Version", "2025-11-25"),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ],
+        slow_call(7).to_string().as_bytes(),
+    )
+    .await;
+    let head = p.read_head().await;
+    assert_eq!(head.header("content-type"), Some("text/event-stream"));
+    // The priming event (2025-11-25: id, retry, empty data), then the progress notification.
+    let mut events = Vec::new();
+    let mut raw = String::new();
+    while events.len() < 2 {
+        let chunk = String::from_utf8(p.chunk().await).unwrap();
+        raw.push_str(&chunk);
+        events = sse(&raw);
+    }
+    assert!(raw.starts_with("id: 1-1\nretry: 1000\ndata: \n\n"), "{raw}");
+    assert_eq!(events[0], (Some("1-1".to_owned()), None));
+    assert_eq!(events[1].0.as_deref(), Some("1-2"));
+    assert_eq!(
+        events[1].1.as_ref().unwrap()["method"],
+        "notifications/progress"
+    );
+    // The client goes away before the result; the call still answers, into the buffer.
+    drop(p);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut g = server.client().await;
+    g.write(
+        "GET",
+        &[
+            ("Mcp-Session-Id", sid.as_str()),
+            ("Accept", "text/event-stream"),
+            ("Last-Event-ID", "1-2"),
+        ],
+        b"",
+    )
+    .await;
+    assert_eq!(g.read_head().await.status, 200);
+    let rest = rest_of_stream(&mut g).await;
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    assert_eq!(rest[0].0.as_deref(), Some("1-3"));
+    let reply = rest[0].1.as_ref().unwrap();
+    assert_eq!(reply["id"], 7);
+    assert_eq!(text_of(reply), "slow done");
+    // The session's own GET stream was not involved: it can still be opened.
+    let mut s = server.client().await;
+    s.write(
+        "GET",
+        &[
+            ("Mcp-Session-Id", sid.as_str()),
+            ("Accept", "text/event-stream"),
+        ],
+        b"",
+    )
+    .await;
+    assert_eq!(s.read_head().await.status, 200);
+    drop(s);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_polled_tool_s_stream_closes_after_priming_and_the_get_gets_the_rest() {
+    let config = HttpConfig::new()
+        .poll_tool("slow")
+        .sse_retry(Duration::from_millis(250));
+    let server = start_slow(config).await;
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    let h = [
+        ("Mcp-Session-Id", sid.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let r = c.post(&h, &slow_call(3)).await;
+    assert_eq!(r.header("content-type"), Some("text/event-stream"));
+    let body = String::from_utf8(r.body.clone()).unwrap();
+    assert_eq!(body, "id: 1-1\nretry: 250\ndata: \n\n");
+    // The same kept-alive connection resumes the call's stream.
+    c.write(
+        "GET",
+        &[
+            ("Mcp-Session-Id", sid.as_str()),
+            ("Accept", "text/event-stream"),
+            ("Last-Event-ID", "1-1"),
+        ],
+        b"",
+    )
+    .await;
+    assert_eq!(c.read_head().await.status, 200);
+    let rest = rest_of_stream(&mut c).await;
+    let ids: Vec<&str> = rest.iter().map(|(id, _)| id.as_deref().unwrap()).collect();
+    assert_eq!(ids, ["1-2", "1-3"]);
+    assert_eq!(
+        rest[0].1.as_ref().unwrap()["method"],
+        "notifications/progress"
+    );
+    assert_eq!(rest[1].1.as_ref().unwrap()["id"], 3);
+    // Resuming a finished stream again replays from the buffer.
+    c.write(
+        "GET",
+        &[
+            ("Mcp-Session-Id", sid.as_str()),
+            ("Accept", "text/event-stream"),
+            ("Last-Event-ID", "1-2"),
+        ],
+        b"",
+    )
+    .await;
+    assert_eq!(c.read_head().await.status, 200);
+    let again = rest_of_stream(&mut c).await;
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].1.as_ref().unwrap()["id"], 3);
+    // 2025-06-18 sessions get ids but no priming event, and no early close.
+    let mut d = server.client().await;
+    let r = d.post(&[], &initialize("2025-06-18")).await;
+    let old = r.header("mcp-session-id").unwrap().to_owned();
+    let r = d
+        .post(
+            &[
+                ("Mcp-Session-Id", &old),
+                ("MCP-Protocol-Version", "2025-06-18"),
+            ],
+            &slow_call(4),
+        )
+        .await;
+    let events = sse(&String::from_utf8(r.body.clone()).unwrap());
+    let ids: Vec<&str> = events
+        .iter()
+        .map(|(id, _)| id.as_deref().unwrap())
+        .collect();
+    assert_eq!(ids, ["1-1", "1-2"]);
+    assert_eq!(events[1].1.as_ref().unwrap()["id"], 4);
     server.shutdown().await;
 }

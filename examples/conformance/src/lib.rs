@@ -177,8 +177,9 @@ impl Everything for Fixture {
     }
 
     async fn test_reconnection(&self, _ctx: RequestContext) -> Result<String, ToolError> {
-        // The reference server closes the call's SSE stream here and answers after the
-        // client reconnects; a handler cannot do that yet (README: gaps).
+        // Over HTTP (2025-11-25 sessions) the transport closes this call's event stream
+        // after its priming event (`HttpConfig::poll_tool` in main.rs); the result reaches
+        // the client on its GET with `Last-Event-ID`.
         pause(100).await;
         Ok("Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.".into())
     }

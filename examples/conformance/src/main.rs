@@ -72,7 +72,12 @@ fn serve_http(
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let config = HttpConfig::new().bind(addr).stateless(stateless);
+    // `test_reconnection`: its event stream closes after the priming event, and the
+    // client gets the result with a GET and Last-Event-ID (server-sse-polling).
+    let config = HttpConfig::new()
+        .bind(addr)
+        .stateless(stateless)
+        .poll_tool("test_reconnection");
     runtime.block_on(async {
         let http = HttpServer::bind(server, config).await?;
         eprintln!(

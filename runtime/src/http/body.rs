@@ -80,9 +80,17 @@ pub(crate) struct Events {
     first: Option<Bytes>,
     source: Source,
     done: bool,
+    /// The stream's number in its session (event ids `<stream>-<seq>`, recorded in the
+    /// session's replay buffer); `None` outside sessions (no ids).
+    stream: Option<u64>,
+    /// The call's reply was sent, or its messages ended: nothing to hand on.
+    finished: bool,
+    /// Ends after `first` (the priming event), leaving the call to a GET with
+    /// `Last-Event-ID` ([`HttpConfig::poll_tool`]).
+    close_early: bool,
     /// Completes when the server shuts down; ends a stream that has no reply to wait for.
     stop: Option<BoxFuture<()>>,
-    _guard: Guard,
+    guard: Guard,
 }
 
 enum Source {
@@ -97,6 +105,11 @@ impl Events {
         if let Some(first) = self.first.take() {
             return Poll::Ready(Some(first));
         }
+        if self.close_early && !self.done {
+            // Hand the call on before the stream ends, so the client's GET finds it.
+            self.hand_off();
+            self.done = true;
+        }
         if self.done {
             return Poll::Ready(None);
         }
@@ -110,25 +123,28 @@ impl Events {
         // Take every message already waiting, so a burst leaves in one write.
         loop {
             let next = match &mut self.source {
-                Source::Request(rx) => rx.poll_recv(cx).map(|m| {
-                    m.map(|m| {
-                        if m.reply {
-                            self.done = true;
-                        }
-                        m.text
-                    })
-                }),
-                Source::Session(lease) => lease.poll_recv(cx),
+                Source::Request(rx) => rx.poll_recv(cx).map(|m| m.map(|m| (m.text, m.reply))),
+                Source::Session(lease) => lease.poll_recv(cx).map(|m| m.map(|t| (t, false))),
             };
             match next {
-                Poll::Ready(Some(text)) => {
-                    push_event(&mut out, &text);
+                Poll::Ready(Some((text, reply))) => {
+                    if reply {
+                        self.done = true;
+                        self.finished = true;
+                    }
+                    self.push(&mut out, &text, reply);
                     if self.done || out.len() >= 64 * 1024 {
                         break;
                     }
                 }
                 Poll::Ready(None) => {
                     self.done = true;
+                    if !self.finished && matches!(self.source, Source::Request(_)) {
+                        self.finished = true;
+                        if let (Some(stream), Some(session)) = (self.stream, &self.guard.session) {
+                            session.replay().ended(stream);
+                        }
+                    }
                     break;
                 }
                 Poll::Pending => break,
@@ -144,13 +160,59 @@ impl Events {
             Poll::Ready(Some(Bytes::from(out)))
         }
     }
+
+    /// Writes one message as an event, with its id when the stream has one.
+    fn push(&self, out: &mut String, text: &str, reply: bool) {
+        match (self.stream, &self.guard.session) {
+            (Some(stream), Some(session)) => {
+                let id = session.replay().record(stream, text, reply);
+                push_event(out, Some(&id), text);
+            }
+            _ => push_event(out, None, text),
+        }
+    }
+
+    /// A request's stream that ends before the reply leaves the rest of the call's
+    /// messages to its session, for a GET with `Last-Event-ID`.
+    fn hand_off(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        if let (Source::Request(rx), Some(stream), Some(session)) =
+            (&mut self.source, self.stream, &self.guard.session)
+        {
+            let rest = std::mem::replace(rx, mpsc::unbounded_channel().1);
+            session.replay().orphan(stream, rest);
+        }
+    }
 }
 
-/// One SSE event carrying a one-line JSON message.
-fn push_event(out: &mut String, json: &str) {
+impl Drop for Events {
+    fn drop(&mut self) {
+        self.hand_off();
+    }
+}
+
+/// One SSE event carrying a one-line JSON message, with its id when it has one.
+fn push_event(out: &mut String, id: Option<&str>, json: &str) {
+    if let Some(id) = id {
+        out.push_str("id: ");
+        out.push_str(id);
+        out.push('\n');
+    }
     out.push_str("event: message\ndata: ");
     out.push_str(json);
     out.push_str("\n\n");
+}
+
+/// The 2025-11-25 priming event: an id, the reconnection delay, and no message.
+fn push_priming(out: &mut String, id: &str, retry_ms: u64) {
+    out.push_str("id: ");
+    out.push_str(id);
+    out.push_str("\nretry: ");
+    out.push_str(&retry_ms.to_string());
+    out.push_str("\ndata: \n\n");
 }
 
 fn sse_response(events: Events) -> Response<Out> {
@@ -168,19 +230,56 @@ fn sse_response(events: Events) -> Response<Out> {
     r
 }
 
-/// A `200 text/event-stream` response for a session's GET stream.
+/// A `200 text/event-stream` response for a session's GET stream, starting with the
+/// events a `Last-Event-ID` replays.
 pub(crate) fn session_stream(
     lease: super::sessions::OutboxLease,
+    replay: Vec<(String, String)>,
     stop: BoxFuture<()>,
     guard: Guard,
 ) -> Response<Out> {
     sse_response(Events {
-        first: None,
+        first: replayed(&replay),
         source: Source::Session(lease),
         done: false,
+        stream: Some(super::replay::SESSION_STREAM),
+        finished: false,
+        close_early: false,
         stop: Some(stop),
-        _guard: guard,
+        guard,
     })
+}
+
+/// A POST stream resumed by a GET with `Last-Event-ID`: the events after that id, then the
+/// rest of the call's messages (`rest`, when it has not answered yet) up to its reply.
+pub(crate) fn resumed_request(
+    stream: u64,
+    replay: Vec<(String, String)>,
+    rest: Option<mpsc::UnboundedReceiver<Routed>>,
+    guard: Guard,
+) -> Response<Out> {
+    let finished = rest.is_none();
+    sse_response(Events {
+        first: replayed(&replay),
+        source: Source::Request(rest.unwrap_or_else(|| mpsc::unbounded_channel().1)),
+        done: finished,
+        stream: Some(stream),
+        finished,
+        close_early: false,
+        stop: None,
+        guard,
+    })
+}
+
+fn replayed(replay: &[(String, String)]) -> Option<Bytes> {
+    if replay.is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    for (id, text) in replay {
+        push_event(&mut out, Some(id), text);
+    }
+    Some(Bytes::from(out))
 }
 
 /// A response carrying one JSON message.
@@ -391,11 +490,49 @@ pub(crate) struct Answer {
     pub events_ok: bool,
     /// Ends the stream at shutdown (a stream with no reply to wait for).
     pub stop: Option<BoxFuture<()>>,
+    /// Priming and early closing of a session's event stream.
+    pub resumable: Resumable,
+}
+
+/// What a session's POST stream does besides carrying ids.
+#[derive(Default)]
+pub(crate) struct Resumable {
+    /// Starts with a priming event (2025-11-25) carrying this `retry` (milliseconds).
+    pub prime: Option<u64>,
+    /// Opens the stream at once and closes it after the priming event: the client gets the
+    /// rest with a GET and `Last-Event-ID`.
+    pub close_early: bool,
+}
+
+/// Opens a session's POST stream (none outside sessions) and writes its priming event.
+fn open_stream(guard: &Guard, resumable: &Resumable, out: &mut String) -> Option<u64> {
+    let session = guard.session.as_ref()?;
+    let mut replay = session.replay();
+    let stream = replay.open_request_stream();
+    if let Some(retry) = resumable.prime {
+        let id = replay.record(stream, "", false);
+        push_priming(out, &id, retry);
+    }
+    Some(stream)
 }
 
 /// The reply alone as `application/json` when it comes first; otherwise an event stream
 /// of the request's messages, ending with its reply. A notification or a response gets 202.
 pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
+    if a.resumable.close_early && a.resumable.prime.is_some() && a.request && a.events_ok {
+        let mut first = String::new();
+        let stream = open_stream(&a.guard, &a.resumable, &mut first);
+        return sse_response(Events {
+            first: Some(Bytes::from(first)),
+            source: Source::Request(a.rx),
+            done: false,
+            stream,
+            finished: false,
+            close_early: true,
+            stop: None,
+            guard: a.guard,
+        });
+    }
     loop {
         let first = match &mut a.stop {
             None => a.rx.recv().await,
@@ -411,8 +548,11 @@ pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
                     first: None,
                     source: Source::Request(a.rx),
                     done: true,
+                    stream: None,
+                    finished: true,
+                    close_early: false,
                     stop: None,
-                    _guard: a.guard,
+                    guard: a.guard,
                 })
             }
             None => empty(StatusCode::ACCEPTED),
@@ -420,14 +560,20 @@ pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
             Some(_) if !a.events_ok => continue,
             Some(m) => {
                 let mut first = String::new();
-                push_event(&mut first, &m.text);
-                sse_response(Events {
-                    first: Some(Bytes::from(first)),
+                let stream = open_stream(&a.guard, &a.resumable, &mut first);
+                let mut events = Events {
+                    first: None,
                     source: Source::Request(a.rx),
                     done: false,
+                    stream,
+                    finished: false,
+                    close_early: false,
                     stop: a.stop,
-                    _guard: a.guard,
-                })
+                    guard: a.guard,
+                };
+                events.push(&mut first, &m.text, false);
+                events.first = Some(Bytes::from(first));
+                sse_response(events)
             }
         };
     }

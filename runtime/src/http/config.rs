@@ -37,6 +37,10 @@ pub struct HttpConfig {
     pub(crate) retry_after_secs: u32,
     pub(crate) bearer: Option<BearerCheck>,
     pub(crate) resource_metadata: Option<String>,
+    pub(crate) replay_events: usize,
+    pub(crate) replay_bytes: usize,
+    pub(crate) sse_retry: Duration,
+    pub(crate) poll_tools: Vec<String>,
 }
 
 /// The loopback names every server accepts in `Host` and `Origin`, with any port.
@@ -59,6 +63,10 @@ impl Default for HttpConfig {
             retry_after_secs: 1,
             bearer: None,
             resource_metadata: None,
+            replay_events: 256,
+            replay_bytes: 1024 * 1024,
+            sse_retry: Duration::from_secs(1),
+            poll_tools: Vec::new(),
         }
     }
 }
@@ -176,6 +184,32 @@ impl HttpConfig {
         self
     }
 
+    /// The replay buffer of each session (default the last 256 events, at most 1 MiB of
+    /// messages): the events sent on its streams, which a `GET` with `Last-Event-ID` replays
+    /// after a dropped stream. `events` 0 keeps none (ids are still sent).
+    pub fn replay_buffer(mut self, events: usize, bytes: usize) -> Self {
+        self.replay_events = events;
+        self.replay_bytes = bytes;
+        self
+    }
+
+    /// The reconnection delay sent in the `retry` field of the priming event that starts a
+    /// 2025-11-25 session's POST event stream (default 1 second).
+    pub fn sse_retry(mut self, delay: Duration) -> Self {
+        self.sse_retry = delay;
+        self
+    }
+
+    /// Server-side polling for the calls of this tool (2025-11-25 sessions, clients that
+    /// accept event streams): the call's POST is answered at once with an event stream that
+    /// holds only the priming event and then closes; the client reconnects with `GET` and
+    /// `Last-Event-ID` after the `retry` delay and receives the call's messages and result
+    /// there. Frees the connection during long calls. Other revisions answer as usual.
+    pub fn poll_tool(mut self, name: impl Into<String>) -> Self {
+        self.poll_tools.push(name.into());
+        self
+    }
+
     pub(crate) fn add_bound_address(&mut self, addr: SocketAddr) {
         let bound = addr.to_string().to_ascii_lowercase();
         if !self.hosts.contains(&bound) {
@@ -201,6 +235,10 @@ impl fmt::Debug for HttpConfig {
             .field("retry_after_secs", &self.retry_after_secs)
             .field("bearer", &self.bearer.as_ref().map(|_| "<check>"))
             .field("resource_metadata", &self.resource_metadata)
+            .field("replay_events", &self.replay_events)
+            .field("replay_bytes", &self.replay_bytes)
+            .field("sse_retry", &self.sse_retry)
+            .field("poll_tools", &self.poll_tools)
             .finish()
     }
 }

@@ -11,6 +11,11 @@
 //!   closing the response cancels the call; `GET` and `DELETE` answer 405.
 //! - A request is answered with `application/json`, or with `text/event-stream` when its
 //!   handler sends progress, log messages or requests to the client before its result.
+//! - In sessions, event-stream events carry ids (`<stream>-<seq>`) kept in a bounded replay
+//!   buffer per session; a `GET` with `Last-Event-ID` resumes the stream the id belongs to
+//!   (the GET stream, or a call's POST stream whose client went away). 2025-11-25 POST
+//!   streams start with a priming event, and [`HttpConfig::poll_tool`] closes a tool's
+//!   streams after it so that the client polls.
 //! - [`HttpConfig::stateless`] keeps no session at all, so any number of instances can
 //!   answer any request behind a load balancer.
 //!
@@ -23,6 +28,7 @@ mod config;
 mod headers;
 mod params;
 mod post;
+mod replay;
 mod sessions;
 
 use std::convert::Infallible;
@@ -206,8 +212,35 @@ impl HttpServer {
     }
 }
 
-/// Routes one HTTP request: the security checks, then the method.
+/// Routes one HTTP request, and logs it (one `debug` line: HTTP method, MCP method, session
+/// or stateless, status).
 async fn handle(state: Arc<State>, req: Request<Incoming>) -> Response<Out> {
+    let method = req.method().clone();
+    let session = match req.headers().get("mcp-session-id") {
+        _ if state.config.stateless => "stateless".to_owned(),
+        Some(v) => v.to_str().unwrap_or("<invalid>").to_owned(),
+        None => "-".to_owned(),
+    };
+    let response = route(&state, req).await;
+    if tracing::enabled!(tracing::Level::DEBUG) {
+        let mcp = response
+            .extensions()
+            .get::<post::McpMethod>()
+            .and_then(|m| m.0.as_deref())
+            .unwrap_or("-");
+        tracing::debug!(
+            http_method = %method,
+            mcp_method = mcp,
+            session = %session,
+            status = response.status().as_u16(),
+            "served an HTTP request"
+        );
+    }
+    response
+}
+
+/// The security checks, then the method.
+async fn route(state: &Arc<State>, req: Request<Incoming>) -> Response<Out> {
     let (parts, mut incoming) = req.into_parts();
     let limit = state.config.max_body_bytes;
     let rejection = headers::check_host_and_origin(&state.config, &parts)
@@ -224,13 +257,13 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Response<Out> {
         return body::drained(response, &mut incoming, limit).await;
     }
     match parts.method {
-        Method::POST => post::post(&state, parts, incoming).await,
+        Method::POST => post::post(state, parts, incoming).await,
         Method::GET => {
-            let response = sessions::get(&state, &parts);
+            let response = sessions::get(state, &parts).await;
             body::drained(response, &mut incoming, limit).await
         }
         Method::DELETE => {
-            let response = sessions::delete(&state, &parts);
+            let response = sessions::delete(state, &parts);
             body::drained(response, &mut incoming, limit).await
         }
         _ => {

@@ -11,7 +11,8 @@ use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::State;
-use super::body::{self, Answer, BodyError, Guard, Out};
+use super::body::{self, Answer, BodyError, Guard, Out, Resumable};
+use super::config::HttpConfig;
 use super::headers::{self, Mirrored};
 use super::params;
 use super::sessions::{Session, new_session_id, reject_long};
@@ -115,6 +116,10 @@ pub(crate) fn stop_future(state: &State) -> BoxFuture<()> {
     })
 }
 
+/// The JSON-RPC method of a POST's message, for the transport's log line.
+#[derive(Clone)]
+pub(crate) struct McpMethod(pub Option<String>);
+
 /// Serves one POST.
 pub(crate) async fn post(
     state: &Arc<State>,
@@ -192,67 +197,76 @@ pub(crate) async fn post(
         return body::rpc_error(StatusCode::BAD_REQUEST, "null", &e);
     };
     let p = peek(&text);
-    let events_ok = accepts_events(&parts);
-    let id = p.id.unwrap_or("null");
-    let header_version = headers::value(&parts, "mcp-protocol-version");
-    let header_modern = matches!(
-        header_version,
-        Some(Some(v)) if Revision::parse(v).is_some_and(Revision::is_stateless)
-    );
-    if p.version.is_some() || header_modern {
-        if let (Kind::Request, Some(method)) = (p.kind, p.method.as_deref()) {
-            let mirrored = Mirrored {
-                method,
-                version: p.version.as_deref(),
-                name: p.name.as_deref(),
-            };
-            if let Err(e) = headers::check_mirrored(&parts, &mirrored) {
-                return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
-            }
-            if let (true, Some(tool)) = (method == "tools/call", p.name.as_deref()) {
-                let index = state.params.index(&state.server);
-                if let Some(annotated) = index.tool(tool)
-                    && let Err(e) = params::check(&parts, annotated, p.arguments)
-                {
+    let mcp_method = McpMethod(p.method.as_deref().map(str::to_owned));
+    // `return` in the block answers the request; the transport's log names its method.
+    let mut response = async {
+        let events_ok = accepts_events(&parts);
+        let id = p.id.unwrap_or("null");
+        let header_version = headers::value(&parts, "mcp-protocol-version");
+        let header_modern = matches!(
+            header_version,
+            Some(Some(v)) if Revision::parse(v).is_some_and(Revision::is_stateless)
+        );
+        if p.version.is_some() || header_modern {
+            if let (Kind::Request, Some(method)) = (p.kind, p.method.as_deref()) {
+                let mirrored = Mirrored {
+                    method,
+                    version: p.version.as_deref(),
+                    name: p.name.as_deref(),
+                };
+                if let Err(e) = headers::check_mirrored(&parts, &mirrored) {
                     return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
                 }
+                if let (true, Some(tool)) = (method == "tools/call", p.name.as_deref()) {
+                    let index = state.params.index(&state.server);
+                    if let Some(annotated) = index.tool(tool)
+                        && let Err(e) = params::check(&parts, annotated, p.arguments)
+                    {
+                        return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
+                    }
+                }
             }
+            return alone(state, &text, &p, permit, None, events_ok, true).await;
         }
-        return alone(state, &text, &p, permit, None, events_ok, true).await;
-    }
-    // The handshake revisions.
-    let revision = match header_version {
-        None => Revision::V2025_03_26,
-        Some(v) => match v.and_then(Revision::parse).filter(|r| !r.is_stateless()) {
-            Some(r) => r,
+        // The handshake revisions.
+        let revision = match header_version {
+            None => Revision::V2025_03_26,
+            Some(v) => match v.and_then(Revision::parse).filter(|r| !r.is_stateless()) {
+                Some(r) => r,
+                None => {
+                    let e = RpcError::new(
+                        code::INVALID_REQUEST,
+                        "Bad request: unsupported MCP-Protocol-Version header.",
+                    );
+                    return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
+                }
+            },
+        };
+        let initialize = p.kind == Kind::Request && p.method.as_deref() == Some("initialize");
+        if state.config.stateless {
+            let assume = (!initialize).then_some(revision);
+            return alone(state, &text, &p, permit, assume, events_ok, false).await;
+        }
+        match headers::value(&parts, "mcp-session-id") {
+            None if initialize => open_session(state, &text),
             None => {
                 let e = RpcError::new(
                     code::INVALID_REQUEST,
-                    "Bad request: unsupported MCP-Protocol-Version header.",
+                    "Bad request: the Mcp-Session-Id header is required (initialize first).",
                 );
-                return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
+                body::rpc_error(StatusCode::BAD_REQUEST, id, &e)
             }
-        },
-    };
-    let initialize = p.kind == Kind::Request && p.method.as_deref() == Some("initialize");
-    if state.config.stateless {
-        let assume = (!initialize).then_some(revision);
-        return alone(state, &text, &p, permit, assume, events_ok, false).await;
-    }
-    match headers::value(&parts, "mcp-session-id") {
-        None if initialize => open_session(state, &text),
-        None => {
-            let e = RpcError::new(
-                code::INVALID_REQUEST,
-                "Bad request: the Mcp-Session-Id header is required (initialize first).",
-            );
-            body::rpc_error(StatusCode::BAD_REQUEST, id, &e)
+            Some(sid) => match sid.and_then(|sid| state.sessions.get(sid)) {
+                Some(session) => {
+                    in_session(&state.config, session, &text, &p, permit, events_ok).await
+                }
+                None => session_not_found(id),
+            },
         }
-        Some(sid) => match sid.and_then(|sid| state.sessions.get(sid)) {
-            Some(session) => in_session(session, &text, &p, permit, events_ok).await,
-            None => session_not_found(id),
-        },
     }
+    .await;
+    response.extensions_mut().insert(mcp_method);
+    response
 }
 
 fn session_not_found(id: &str) -> Response<Out> {
@@ -306,6 +320,7 @@ async fn alone(
         request: p.kind == Kind::Request,
         events_ok,
         stop: listen.then(|| stop_future(state)),
+        resumable: Resumable::default(),
     })
     .await
 }
@@ -330,8 +345,8 @@ fn open_session(state: &Arc<State>, text: &str) -> Response<Out> {
         let e = RpcError::internal("Internal error.");
         return body::rpc_error(StatusCode::INTERNAL_SERVER_ERROR, "null", &e);
     };
-    let session = Session::new(id.clone(), conn, outbox);
     let config = &state.config;
+    let session = Session::new(id.clone(), conn, outbox, config);
     if !state
         .sessions
         .insert(session, config.max_sessions, config.session_idle)
@@ -357,6 +372,7 @@ fn open_session(state: &Arc<State>, text: &str) -> Response<Out> {
 /// this POST's response; closing it does not cancel the call (the client cancels with
 /// `notifications/cancelled`).
 async fn in_session(
+    config: &HttpConfig,
     session: Arc<Session>,
     text: &str,
     p: &Peek<'_>,
@@ -364,6 +380,15 @@ async fn in_session(
     events_ok: bool,
 ) -> Response<Out> {
     session.acquire();
+    // 2025-11-25 event streams start with a priming event (SEP-1699).
+    let prime = session
+        .revision()
+        .is_some_and(|r| r >= Revision::V2025_11_25)
+        .then(|| u64::try_from(config.sse_retry.as_millis()).unwrap_or(u64::MAX));
+    let close_early = p.method.as_deref() == Some("tools/call")
+        && p.name
+            .as_deref()
+            .is_some_and(|n| config.poll_tools.iter().any(|t| t == n));
     let (tx, rx) = mpsc::unbounded_channel();
     let handled = session.handle(text, tx);
     let guard = Guard {
@@ -382,6 +407,7 @@ async fn in_session(
         request: p.kind == Kind::Request,
         events_ok,
         stop: None,
+        resumable: Resumable { prime, close_early },
     })
     .await
 }

@@ -12,7 +12,9 @@ use hyper::{Response, StatusCode};
 
 use super::State;
 use super::body::{self, Guard, Out};
+use super::config::HttpConfig;
 use super::headers;
+use super::replay::{Replay, Resume};
 use crate::connection::{Connection, Outbox, Route};
 use crate::jsonrpc::IdScanner;
 use crate::revision::Revision;
@@ -26,6 +28,8 @@ pub(crate) struct Session {
     last_used: Mutex<Instant>,
     /// Requests and streams being served.
     active: AtomicUsize,
+    /// The events last sent on its streams, for `Last-Event-ID`.
+    replay: Mutex<Replay>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -33,14 +37,25 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Session {
-    pub fn new(id: String, conn: Connection, outbox: Outbox) -> Arc<Session> {
+    pub fn new(id: String, conn: Connection, outbox: Outbox, config: &HttpConfig) -> Arc<Session> {
         Arc::new(Session {
             id,
             conn: Mutex::new(Some(conn)),
             outbox: Mutex::new(Some(outbox)),
             last_used: Mutex::new(Instant::now()),
             active: AtomicUsize::new(0),
+            replay: Mutex::new(Replay::new(config.replay_events, config.replay_bytes)),
         })
+    }
+
+    /// The session's replay buffer and POST streams.
+    pub fn replay(&self) -> MutexGuard<'_, Replay> {
+        lock(&self.replay)
+    }
+
+    /// The revision `initialize` negotiated.
+    pub fn revision(&self) -> Option<Revision> {
+        lock(&self.conn).as_ref()?.negotiated_revision()
     }
 
     /// Marks a request or stream of this session as started; [`Session::release`] ends it.
@@ -222,18 +237,72 @@ fn named_session(state: &State, parts: &Parts) -> Result<Arc<Session>, Box<Respo
 }
 
 /// GET: the session's stream of messages tied to no request (list changes), as SSE. One
-/// at a time (409 otherwise); it ends at shutdown or when the session ends.
-pub(crate) fn get(state: &Arc<State>, parts: &Parts) -> Response<Out> {
+/// at a time (409 otherwise); it ends at shutdown or when the session ends. With
+/// `Last-Event-ID`, first the events after that id on the stream it names: the GET
+/// stream's, or a POST stream's (then the rest of that call's messages, up to its reply).
+pub(crate) async fn get(state: &Arc<State>, parts: &Parts) -> Response<Out> {
     let session = match named_session(state, parts) {
         Ok(s) => s,
         Err(r) => return *r,
     };
-    let Some(rx) = lock(&session.outbox).take() else {
+    let mut replay = Vec::new();
+    let last_event_id = headers::value(parts, "last-event-id").flatten();
+    if let Some(last) = last_event_id {
+        // A POST stream the client just dropped may take a moment to be let go of.
+        let mut tries = 0;
+        let resumed = loop {
+            match session.replay().resume(last) {
+                Resume::Busy if tries < 40 => {}
+                other => break other,
+            }
+            tries += 1;
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        };
+        match resumed {
+            Resume::Busy => {
+                return body::error(
+                    StatusCode::CONFLICT,
+                    "Conflict: the stream of this Last-Event-ID is still open.",
+                );
+            }
+            Resume::Request {
+                stream,
+                replay,
+                rest,
+            } => {
+                session.acquire();
+                let guard = Guard {
+                    _permit: None,
+                    own_connection: None,
+                    session: Some(session),
+                };
+                return body::resumed_request(stream, replay, rest, guard);
+            }
+            Resume::Session(_) => {}
+        }
+    }
+    // A resuming client's previous stream may not have been let go of yet.
+    let mut tries = if last_event_id.is_some() { 0 } else { 40 };
+    let taken = loop {
+        let taken = lock(&session.outbox).take();
+        if taken.is_some() || tries >= 40 {
+            break taken;
+        }
+        tries += 1;
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    let Some(rx) = taken else {
         return body::error(
             StatusCode::CONFLICT,
             "Conflict: this session's stream is already open.",
         );
     };
+    // Read the replay once the previous stream has let go: it sends nothing more.
+    if let Some(last) = last_event_id
+        && let Resume::Session(r) = session.replay().resume(last)
+    {
+        replay = r;
+    }
     session.acquire();
     let lease = OutboxLease {
         session: session.clone(),
@@ -244,7 +313,7 @@ pub(crate) fn get(state: &Arc<State>, parts: &Parts) -> Response<Out> {
         own_connection: None,
         session: Some(session),
     };
-    body::session_stream(lease, super::post::stop_future(state), guard)
+    body::session_stream(lease, replay, super::post::stop_future(state), guard)
 }
 
 /// DELETE: ends the session (204).
