@@ -10,7 +10,7 @@
 #    `--http 127.0.0.1:PORT` on a free loopback port (127.0.0.1 only).
 # 3. Runs `conformance server --url http://127.0.0.1:PORT/mcp --requirements 2025-11-25`,
 #    then `--requirements 2026-07-28`, prints each run's summary and `Total:` line, stops
-#    the server. Transcripts, results and the server's log: .cache/conformance/results/.
+#    the server. Transcripts, results and the server's log: .cache/conformance-results/ (CONFORMANCE_RESULTS).
 #
 # Exit status: 0 when both runs pass with 0 failed checks (every scenario counts, scored or
 # not), 1 when a check fails (or the server does not start),
@@ -48,7 +48,8 @@ if [ -z "$server" ]; then
 fi
 [ -x "$server" ] || { echo "conformance: no server binary at $server" >&2; exit 1; }
 
-RESULTS=$CACHE/results
+# Per checkout (not in the shared install cache), so two runs never share their results.
+RESULTS=${CONFORMANCE_RESULTS:-$ROOT/.cache/conformance-results}
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 port=${CONFORMANCE_PORT:-$(free_port)}
