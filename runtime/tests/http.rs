@@ -371,6 +371,25 @@ fn initialize(revision: &str) -> Value {
 }
 
 /// Initializes a session; returns its id.
+/// The headers of a request in session `sid` under 2025-11-25.
+fn session_headers(sid: &str) -> [(&'static str, &str); 2] {
+    [
+        ("Mcp-Session-Id", sid),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ]
+}
+
+/// Subscribes the session of `headers` to `mem://readme`.
+async fn subscribe_readme(c: &mut Client, headers: &[(&str, &str)]) {
+    let r = c
+        .post(
+            headers,
+            &request(1, "resources/subscribe", json!({"uri": "mem://readme"})),
+        )
+        .await;
+    assert_eq!(r.json()["result"], json!({}));
+}
+
 async fn open_session(c: &mut Client) -> String {
     let r = c.post(&[], &initialize("2025-11-25")).await;
     assert_eq!(r.status, 200);
@@ -418,10 +437,7 @@ async fn sessions_initialize_call_and_end() {
     let sid = open_session(&mut c).await;
     assert_eq!(sid.len(), 32);
     assert!(sid.bytes().all(|b| b.is_ascii_hexdigit()));
-    let h = [
-        ("Mcp-Session-Id", sid.as_str()),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ];
+    let h = session_headers(&sid);
 
     // A tools/call answered with one JSON reply.
     let r = c
@@ -501,10 +517,7 @@ async fn calls_that_notify_first_answer_with_an_event_stream() {
     let server = start(HttpConfig::new()).await;
     let mut c = server.client().await;
     let sid = open_session(&mut c).await;
-    let h = [
-        ("Mcp-Session-Id", sid.as_str()),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ];
+    let h = session_headers(&sid);
     let r = c
         .post(
             &h,
@@ -1207,17 +1220,8 @@ async fn resource_updates_reach_subscribed_sessions_on_their_stream() {
     let server = start(HttpConfig::new()).await;
     let mut c = server.client().await;
     let sid = open_session(&mut c).await;
-    let h = [
-        ("Mcp-Session-Id", sid.as_str()),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ];
-    let r = c
-        .post(
-            &h,
-            &request(1, "resources/subscribe", json!({"uri": "mem://readme"})),
-        )
-        .await;
-    assert_eq!(r.json()["result"], json!({}));
+    let h = session_headers(&sid);
+    subscribe_readme(&mut c, &h).await;
     // A second session that did not subscribe.
     let mut d = server.client().await;
     let other = open_session(&mut d).await;
@@ -1375,17 +1379,8 @@ async fn a_dropped_get_stream_resumes_with_exactly_the_missed_events() {
     let server = start(HttpConfig::new()).await;
     let mut c = server.client().await;
     let sid = open_session(&mut c).await;
-    let h = [
-        ("Mcp-Session-Id", sid.as_str()),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ];
-    let r = c
-        .post(
-            &h,
-            &request(1, "resources/subscribe", json!({"uri": "mem://readme"})),
-        )
-        .await;
-    assert_eq!(r.json()["result"], json!({}));
+    let h = session_headers(&sid);
+    subscribe_readme(&mut c, &h).await;
     let get = [
         ("Mcp-Session-Id", sid.as_str()),
         ("Accept", "text/event-stream"),
@@ -1556,10 +1551,7 @@ async fn a_polled_tool_s_stream_closes_after_priming_and_the_get_gets_the_rest()
     let server = start_slow(config).await;
     let mut c = server.client().await;
     let sid = open_session(&mut c).await;
-    let h = [
-        ("Mcp-Session-Id", sid.as_str()),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ];
+    let h = session_headers(&sid);
     let r = c.post(&h, &slow_call(3)).await;
     assert_eq!(r.header("content-type"), Some("text/event-stream"));
     let body = String::from_utf8(r.body.clone()).unwrap();
