@@ -10,14 +10,18 @@
 #    `--http 127.0.0.1:PORT` on a free loopback port (127.0.0.1 only).
 # 3. Runs `conformance server --url http://127.0.0.1:PORT/mcp --requirements 2025-11-25`,
 #    then `--requirements 2026-07-28`, prints each run's summary and `Total:` line, stops
-#    the server. Transcripts, results and the server's log: .cache/conformance-results/ (CONFORMANCE_RESULTS).
+#    the server.
+# 4. Does it all again with the server's `--stream-results` (results on event streams
+#    instead of application/json). Transcripts, results and the servers' logs:
+#    .cache/conformance-results/{json,events}/ (CONFORMANCE_RESULTS).
 #
 # Exit status: 0 when both runs pass with 0 failed checks (every scenario counts, scored or
 # not), 1 when a check fails (or the server does not start),
 # 2 when the server has no HTTP transport (built without the `http` feature, which
 # conformance-example enables by default; such a binary exits with status 3 on --http).
 #
-# Environment: CONFORMANCE_PORT (default: a free port), CONFORMANCE_CACHE (install folder).
+# Environment: CONFORMANCE_PORT (default: a free port), CONFORMANCE_CACHE (install folder),
+# CONFORMANCE_SERVER_ARGS (more arguments for the server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -52,71 +56,88 @@ fi
 RESULTS=${CONFORMANCE_RESULTS:-$ROOT/.cache/conformance-results}
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
-port=${CONFORMANCE_PORT:-$(free_port)}
-url=http://127.0.0.1:$port/mcp
 
-"$server" --http "127.0.0.1:$port" >"$RESULTS/server.log" 2>&1 &
-server_pid=$!
+server_pid=""
 stop_server() {
-    if kill -0 "$server_pid" 2>/dev/null; then
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
         kill -TERM "$server_pid" 2>/dev/null || true
         wait "$server_pid" 2>/dev/null || true
     fi
+    server_pid=""
 }
 trap stop_server EXIT
 
-ready=0
-for _ in $(seq 100); do
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        status=0
-        wait "$server_pid" || status=$?
-        trap - EXIT
-        if [ "$status" = 3 ]; then
-            cat "$RESULTS/server.log" >&2
-            echo "conformance: NOT RUN: $server has no HTTP transport (built without the" \
-                "\`http\` feature of conformance-example / toolidl-runtime); the suite tests" \
-                "servers over HTTP only." >&2
-            exit 2
-        fi
-        cat "$RESULTS/server.log" >&2
-        echo "conformance: the server exited with status $status before listening on $url" >&2
-        exit 1
-    fi
-    if (: </dev/tcp/127.0.0.1/"$port") 2>/dev/null; then
-        ready=1
-        break
-    fi
-    sleep 0.1
-done
-if [ "$ready" != 1 ]; then
-    cat "$RESULTS/server.log" >&2
-    echo "conformance: the server did not listen on $url within 10 s" >&2
-    exit 1
-fi
-echo "conformance: $server serving $url (log: ${RESULTS#"$ROOT"/}/server.log)"
-
-# --- 3. Run each requirement set ----------------------------------------------------------
 failed=0
 totals=()
-for requirements in "${REQUIREMENTS[@]}"; do
-    log=$RESULTS/$requirements.log
-    echo
-    echo "=== conformance server --requirements $requirements ==="
-    status=0
-    "$NODE" "$SUITE" server --url "$url" --requirements "$requirements" \
-        --output-dir "$RESULTS/$requirements" >"$log" 2>&1 || status=$?
-    # The summary and every failing check, not the whole transcript (that is in $log).
-    sed -n '/=== SUMMARY ===/,$p' "$log"
-    total=$(grep -E '^Total: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n1 || true)
-    totals+=("$requirements: ${total:-no Total line (see ${log#"$ROOT"/})}")
-    # Every check counts, scored or not: the suite's own exit status ignores failures in
-    # scenarios it does not score (extensions, pending ones).
-    if [ "$status" != 0 ] || [ -z "$total" ] || ! grep -qE '^Total: [0-9]+ passed, 0 failed' <<<"$total"; then
-        failed=1
-    fi
-done
 
-stop_server
+# Runs both requirement sets against one server: MODE names the run and its results folder,
+# the remaining words are the server's extra arguments.
+run_mode() {
+    local mode=$1
+    shift
+    local out=$RESULTS/$mode
+    mkdir -p "$out"
+    local port
+    port=${CONFORMANCE_PORT:-$(free_port)}
+    local url=http://127.0.0.1:$port/mcp
+    # shellcheck disable=SC2086 # CONFORMANCE_SERVER_ARGS: extra words for the server
+    "$server" --http "127.0.0.1:$port" "$@" ${CONFORMANCE_SERVER_ARGS:-} >"$out/server.log" 2>&1 &
+    server_pid=$!
+    local ready=0 status
+    for _ in $(seq 100); do
+        if ! kill -0 "$server_pid" 2>/dev/null; then
+            status=0
+            wait "$server_pid" || status=$?
+            server_pid=""
+            cat "$out/server.log" >&2
+            if [ "$status" = 3 ]; then
+                echo "conformance: NOT RUN: $server has no HTTP transport (built without the" \
+                    "\`http\` feature of conformance-example / toolidl-runtime); the suite tests" \
+                    "servers over HTTP only." >&2
+                exit 2
+            fi
+            echo "conformance: the server exited with status $status before listening on $url" >&2
+            exit 1
+        fi
+        if (: </dev/tcp/127.0.0.1/"$port") 2>/dev/null; then
+            ready=1
+            break
+        fi
+        sleep 0.1
+    done
+    if [ "$ready" != 1 ]; then
+        cat "$out/server.log" >&2
+        echo "conformance: the server did not listen on $url within 10 s" >&2
+        exit 1
+    fi
+    echo
+    echo "conformance: [$mode] $server $* serving $url (log: ${out#"$ROOT"/}/server.log)"
+
+    local requirements log total
+    for requirements in "${REQUIREMENTS[@]}"; do
+        log=$out/$requirements.log
+        echo
+        echo "=== [$mode] conformance server --requirements $requirements ==="
+        status=0
+        run_suite "$url" "$requirements" "$out/$requirements" "$log" || status=$?
+        # The summary and every failing check, not the whole transcript (that is in $log).
+        sed -n '/=== SUMMARY ===/,$p' "$log"
+        total=$(grep -E '^Total: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n1 || true)
+        totals+=("[$mode] $requirements: ${total:-no Total line (see ${log#"$ROOT"/})}")
+        # Every check counts, scored or not: the suite's own exit status ignores failures in
+        # scenarios it does not score (extensions, pending ones).
+        if [ "$status" != 0 ] || [ -z "$total" ] || ! grep -qE '^Total: [0-9]+ passed, 0 failed' <<<"$total"; then
+            failed=1
+        fi
+    done
+    stop_server
+}
+
+# The default (results as application/json), then results on event streams (what the
+# official SDK servers send by default; the suite scores one more check per set for it).
+run_mode json
+run_mode events --stream-results
+
 trap - EXIT
 echo
 for t in "${totals[@]}"; do echo "$t"; done

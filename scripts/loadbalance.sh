@@ -10,7 +10,8 @@
 #    @modelcontextprotocol/conformance into .cache/conformance/ (scripts/lib.sh).
 # 2. Builds the server once (or takes SERVER_BINARY) and starts two instances with
 #    `--http 127.0.0.1:PORT --stateless` on two free loopback ports, with the same
-#    CONFORMANCE_STATE_KEY (a requestState sealed by one must open on the other).
+#    CONFORMANCE_STATE_KEY (a requestState sealed by one must open on the other) and one
+#    task directory (`--task-dir`: a task created through one is served by both).
 # 3. Writes an nginx config to .cache/conformance/loadbalance/ (ignored by git): round robin
 #    over the two ports, HTTP/1.1 with kept-alive upstream connections, no response
 #    buffering (SSE), the client's Host and every other header passed through; nginx runs
@@ -18,16 +19,15 @@
 #    records, per request, the instance that answered ($upstream_addr) and the MCP method.
 # 4. Runs `conformance server --url http://127.0.0.1:NGINX_PORT/mcp --requirements 2026-07-28`,
 #    prints its `Total:` line, every failed check, every warning (checks that two
-#    instances with per-process state can turn from passed into warnings: list_changed on a
-#    listen stream, the tool list between probes) and the requests (and tools/call
-#    requests) each instance answered, counted from nginx's access log; stops nginx and
-#    both instances (also on error).
+#    instances can turn from passed into warnings: list_changed on a listen stream and the
+#    tool list between probes, where a tool list changed at run time is per process) and
+#    the requests (and tools/call requests) each instance answered, counted from nginx's
+#    access log; stops nginx and both instances (also on error).
 #
 # Exit status: 0 when the suite reports 0 failed checks (every scenario counts, scored or
 # not) and both instances answered tools/call requests; 1 otherwise. --allow-failures: 0
-# despite failed checks (still printed), while the suite's own tasks-extension and
-# Mcp-Param-* header work is pending; a missing Total line or an instance that served no
-# call still fails.
+# despite failed checks (still printed), for looking at a deployment change; a missing
+# Total line or an instance that served no call still fails.
 #
 # Environment: CONFORMANCE_STATE_KEY (default: 32 random bytes, hex, per run),
 # CONFORMANCE_CACHE (install folder, as for scripts/conformance.sh).
@@ -138,13 +138,17 @@ wait_listening() { # name pid port log
 
 CONFORMANCE_STATE_KEY=${CONFORMANCE_STATE_KEY:-$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')}
 export CONFORMANCE_STATE_KEY
+# One task store for both: a task created through one instance is polled, updated and
+# cancelled through either.
+TASKS=$OUT/tasks
+rm -rf "$TASKS"
 ports=()
 for n in 1 2; do
     port=$(free_port)
     # Distinct from the first one (the OS may hand the same free port out twice).
     while [ "$n" = 2 ] && [ "$port" = "${ports[0]}" ]; do port=$(free_port); done
     ports+=("$port")
-    "$server" --http "127.0.0.1:$port" --stateless >"$OUT/instance-$n.log" 2>&1 &
+    "$server" --http "127.0.0.1:$port" --stateless --task-dir "$TASKS" >"$OUT/instance-$n.log" 2>&1 &
     pids+=($!)
     wait_listening "instance $n" "$!" "$port" "$OUT/instance-$n.log"
     echo "loadbalance: instance $n at http://127.0.0.1:$port/mcp (log: ${OUT#"$ROOT"/}/instance-$n.log)"
@@ -220,8 +224,7 @@ log=$OUT/$REQUIREMENTS.log
 echo
 echo "=== conformance server --requirements $REQUIREMENTS (through nginx) ==="
 status=0
-"$NODE" "$SUITE" server --url "$url" --requirements "$REQUIREMENTS" \
-    --output-dir "$OUT/$REQUIREMENTS" >"$log" 2>&1 || status=$?
+run_suite "$url" "$REQUIREMENTS" "$OUT/$REQUIREMENTS" "$log" || status=$?
 stop_all # flushes nginx's access log
 trap - EXIT
 

@@ -27,6 +27,10 @@ pub mod code {
     pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
     /// 2026-07-28: the request's `_meta` protocol version is not served here.
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+    /// The connection already has as many calls running as the server allows
+    /// ([`ServerBuilder::max_pending_calls`](crate::ServerBuilder::max_pending_calls));
+    /// retry once one has finished. (JSON-RPC's range for server-defined errors.)
+    pub const SERVER_BUSY: i64 = -32000;
 }
 
 /// A JSON-RPC error object sent to the client.

@@ -23,6 +23,7 @@ mod revision;
 mod server;
 mod service;
 mod stdio;
+pub mod tasks;
 pub mod uri_template;
 
 pub use bytes::Bytes;

@@ -4,12 +4,13 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
-use crate::connection::tasks::{TaskInput, TaskStore, TaskSupport, TaskTool};
+use crate::connection::tasks::{TaskInput, TaskSupport, TaskTool, Tasks};
 use crate::connection::{ConnShared, ListKind};
 use crate::jsonrpc::one_line;
 use crate::output::CachePolicy;
 use crate::revision::{Revision, unknown_listing_keys, unknown_tool_keys};
 use crate::service::Service;
+use crate::tasks::{MemoryTaskStore, TaskStore};
 
 /// An MCP server: one or more services, served to any number of connections.
 #[derive(Clone)]
@@ -26,13 +27,14 @@ pub(crate) struct ServerShared {
     pub list_changed: bool,
     pub page_size: usize,
     pub cache: CachePolicy,
+    pub max_pending_calls: usize,
     /// Resource URIs made subscribable by [`ServerBuilder::subscribable`].
     subscribable: HashSet<String>,
     registry: RwLock<Arc<Registry>>,
     connections: Mutex<Vec<Weak<ConnShared>>>,
     /// Tools declared with [`ServerBuilder::task_tool`].
     task_tools: HashMap<String, TaskTool>,
-    pub tasks: TaskStore,
+    pub tasks: Tasks,
 }
 
 /// Builds a [`Server`].
@@ -45,8 +47,10 @@ pub struct ServerBuilder {
     list_changed: bool,
     page_size: usize,
     cache: CachePolicy,
+    max_pending_calls: usize,
     subscribable: HashSet<String>,
     task_tools: HashMap<String, TaskTool>,
+    task_store: Option<Arc<dyn TaskStore>>,
 }
 
 impl ServerBuilder {
@@ -55,7 +59,8 @@ impl ServerBuilder {
     /// extension answers a `CreateTaskResult` at once and runs in the background, observed
     /// with `tasks/get`. `input` says whether the handler's requests for input park the
     /// task or go back to the client before the task exists. Advertises the extension in
-    /// `server/discover`. The hand-written path for now; generated code has no attribute.
+    /// `server/discover`. Generated services declare their `@task` tools themselves
+    /// ([`Service::task_support`]); this is for any other tool.
     pub fn task_tool(
         mut self,
         name: impl Into<String>,
@@ -64,6 +69,15 @@ impl ServerBuilder {
     ) -> Self {
         self.task_tools
             .insert(name.into(), TaskTool { support, input });
+        self
+    }
+
+    /// Where task records are kept (default: a [`MemoryTaskStore`] in this process). Give
+    /// every instance behind a load balancer one shared store, a
+    /// [`DirTaskStore`](crate::tasks::DirTaskStore) or your own, so that any of them answers
+    /// for any task.
+    pub fn task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.task_store = Some(store);
         self
     }
 
@@ -107,6 +121,17 @@ impl ServerBuilder {
         self
     }
 
+    /// How many calls (`tools/call`, `resources/read`, `prompts/get`,
+    /// `completion/complete`) one connection may have running at once (default 256, at
+    /// least 1); one more is refused at once with [`code::SERVER_BUSY`](crate::code::SERVER_BUSY)
+    /// (-32000) instead of queueing, so a client that floods a connection gets errors, not
+    /// a server that grows without bound. Calls that finish at once never count toward the
+    /// limit (while it is reached, they are refused too).
+    pub fn max_pending_calls(mut self, n: usize) -> Self {
+        self.max_pending_calls = n.max(1);
+        self
+    }
+
     /// 2026-07-28 caching hints on list and read results (default 0 ms, "public").
     pub fn cache(mut self, ttl_ms: u64, private: bool) -> Self {
         self.cache = CachePolicy {
@@ -133,11 +158,15 @@ impl ServerBuilder {
                 list_changed: self.list_changed,
                 page_size: self.page_size,
                 cache: self.cache,
+                max_pending_calls: self.max_pending_calls,
                 subscribable: self.subscribable,
                 registry: RwLock::new(Arc::new(Registry::new(self.services))),
                 connections: Mutex::new(Vec::new()),
                 task_tools: self.task_tools,
-                tasks: TaskStore::new(),
+                tasks: Tasks::new(
+                    self.task_store
+                        .unwrap_or_else(|| Arc::new(MemoryTaskStore::new())),
+                ),
             }),
         }
     }
@@ -154,21 +183,33 @@ impl Server {
             services: Vec::new(),
             list_changed: false,
             page_size: 100,
+            max_pending_calls: 256,
             cache: CachePolicy {
                 ttl_ms: 0,
                 scope: "public",
             },
             subscribable: HashSet::new(),
             task_tools: HashMap::new(),
+            task_store: None,
         }
     }
 
-    pub(crate) fn task_tool(&self, name: &str) -> Option<TaskTool> {
-        self.shared.task_tools.get(name).copied()
+    /// How the tool `name` runs as a task: as the builder declared it, else as its service
+    /// says ([`Service::task_support`]).
+    pub(crate) fn task_tool(&self, registry: &Registry, name: &str) -> Option<TaskTool> {
+        if let Some(tool) = self.shared.task_tools.get(name) {
+            return Some(*tool);
+        }
+        let support = registry.tool_service(name)?.task_support(name)?;
+        Some(TaskTool {
+            support,
+            input: TaskInput::InTask,
+        })
     }
 
-    pub(crate) fn has_task_tools(&self) -> bool {
-        !self.shared.task_tools.is_empty()
+    /// Whether any tool can run as a task (the extension is then advertised).
+    pub(crate) fn has_task_tools(&self, registry: &Registry) -> bool {
+        !self.shared.task_tools.is_empty() || registry.has_task_tools()
     }
 
     /// Tells the clients subscribed to the resource `uri` that it changed:
@@ -387,6 +428,12 @@ impl Registry {
                 .uri_templates
                 .iter()
                 .any(|t| crate::uri_template::capture(t, uri).is_some())
+    }
+
+    fn has_task_tools(&self) -> bool {
+        self.services
+            .iter()
+            .any(|s| s.tools().iter().any(|t| s.task_support(&t.name).is_some()))
     }
 
     pub fn has_completions(&self) -> bool {

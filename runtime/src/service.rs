@@ -163,6 +163,16 @@ pub trait Service: Send + Sync + 'static {
         None
     }
 
+    /// Whether the tool `name` can run as a task (the `io.modelcontextprotocol/tasks`
+    /// extension, 2026-07-28), and how: generated code answers for the tools declared with
+    /// `@task`. A tool declared with
+    /// [`ServerBuilder::task_tool`](crate::ServerBuilder::task_tool) is a task tool whatever
+    /// this says. The handler's requests for input park the task (`TaskInput::InTask`).
+    fn task_support(&self, name: &str) -> Option<crate::TaskSupport> {
+        let _ = name;
+        None
+    }
+
     /// Whether some of this service's resources can be subscribed to: the server then
     /// advertises `resources.subscribe`. Pair it with [`Service::subscribable`].
     fn has_subscriptions(&self) -> bool {

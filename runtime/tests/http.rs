@@ -1613,3 +1613,87 @@ async fn a_polled_tool_s_stream_closes_after_priming_and_the_get_gets_the_rest()
     assert_eq!(events[1].1.as_ref().unwrap()["id"], 4);
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn one_session_cannot_take_more_than_its_share() {
+    let mut server = start(
+        HttpConfig::new()
+            .max_in_flight_per_session(2)
+            .retry_after_secs(4),
+    )
+    .await;
+    let mut c = server.client().await;
+    let sid = open_session(&mut c).await;
+    let headers = session_headers(&sid);
+    let mut busy = Vec::new();
+    for i in 0..2 {
+        let mut h = server.client().await;
+        let call = request(i, "tools/call", json!({"name": "hold", "arguments": {}}));
+        h.write("POST", &headers, call.to_string().as_bytes()).await;
+        assert_eq!(server.probe().await, "started");
+        busy.push(h);
+    }
+    let call = request(7, "tools/call", json!({"name": "text", "arguments": {}}));
+    let r = c.post(&headers, &call).await;
+    assert_eq!(r.status, 503);
+    assert_eq!(r.header("retry-after"), Some("4"));
+    assert_eq!(r.json()["id"], 7, "the refusal names the request");
+    // Another session is not affected.
+    let mut other = server.client().await;
+    let sid2 = open_session(&mut other).await;
+    let r = other.post(&session_headers(&sid2), &call).await;
+    assert_eq!(r.status, 200);
+    // The session's calls end (cancelled by the client): room again.
+    for i in 0..2 {
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": i}});
+        assert_eq!(c.post(&headers, &cancel).await.status, 202);
+    }
+    drop(busy);
+    let mut room = false;
+    for _ in 0..100 {
+        if c.post(&headers, &call).await.status == 200 {
+            room = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(room, "the session never got its slots back");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn results_go_on_an_event_stream_when_asked_and_errors_stay_json() {
+    let server = start(HttpConfig::new().stream_results(true)).await;
+    let mut c = server.client().await;
+    let r = c
+        .post(
+            &modern_headers("tools/call", Some("text")),
+            &modern_call(1, "text", json!({})),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("text/event-stream"));
+    let events = r.events();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0]["id"], 1);
+    assert!(events[0].get("result").is_some(), "{events:?}");
+    // An error keeps its status and its JSON body.
+    let r = c
+        .post(
+            &modern_headers("tools/call", Some("nope")),
+            &modern_call(2, "nope", json!({})),
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    // A client that accepts only JSON gets JSON.
+    let mut h = modern_headers("tools/call", Some("text"));
+    h.extend([
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json"),
+    ]);
+    let call = modern_call(3, "text", json!({})).to_string();
+    let r = c.send("POST", &h, call.as_bytes()).await;
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    server.shutdown().await;
+}

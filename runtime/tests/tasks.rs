@@ -28,7 +28,7 @@ macro_rules! tool {
     };
 }
 
-static TOOLS: [ToolDef; 8] = [
+static TOOLS: [ToolDef; 9] = [
     tool!("quick"),
     tool!("work"),
     tool!("wait"),
@@ -37,7 +37,11 @@ static TOOLS: [ToolDef; 8] = [
     tool!("boom"),
     tool!("ask"),
     tool!("ask_first"),
+    tool!("wait_counted"),
 ];
+
+/// How many `wait_counted` handlers saw their cancellation.
+static STOPPED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 struct Jobs;
 
@@ -77,6 +81,18 @@ impl Service for Jobs {
                 "wait" => {
                     ctx.cancelled().await;
                     Ok(ToolOutput::Text("stopped".into()))
+                }
+                "wait_counted" => {
+                    // Dropped when its task is cancelled: counts then.
+                    struct Count;
+                    impl Drop for Count {
+                        fn drop(&mut self) {
+                            STOPPED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        }
+                    }
+                    let _count = Count;
+                    std::future::pending::<()>().await;
+                    Ok(ToolOutput::Text("never".into()))
                 }
                 "fail" => Err(ToolError::message("it failed")),
                 "rpc" => Err(ToolError::Rpc(RpcError::new(-32000, "broken"))),
@@ -122,12 +138,15 @@ impl Service for Jobs {
 }
 
 fn server() -> Server {
+    builder().build()
+}
+
+fn builder() -> toolidl_runtime::ServerBuilder {
     let mut b = Server::builder("jobs", "1").service(Arc::new(Jobs));
-    for name in ["work", "wait", "fail", "rpc", "boom", "ask"] {
+    for name in ["work", "wait", "fail", "rpc", "boom", "ask", "wait_counted"] {
         b = b.task_tool(name, TaskSupport::Optional, TaskInput::InTask);
     }
     b.task_tool("ask_first", TaskSupport::Required, TaskInput::BeforeTask)
-        .build()
 }
 
 fn with_tasks() -> Value {
@@ -461,4 +480,126 @@ async fn tasks_outlive_the_connection_that_created_them() {
     let mut b = Tasks::new(&server);
     let done = b.wait_for(&id, "completed").await;
     assert_eq!(done["result"]["content"][0]["text"], "worked");
+}
+
+/// Two servers over one task directory stand for two processes behind a load balancer:
+/// each has its own handlers, the records are shared.
+fn shared_pair(dir: &std::path::Path) -> (Server, Server) {
+    let open = || {
+        let store = toolidl_runtime::tasks::DirTaskStore::open(dir).unwrap();
+        builder().task_store(Arc::new(store)).build()
+    };
+    (open(), open())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shared_store_serves_every_task_method_from_either_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = shared_pair(dir.path());
+    let (mut on_a, mut on_b) = (Tasks::new(&a), Tasks::new(&b));
+
+    // Created through one, polled through the other.
+    let id = on_a.create("work").await;
+    let done = on_b.wait_for(&id, "completed").await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "worked", "{done}");
+
+    // Input: parked by a's handler, answered through b, whose handler runs the next rounds.
+    let id = on_a.create("ask").await;
+    let parked = on_b.wait_for(&id, "input_required").await;
+    assert_eq!(parked["status"], "input_required", "{parked}");
+    let r = on_b
+        .task(
+            "tasks/update",
+            &id,
+            json!({"inputResponses": {"a": answer("x")}}),
+        )
+        .await;
+    is_ack(&r);
+    let r = on_a
+        .task(
+            "tasks/update",
+            &id,
+            json!({"inputResponses": {"b": answer("y")}}),
+        )
+        .await;
+    is_ack(&r);
+    let next = on_b.wait_for(&id, "input_required").await;
+    assert_eq!(
+        next["inputRequests"].as_object().unwrap().len(),
+        1,
+        "{next}"
+    );
+    assert!(next["inputRequests"].get("c").is_some(), "{next}");
+    let r = on_b
+        .task(
+            "tasks/update",
+            &id,
+            json!({"inputResponses": {"c": answer("z")}}),
+        )
+        .await;
+    is_ack(&r);
+    let done = on_a.wait_for(&id, "completed").await;
+    assert_eq!(done["result"]["content"][0]["text"], "got z", "{done}");
+
+    // Unknown ids are unknown to both.
+    let r = on_b.task("tasks/get", "0123456789abcdef", json!({})).await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let r = on_b.task("tasks/get", "../../etc/passwd", json!({})).await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+}
+
+#[cfg(feature = "http")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_through_another_server_stops_the_handler_where_it_runs() {
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = shared_pair(dir.path());
+    let (mut on_a, mut on_b) = (Tasks::new(&a), Tasks::new(&b));
+    let before = STOPPED.load(Ordering::SeqCst);
+    let id = on_a.create("wait_counted").await;
+    is_ack(&on_b.task("tasks/cancel", &id, json!({})).await);
+    assert_eq!(on_a.get(&id).await["status"], "cancelled");
+    // a notices within its check interval and drops the handler.
+    for _ in 0..200 {
+        if STOPPED.load(Ordering::SeqCst) > before {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the handler on a was not stopped");
+}
+
+#[tokio::test]
+async fn a_connection_refuses_calls_beyond_its_pending_limit() {
+    let server = builder().max_pending_calls(2).build();
+    let mut c = Client::new(&server);
+    c.initialize("2025-11-25", json!({})).await;
+    for id in [10, 11] {
+        c.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "wait", "arguments": {}}}));
+    }
+    let r = c.call(12, "wait", json!({})).await;
+    assert_eq!(r["id"], 12, "{r}");
+    assert_eq!(r["error"]["code"], -32000, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "Server busy: too many calls in flight on this connection; retry later."
+    );
+    // While the limit is reached, every call is refused; a freed slot is usable again.
+    let r = c.call(13, "quick", json!({})).await;
+    assert_eq!(r["error"]["code"], -32000, "{r}");
+    c.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 10}}),
+    );
+    tokio::task::yield_now().await;
+    let mut accepted = false;
+    for id in 14..200 {
+        let r = c.call(id, "work", json!({})).await;
+        if r.get("result").is_some() {
+            accepted = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(accepted, "the cancelled call's slot was never freed");
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use toolidl_runtime::{
     Bytes, LogLevel, RequestContext, RpcError, Server, Service, TaskInput, TaskSupport, ToolError,
-    content,
+    content, tasks::TaskStore,
 };
 
 pub mod extras;
@@ -465,15 +465,20 @@ impl DynamicPrompt for Dynamic {
     }
 }
 
-/// The fixture server: the generated service first, then the hand-written one.
-pub fn server(sealer: input::Sealer) -> Server {
+/// The fixture server: the generated service first, then the hand-written one. Tasks are
+/// kept in `task_store` (default: in the process).
+pub fn server(sealer: input::Sealer, task_store: Option<Arc<dyn TaskStore>>) -> Server {
     let fixture = Arc::new(Fixture {
         server: OnceLock::new(),
         dynamic_tool: Toggle::new(DynamicToolServer::new(Dynamic).into()),
         dynamic_prompt: Toggle::new(DynamicPromptServer::new(Dynamic).into()),
         watched_updates: AtomicU64::new(0),
     });
-    let server = Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"))
+    let mut builder = Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"));
+    if let Some(store) = task_store {
+        builder = builder.task_store(store);
+    }
+    let server = builder
         .title("toolidl conformance fixture")
         .instructions("The fixture server of the MCP conformance suite.")
         .list_changed(true)

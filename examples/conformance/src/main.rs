@@ -4,12 +4,14 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: conformance-example [--http ADDR [--stateless]]
+const USAGE: &str = "usage: conformance-example [--http ADDR [--stateless] [--stream-results]] [--task-dir DIR]
 
 Serves the MCP conformance suite's fixture server on stdio, or with --http on
 http://ADDR/mcp (ADDR an IP address and port, e.g. 127.0.0.1:8931) until SIGINT
 or SIGTERM. --stateless keeps no session, for several instances behind a load
-balancer.
+balancer. --stream-results answers results on an event stream (as the
+official TypeScript and Python SDK servers do) instead of JSON. --task-dir keeps tasks in DIR (created if needed) instead of the
+process: give every instance behind a load balancer the same one.
 
 Environment: CONFORMANCE_STATE_KEY, the key that signs requestState (give every
 instance behind a load balancer the same one; default: random per process);
@@ -23,6 +25,8 @@ const NO_HTTP: u8 = 3;
 fn main() -> ExitCode {
     let mut http: Option<SocketAddr> = None;
     let mut stateless = false;
+    let mut stream_results = false;
+    let mut task_dir: Option<std::path::PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -33,6 +37,11 @@ fn main() -> ExitCode {
                 }
             },
             "--stateless" => stateless = true,
+            "--stream-results" => stream_results = true,
+            "--task-dir" => match args.next() {
+                Some(dir) => task_dir = Some(dir.into()),
+                None => return usage_error("--task-dir needs a directory"),
+            },
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -40,21 +49,26 @@ fn main() -> ExitCode {
             other => return usage_error(&format!("unknown argument {other}")),
         }
     }
-    if stateless && http.is_none() {
-        return usage_error("--stateless needs --http");
+    if (stateless || stream_results) && http.is_none() {
+        return usage_error("--stateless and --stream-results need --http");
     }
     conformance_example::init_logging();
     let sealer = match conformance_example::input::Sealer::from_env() {
         Ok(s) => s,
         Err(e) => return failed(&format!("no key for requestState: {e}")),
     };
-    let server = conformance_example::server(sealer);
+    let task_store = match task_dir.map(toolidl_runtime::tasks::DirTaskStore::open) {
+        None => None,
+        Some(Ok(store)) => Some(std::sync::Arc::new(store) as _),
+        Some(Err(e)) => return failed(&format!("cannot open the task directory: {e}")),
+    };
+    let server = conformance_example::server(sealer, task_store);
     let served = match http {
         None => tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .build()
             .and_then(|rt| rt.block_on(toolidl_runtime::serve_stdio(server))),
-        Some(addr) => serve_http(server, addr, stateless),
+        Some(addr) => serve_http(server, addr, stateless, stream_results),
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,
@@ -67,6 +81,7 @@ fn serve_http(
     server: toolidl_runtime::Server,
     addr: SocketAddr,
     stateless: bool,
+    stream_results: bool,
 ) -> std::io::Result<()> {
     use toolidl_runtime::http::{HttpConfig, HttpServer};
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -77,6 +92,7 @@ fn serve_http(
     let config = HttpConfig::new()
         .bind(addr)
         .stateless(stateless)
+        .stream_results(stream_results)
         .poll_tool("test_reconnection");
     runtime.block_on(async {
         let http = HttpServer::bind(server, config).await?;
@@ -94,6 +110,7 @@ fn serve_http(
     _server: toolidl_runtime::Server,
     addr: SocketAddr,
     _stateless: bool,
+    _stream_results: bool,
 ) -> std::io::Result<()> {
     eprintln!(
         "conformance-example: cannot serve HTTP on {addr}: built without the `http` feature \

@@ -118,7 +118,7 @@ impl Connection {
         if registry.has_tools() {
             parts.push(format!(r#""tools":{changes}"#));
         }
-        if rev.is_stateless() && self.server.has_task_tools() {
+        if rev.is_stateless() && self.server.has_task_tools(registry) {
             parts.push(format!(
                 r#""extensions":{{"{}":{{}}}}"#,
                 tasks::TASKS_EXTENSION
@@ -339,7 +339,7 @@ impl Connection {
             Err(e) => return self.reply_error(id, &e),
         };
         if rev.is_stateless()
-            && let Some(tool) = self.server.task_tool(&name)
+            && let Some(tool) = self.server.task_tool(registry, &name)
         {
             if tasks::declares_tasks(ctx.state.client_capabilities.as_ref()) {
                 return self.start_task(service.clone(), &name, args, ctx, tool);

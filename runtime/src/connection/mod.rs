@@ -347,6 +347,9 @@ impl Connection {
         if let Err(e) = method_allowed(method, rev, &registry, &self.server, ephemeral) {
             return self.reply_error(id, &e);
         }
+        if calls_handler(method) && self.busy() {
+            return self.reply_error(id, &busy());
+        }
         let outcome = match method {
             "initialize" => self.initialize(&p, &registry),
             "ping" => Ok(Reply(plain("{}"), false)),
@@ -384,6 +387,11 @@ impl Connection {
             }
             Err(e) => self.reply_error(id, &e),
         }
+    }
+
+    /// Whether the connection already runs as many pending calls as the server allows.
+    fn busy(&self) -> bool {
+        lock(&self.shared.inflight).len() >= self.server.shared.max_pending_calls
     }
 
     fn revision_after(&self, method: &str, rev: Revision) -> Revision {
@@ -449,6 +457,21 @@ fn plain(json: &str) -> Body {
 }
 
 /// `-32600` for a message over a transport's size limit.
+/// Whether `method` runs a service's handler (which may stay pending).
+fn calls_handler(method: &str) -> bool {
+    matches!(
+        method,
+        "tools/call" | "resources/read" | "prompts/get" | "completion/complete"
+    )
+}
+
+fn busy() -> RpcError {
+    RpcError::new(
+        code::SERVER_BUSY,
+        "Server busy: too many calls in flight on this connection; retry later.",
+    )
+}
+
 fn too_long(limit: usize) -> RpcError {
     RpcError::new(
         code::INVALID_REQUEST,
@@ -535,7 +558,7 @@ fn method_allowed(
         "prompts/list" | "prompts/get" => registry.has_prompts(),
         "completion/complete" => registry.has_completions(),
         "tasks/get" | "tasks/update" | "tasks/cancel" => {
-            rev.is_stateless() && server.has_task_tools()
+            rev.is_stateless() && server.has_task_tools(registry)
         }
         _ => false,
     };

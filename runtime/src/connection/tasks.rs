@@ -9,9 +9,9 @@
 //! `inputRequests`, and once every one is answered through `tasks/update` the runtime calls
 //! the handler again with those `inputResponses` and the `requestState` it returned.
 //!
-//! Tasks live in the [`Server`](crate::Server), not in a connection: any connection of the
-//! process (a stateless HTTP POST each) can poll a task another one created. They are not
-//! shared between processes.
+//! Task records live in the server's [`TaskStore`], not in a connection: any connection
+//! (a stateless HTTP POST each) can poll a task another one created, and with a shared store
+//! any process can. A handler's future stays in the process that runs it.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, RandomState};
@@ -32,7 +32,9 @@ use crate::context::{CallState, RequestContext};
 use crate::jsonrpc::{RpcError, result_message};
 use crate::output::{Body, finish_result, render_tool_result};
 use crate::revision::Revision;
+use crate::server::Server;
 use crate::service::{BoxFuture, Service, ToolOutput, ToolResult};
+use crate::tasks::{CallRecord, ErrorRecord, Status, TaskRecord, TaskStore, now_ms};
 
 /// The extension's identifier, under `capabilities.extensions`.
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -73,118 +75,61 @@ pub(crate) struct TaskTool {
 const TTL_MS: u64 = 60 * 60 * 1000;
 /// The polling interval suggested to clients.
 const POLL_INTERVAL_MS: u64 = 500;
-/// At most this many unexpired tasks; a task-creating call beyond it gets -32603.
-const MAX_TASKS: usize = 10_000;
+/// How often a process running a task's handler looks for a cancellation made through
+/// another process (shared stores only).
+#[cfg(feature = "http")]
+const CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(250);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Status {
-    Working,
-    InputRequired,
-    Completed,
-    Failed,
-    Cancelled,
-}
-
-impl Status {
-    fn as_str(self) -> &'static str {
-        match self {
-            Status::Working => "working",
-            Status::InputRequired => "input_required",
-            Status::Completed => "completed",
-            Status::Failed => "failed",
-            Status::Cancelled => "cancelled",
-        }
-    }
-
-    fn is_terminal(self) -> bool {
-        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
-    }
-}
-
-/// What a task was started with, to call its handler again after input.
-struct Call {
-    service: Arc<dyn Service>,
-    name: String,
-    args: Box<RawValue>,
-    conn: Arc<ConnShared>,
-    revision: Revision,
-    request_id: Box<str>,
-    client_info: Option<Value>,
-    client_capabilities: Option<Value>,
-}
-
-struct Task {
-    created: SystemTime,
-    inner: Mutex<Inner>,
-}
-
-struct Inner {
-    status: Status,
-    updated: SystemTime,
-    /// The `CallToolResult` (JSON object) of a completed task.
-    result: Option<String>,
-    error: Option<RpcError>,
-    /// Open `inputRequests`, and the answers to the round's ones received so far.
-    pending: Map<String, Value>,
-    answered: Map<String, Value>,
-    request_state: Option<String>,
-    /// The running handler's call state, to cancel it.
-    running: Option<Arc<CallState>>,
-    /// Until the task is terminal: what calls the handler again.
-    call: Option<Arc<Call>>,
-}
-
-/// The server's tasks.
-pub(crate) struct TaskStore {
-    tasks: Mutex<HashMap<String, Arc<Task>>>,
+/// The server's tasks: their records in a [`TaskStore`], the handlers this process runs.
+pub(crate) struct Tasks {
+    store: Arc<dyn TaskStore>,
+    /// Handlers running here, by task id, to cancel them.
+    running: Mutex<HashMap<String, Arc<CallState>>>,
     ids: (RandomState, RandomState),
     counter: AtomicU64,
 }
 
-impl TaskStore {
-    pub fn new() -> Self {
-        TaskStore {
-            tasks: Mutex::new(HashMap::new()),
+impl Tasks {
+    pub fn new(store: Arc<dyn TaskStore>) -> Self {
+        Tasks {
+            store,
+            running: Mutex::new(HashMap::new()),
             ids: (RandomState::new(), RandomState::new()),
             counter: AtomicU64::new(0),
         }
     }
 
-    /// 128 bits from two per-process random hash keys over a counter and the time: unique
-    /// in the process, not guessable from other ids.
+    /// 128 bits from two per-process random hash keys over a counter and the time: unique,
+    /// not guessable from other ids (those of other processes included).
     fn new_id(&self) -> String {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
         let t = SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)
             .map(|d| d.as_nanos())
             .unwrap_or(0);
-        let a = self.ids.0.hash_one((n, t));
+        let a = self.ids.0.hash_one((n, t, std::process::id()));
         let b = self.ids.1.hash_one((t, n));
         format!("{a:016x}{b:016x}")
     }
 
-    fn get(&self, id: &str) -> Option<Arc<Task>> {
-        let task = lock(&self.tasks).get(id).cloned()?;
-        (!expired(&task, SystemTime::now())).then_some(task)
+    fn get(&self, id: &str) -> Result<Option<TaskRecord>, RpcError> {
+        self.store.get(id).map_err(|e| store_failed(id, &e))
     }
 
-    fn insert(&self, task: Task) -> Result<(String, Arc<Task>), RpcError> {
-        let now = SystemTime::now();
-        let mut tasks = lock(&self.tasks);
-        tasks.retain(|_, t| !expired(t, now));
-        if tasks.len() >= MAX_TASKS {
-            return Err(RpcError::internal("Server busy: too many tasks."));
-        }
-        let id = self.new_id();
-        let task = Arc::new(task);
-        tasks.insert(id.clone(), task.clone());
-        Ok((id, task))
+    fn update(
+        &self,
+        id: &str,
+        mut edit: impl FnMut(&mut TaskRecord) -> bool,
+    ) -> Result<Option<TaskRecord>, RpcError> {
+        self.store
+            .update(id, &mut edit)
+            .map_err(|e| store_failed(id, &e))
     }
 }
 
-fn expired(task: &Task, now: SystemTime) -> bool {
-    now.duration_since(task.created)
-        .is_ok_and(|age| age > Duration::from_millis(TTL_MS))
+fn store_failed(id: &str, e: &std::io::Error) -> RpcError {
+    tracing::error!(task = id, error = %e, "the task store failed");
+    RpcError::internal("Internal error.")
 }
 
 /// Whether the request's capabilities name the tasks extension.
@@ -214,38 +159,24 @@ impl Connection {
         tool: TaskTool,
     ) {
         let state = ctx.state.clone();
-        let call = Arc::new(Call {
-            service: service.clone(),
-            name: name.to_owned(),
-            args: args.to_owned(),
-            conn: detached(&state.conn),
-            revision: state.revision,
-            request_id: state.request_id.clone(),
+        let call = CallRecord {
+            tool: name.to_owned(),
+            arguments: args.get().to_owned(),
+            revision: state.revision.as_str().to_owned(),
+            request_id: state.request_id.to_string(),
             client_info: state.client_info.clone(),
             client_capabilities: state.client_capabilities.clone(),
-        });
+        };
         // The handler runs without the request's stream or progress token: nothing of a
         // task reaches the client but through `tasks/get`.
-        let quiet = call.state(state.input_responses.clone(), state.request_state.clone());
+        let quiet = detached_state(
+            &state.conn,
+            &call,
+            state.input_responses.clone(),
+            state.request_state.clone(),
+        );
         drop(ctx);
-        let started = catch_unwind(AssertUnwindSafe(|| {
-            service.call_tool(
-                name,
-                args,
-                RequestContext {
-                    state: quiet.clone(),
-                },
-            )
-        }));
-        let mut fut = match started {
-            Ok(f) => f,
-            Err(payload) => {
-                report_panic(&state.request_id, payload.as_ref());
-                Box::pin(std::future::ready(Err(crate::ToolError::Rpc(
-                    RpcError::internal("Internal error."),
-                )))) as BoxFuture<ToolResult>
-            }
-        };
+        let mut fut = start_handler(&service, name, args, &quiet);
         let mut ready = None;
         if tool.input == TaskInput::BeforeTask {
             let mut cx = Context::from_waker(Waker::noop());
@@ -262,33 +193,41 @@ impl Connection {
                 }
             }
         }
-        let now = SystemTime::now();
-        let task = Task {
-            created: now,
-            inner: Mutex::new(Inner {
-                status: Status::Working,
-                updated: now,
-                result: None,
-                error: None,
-                pending: Map::new(),
-                answered: Map::new(),
-                request_state: None,
-                running: None,
-                call: Some(call),
-            }),
+        let tasks = &self.server.shared.tasks;
+        let now = now_ms();
+        let record = TaskRecord {
+            id: tasks.new_id(),
+            status: Status::Working,
+            created_ms: now,
+            updated_ms: now,
+            ttl_ms: TTL_MS,
+            result: None,
+            error: None,
+            pending: Map::new(),
+            answered: Map::new(),
+            request_state: None,
+            call: Some(call),
         };
-        let (id, task) = match self.server.shared.tasks.insert(task) {
-            Ok(t) => t,
-            Err(e) => return self.answer(&state, Err(e)),
-        };
-        match ready {
-            Some(outcome) => settle(&task, outcome, &quiet),
-            None => run(task.clone(), fut, quiet),
+        if let Err(e) = tasks.store.create(&record) {
+            tracing::error!(request = %state.request_id, error = %e, "a task could not be stored");
+            return self.answer(
+                &state,
+                Err(RpcError::internal(
+                    "Server busy: the task could not be stored.",
+                )),
+            );
         }
-        let mut created = task_json(&id, &task, false);
-        created.shift_insert(0, "resultType".into(), "task".into());
+        let created = match ready {
+            Some(outcome) => settle(&self.server, &record.id, outcome, &quiet).unwrap_or(record),
+            None => {
+                run(&self.server, record.id.clone(), fut, quiet);
+                record
+            }
+        };
+        let mut json = task_json(&created, false);
+        json.shift_insert(0, "resultType".into(), "task".into());
         let body = Body {
-            json: Value::Object(created).to_string(),
+            json: Value::Object(json).to_string(),
             has_meta: false,
         };
         self.answer(&state, Ok(body));
@@ -315,13 +254,12 @@ impl Connection {
             .task_id
             .as_deref()
             .ok_or_else(|| RpcError::invalid_params("Invalid params: taskId is required."))?;
-        let task =
-            self.server.shared.tasks.get(id).ok_or_else(|| {
-                RpcError::invalid_params(format!("Invalid params: no task {id}."))
-            })?;
+        let no_task = || RpcError::invalid_params(format!("Invalid params: no task {id}."));
+        let tasks = &self.server.shared.tasks;
         match method {
             "tasks/get" => {
-                let json = Value::Object(task_json(id, &task, true)).to_string();
+                let record = tasks.get(id)?.ok_or_else(no_task)?;
+                let json = Value::Object(task_json(&record, true)).to_string();
                 Ok(Reply(plain(&json), false))
             }
             "tasks/update" => {
@@ -334,46 +272,113 @@ impl Connection {
                             "Invalid params: inputResponses must be an object.",
                         )
                     })?;
-                update(&task, responses);
+                self.update_task(id, responses)?.ok_or_else(no_task)?;
                 Ok(Reply(plain("{}"), false))
             }
             _ => {
-                cancel(&task);
+                cancel(&self.server, id)?.ok_or_else(no_task)?;
                 Ok(Reply(plain("{}"), false))
             }
         }
     }
-}
 
-impl Call {
-    fn state(
+    /// `tasks/update`: answers to open requests are kept (others ignored); once none is
+    /// open, the handler is called again, here, with the round's answers and its
+    /// `requestState`. `None` for an unknown task.
+    fn update_task(
         &self,
-        input_responses: Option<Value>,
-        request_state: Option<String>,
-    ) -> Arc<CallState> {
-        Arc::new(CallState {
-            conn: self.conn.clone(),
-            revision: self.revision,
-            request_id: self.request_id.clone(),
-            progress_token: None,
-            log_level: None,
-            client_info: self.client_info.clone(),
-            client_capabilities: self.client_capabilities.clone(),
-            input_responses,
+        id: &str,
+        responses: &Map<String, Value>,
+    ) -> Result<Option<()>, RpcError> {
+        let mut resume = None;
+        let record = self.server.shared.tasks.update(id, |task| {
+            resume = None;
+            if task.status != Status::InputRequired
+                || !responses.keys().any(|k| task.pending.contains_key(k))
+            {
+                return false;
+            }
+            for (key, value) in responses {
+                if task.pending.shift_remove(key).is_some() {
+                    task.answered.insert(key.clone(), value.clone());
+                }
+            }
+            task.updated_ms = now_ms();
+            if task.pending.is_empty()
+                && let Some(call) = task.call.clone()
+            {
+                task.status = Status::Working;
+                resume = Some((
+                    std::mem::take(&mut task.answered),
+                    task.request_state.take(),
+                    call,
+                ));
+            }
+            true
+        })?;
+        if record.is_none() {
+            return Ok(None);
+        }
+        let Some((answers, request_state, call)) = resume else {
+            return Ok(Some(()));
+        };
+        let state = detached_state(
+            &self.shared,
+            &call,
+            Some(Value::Object(answers)),
             request_state,
-            cancelled: Default::default(),
-            cancel_signal: Default::default(),
-            route: None,
-        })
+        );
+        let service = self.server.registry().tool_service(&call.tool).cloned();
+        let args = RawValue::from_string(call.arguments.clone());
+        match (service, args) {
+            (Some(service), Ok(args)) => {
+                let fut = start_handler(&service, &call.tool, &args, &state);
+                run(&self.server, id.to_owned(), fut, state);
+            }
+            _ => {
+                tracing::error!(task = id, tool = %call.tool, "a task's tool is no longer served");
+                settle_error(&self.server, id, RpcError::internal("Internal error."));
+            }
+        }
+        Ok(Some(()))
     }
 }
 
-/// A connection of its own for a task's handler: the server and the runtime of the one
-/// that started it, an outbox nobody reads (a task talks to the client only through
-/// `tasks/get`), and not tracked by the server. It keeps no transport open.
-fn detached(conn: &ConnShared) -> Arc<ConnShared> {
+/// Calls the handler; a panic while starting it is a future that fails.
+fn start_handler(
+    service: &Arc<dyn Service>,
+    name: &str,
+    args: &RawValue,
+    state: &Arc<CallState>,
+) -> BoxFuture<ToolResult> {
+    let started = catch_unwind(AssertUnwindSafe(|| {
+        service.clone().call_tool(
+            name,
+            args,
+            RequestContext {
+                state: state.clone(),
+            },
+        )
+    }));
+    started.unwrap_or_else(|payload| {
+        report_panic(&state.request_id, payload.as_ref());
+        Box::pin(std::future::ready(Err(crate::ToolError::Rpc(
+            RpcError::internal("Internal error."),
+        ))))
+    })
+}
+
+/// A call state for a task's handler, on a connection of its own: the server and runtime
+/// of `conn`, an outbox nobody reads (a task talks to the client only through `tasks/get`),
+/// not tracked by the server, keeping no transport open.
+fn detached_state(
+    conn: &ConnShared,
+    call: &CallRecord,
+    input_responses: Option<Value>,
+    request_state: Option<String>,
+) -> Arc<CallState> {
     let (out, _) = tokio::sync::mpsc::unbounded_channel();
-    Arc::new(ConnShared {
+    let conn = Arc::new(ConnShared {
         out,
         session: OnceLock::new(),
         log_level: AtomicU8::new(NO_LOGS),
@@ -385,159 +390,202 @@ fn detached(conn: &ConnShared) -> Arc<ConnShared> {
         ephemeral: AtomicBool::new(true),
         runtime: conn.runtime.clone(),
         server: conn.server.clone(),
+    });
+    Arc::new(CallState {
+        conn,
+        revision: Revision::parse(&call.revision).unwrap_or(Revision::V2026_07_28),
+        request_id: call.request_id.clone().into(),
+        progress_token: None,
+        log_level: None,
+        client_info: call.client_info.clone(),
+        client_capabilities: call.client_capabilities.clone(),
+        input_responses,
+        request_state,
+        cancelled: Default::default(),
+        cancel_signal: Default::default(),
+        route: None,
     })
 }
 
 /// Runs the handler's future in the background and settles the task with its outcome.
-fn run(task: Arc<Task>, fut: BoxFuture<ToolResult>, state: Arc<CallState>) {
-    lock(&task.inner).running = Some(state.clone());
+fn run(server: &Server, id: String, fut: BoxFuture<ToolResult>, state: Arc<CallState>) {
+    let tasks = &server.shared.tasks;
+    lock(&tasks.running).insert(id.clone(), state.clone());
+    let server = server.clone();
     let runtime = state.conn.runtime.clone();
     runtime.spawn(async move {
         let outcome = tokio::select! {
             biased;
             _ = state.wait_cancelled() => None,
+            _ = cancelled_elsewhere(&server, &id) => None,
             r = CatchUnwind(fut) => Some(r),
         };
+        lock(&server.shared.tasks.running).remove(&id);
         match outcome {
-            Some(Ok(result)) => settle(&task, Ok(result), &state),
+            Some(Ok(result)) => {
+                settle(&server, &id, Ok(result), &state);
+            }
             Some(Err(payload)) => {
                 report_panic(&state.request_id, payload.as_ref());
-                settle(&task, Err(Panicked), &state);
+                settle(&server, &id, Err(Panicked), &state);
             }
-            None => tracing::debug!(request = %state.request_id, "task cancelled"),
+            None => tracing::debug!(task = %id, "task cancelled"),
         }
     });
 }
 
-/// Records a handler's outcome: `input_required` parks the task, a result completes it
-/// (a tool error too: `isError` is a result), a protocol error or a panic fails it.
-fn settle(task: &Task, outcome: Result<ToolResult, Panicked>, state: &CallState) {
-    let mut inner = lock(&task.inner);
-    if inner.status.is_terminal() {
-        return;
+/// Completes when a shared store says the task is terminal or gone (cancelled through
+/// another process); never for a store of this process alone.
+async fn cancelled_elsewhere(server: &Server, id: &str) {
+    let store = &server.shared.tasks.store;
+    if !store.is_shared() {
+        return std::future::pending().await;
     }
-    inner.running = None;
-    inner.updated = SystemTime::now();
-    match outcome {
+    #[cfg(feature = "http")]
+    loop {
+        // A runtime without timers cannot watch; the handler then runs to its end.
+        let Ok(sleep) = catch_unwind(|| tokio::time::sleep(CANCEL_CHECK)) else {
+            return std::future::pending().await;
+        };
+        sleep.await;
+        match store.get(id) {
+            Ok(Some(task)) if !task.is_terminal() => {}
+            Ok(_) => return,
+            Err(_) => {}
+        }
+    }
+    #[cfg(not(feature = "http"))]
+    std::future::pending().await
+}
+
+/// Records a handler's outcome: `input_required` parks the task, a result completes it
+/// (a tool error too: `isError` is a result), a protocol error or a panic fails it. A task
+/// already terminal (cancelled) is left as it is. Returns the record as left.
+fn settle(
+    server: &Server,
+    id: &str,
+    outcome: Result<ToolResult, Panicked>,
+    state: &CallState,
+) -> Option<TaskRecord> {
+    let mut next = match outcome {
         Ok(Ok(ToolOutput::InputRequired {
             requests,
             state: rs,
-        })) if !requests.is_empty() => {
-            inner.status = Status::InputRequired;
-            inner.pending = requests;
-            inner.answered = Map::new();
-            inner.request_state = rs;
-        }
+        })) if !requests.is_empty() => Outcome::Input(requests, rs),
         Ok(Ok(ToolOutput::InputRequired { .. })) => {
             tracing::error!(request = %state.request_id, "a task's input_required needs inputRequests");
-            inner.status = Status::Failed;
-            inner.error = Some(RpcError::internal("Internal error."));
+            Outcome::Failed(RpcError::internal("Internal error."))
         }
         Ok(result) => match render_tool_result(result, state.revision, &state.request_id) {
-            Ok(body) => {
-                inner.status = Status::Completed;
-                inner.result = Some(body.json);
-            }
-            Err(e) => {
-                inner.status = Status::Failed;
-                inner.error = Some(e);
-            }
+            Ok(body) => Outcome::Completed(body.json),
+            Err(e) => Outcome::Failed(e),
         },
-        Err(Panicked) => {
-            inner.status = Status::Failed;
-            inner.error = Some(RpcError::internal("Internal error."));
+        Err(Panicked) => Outcome::Failed(RpcError::internal("Internal error.")),
+    };
+    let updated = server.shared.tasks.update(id, |task| {
+        if task.status.is_terminal() {
+            return false;
         }
-    }
-    if inner.status.is_terminal() {
-        inner.call = None;
-    }
-}
-
-/// `tasks/update`: answers to open requests are kept (others ignored); once none is open,
-/// the handler is called again with the round's answers and its `requestState`.
-fn update(task: &Arc<Task>, responses: &Map<String, Value>) {
-    let (answers, request_state, call) = {
-        let mut inner = lock(&task.inner);
-        if inner.status != Status::InputRequired {
-            return;
-        }
-        for (key, value) in responses {
-            if inner.pending.shift_remove(key).is_some() {
-                inner.answered.insert(key.clone(), value.clone());
+        task.updated_ms = now_ms();
+        match std::mem::replace(&mut next, Outcome::Taken) {
+            Outcome::Input(requests, rs) => {
+                task.status = Status::InputRequired;
+                task.pending = requests;
+                task.answered = Map::new();
+                task.request_state = rs;
             }
+            Outcome::Completed(json) => {
+                task.status = Status::Completed;
+                task.result = Some(json);
+            }
+            Outcome::Failed(e) => {
+                task.status = Status::Failed;
+                task.error = Some(ErrorRecord {
+                    code: e.code,
+                    message: e.message,
+                    data: e.data,
+                });
+            }
+            Outcome::Taken => return false,
         }
-        if !inner.pending.is_empty() {
-            inner.updated = SystemTime::now();
-            return;
+        if task.status.is_terminal() {
+            task.call = None;
         }
-        let Some(call) = inner.call.clone() else {
-            return;
-        };
-        inner.status = Status::Working;
-        inner.updated = SystemTime::now();
-        (
-            std::mem::take(&mut inner.answered),
-            inner.request_state.take(),
-            call,
-        )
-    };
-    let state = call.state(Some(Value::Object(answers)), request_state);
-    let started = catch_unwind(AssertUnwindSafe(|| {
-        call.service.clone().call_tool(
-            &call.name,
-            &call.args,
-            RequestContext {
-                state: state.clone(),
-            },
-        )
-    }));
-    match started {
-        Ok(fut) => run(task.clone(), fut, state),
-        Err(payload) => {
-            report_panic(&state.request_id, payload.as_ref());
-            settle(task, Err(Panicked), &state);
-        }
-    }
+        true
+    });
+    updated.ok().flatten()
 }
 
-/// `tasks/cancel`: a task not yet terminal becomes `cancelled` and its handler is cancelled;
-/// a terminal one is left as it is.
-fn cancel(task: &Task) {
-    let running = {
-        let mut inner = lock(&task.inner);
-        if inner.status.is_terminal() {
-            return;
+/// A handler's outcome, before it is written to the task.
+enum Outcome {
+    Input(Map<String, Value>, Option<String>),
+    Completed(String),
+    Failed(RpcError),
+    Taken,
+}
+
+fn settle_error(server: &Server, id: &str, e: RpcError) {
+    let _ = server.shared.tasks.update(id, |task| {
+        if task.status.is_terminal() {
+            return false;
         }
-        inner.status = Status::Cancelled;
-        inner.updated = SystemTime::now();
-        inner.pending = Map::new();
-        inner.answered = Map::new();
-        inner.request_state = None;
-        inner.call = None;
-        inner.running.take()
-    };
-    if let Some(state) = running {
+        task.status = Status::Failed;
+        task.updated_ms = now_ms();
+        task.call = None;
+        task.error = Some(ErrorRecord {
+            code: e.code,
+            message: e.message.clone(),
+            data: e.data.clone(),
+        });
+        true
+    });
+}
+
+/// `tasks/cancel`: a task not yet terminal becomes `cancelled` and its handler is cancelled
+/// (here at once; in another process sharing the store, when it next checks); a terminal one
+/// is left as it is. `None` for an unknown task.
+fn cancel(server: &Server, id: &str) -> Result<Option<()>, RpcError> {
+    let tasks = &server.shared.tasks;
+    let record = tasks.update(id, |task| {
+        if task.status.is_terminal() {
+            return false;
+        }
+        task.status = Status::Cancelled;
+        task.updated_ms = now_ms();
+        task.pending = Map::new();
+        task.answered = Map::new();
+        task.request_state = None;
+        task.call = None;
+        true
+    })?;
+    if record.is_none() {
+        return Ok(None);
+    }
+    if let Some(state) = lock(&tasks.running).remove(id) {
         state.cancel();
     }
+    Ok(Some(()))
 }
 
 /// The `Task` fields; with `detailed`, the status's payload (`result`, `error`,
 /// `inputRequests`) as `tasks/get` returns it.
-fn task_json(id: &str, task: &Task, detailed: bool) -> Map<String, Value> {
-    let inner = lock(&task.inner);
+fn task_json(task: &TaskRecord, detailed: bool) -> Map<String, Value> {
     let mut out = Map::new();
-    out.insert("taskId".into(), id.into());
-    out.insert("status".into(), inner.status.as_str().into());
-    out.insert("createdAt".into(), iso8601(task.created).into());
-    out.insert("lastUpdatedAt".into(), iso8601(inner.updated).into());
-    out.insert("ttlMs".into(), TTL_MS.into());
+    out.insert("taskId".into(), task.id.clone().into());
+    out.insert("status".into(), task.status.as_str().into());
+    out.insert("createdAt".into(), iso8601(task.created()).into());
+    out.insert(
+        "lastUpdatedAt".into(),
+        iso8601(SystemTime::UNIX_EPOCH + Duration::from_millis(task.updated_ms)).into(),
+    );
+    out.insert("ttlMs".into(), task.ttl_ms.into());
     out.insert("pollIntervalMs".into(), POLL_INTERVAL_MS.into());
     if !detailed {
         return out;
     }
-    match inner.status {
+    match task.status {
         Status::Completed => {
-            let result = inner
+            let result = task
                 .result
                 .as_deref()
                 .and_then(|r| serde_json::from_str::<Value>(r).ok())
@@ -545,20 +593,25 @@ fn task_json(id: &str, task: &Task, detailed: bool) -> Map<String, Value> {
             out.insert("result".into(), result);
         }
         Status::Failed => {
-            let e = inner
-                .error
-                .clone()
-                .unwrap_or_else(|| RpcError::internal("Internal error."));
             let mut error = Map::new();
-            error.insert("code".into(), e.code.into());
-            error.insert("message".into(), e.message.into());
-            if let Some(data) = e.data {
-                error.insert("data".into(), data);
+            match &task.error {
+                Some(e) => {
+                    error.insert("code".into(), e.code.into());
+                    error.insert("message".into(), e.message.clone().into());
+                    if let Some(data) = &e.data {
+                        error.insert("data".into(), data.clone());
+                    }
+                }
+                None => {
+                    let e = RpcError::internal("Internal error.");
+                    error.insert("code".into(), e.code.into());
+                    error.insert("message".into(), e.message.into());
+                }
             }
             out.insert("error".into(), Value::Object(error));
         }
         Status::InputRequired => {
-            out.insert("inputRequests".into(), Value::Object(inner.pending.clone()));
+            out.insert("inputRequests".into(), Value::Object(task.pending.clone()));
         }
         Status::Working | Status::Cancelled => {}
     }

@@ -488,6 +488,9 @@ pub(crate) struct Answer {
     pub request: bool,
     /// The client accepts `text/event-stream`.
     pub events_ok: bool,
+    /// A result the call sends first still goes on an event stream (errors stay JSON, with
+    /// their HTTP status).
+    pub stream_results: bool,
     /// Ends the stream at shutdown (a stream with no reply to wait for).
     pub stop: Option<BoxFuture<()>>,
     /// Priming and early closing of a session's event stream.
@@ -556,22 +559,28 @@ pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
                 })
             }
             None => empty(StatusCode::ACCEPTED),
-            Some(m) if m.reply => json(status_of(&m.text, a.modern), m.text),
-            Some(_) if !a.events_ok => continue,
+            Some(m)
+                if m.reply
+                    && !(a.stream_results && a.events_ok && reply_error(&m.text).is_none()) =>
+            {
+                json(status_of(&m.text, a.modern), m.text)
+            }
+            Some(m) if !m.reply && !a.events_ok => continue,
             Some(m) => {
+                let reply = m.reply;
                 let mut first = String::new();
                 let stream = open_stream(&a.guard, &a.resumable, &mut first);
                 let mut events = Events {
                     first: None,
                     source: Source::Request(a.rx),
-                    done: false,
+                    done: reply,
                     stream,
-                    finished: false,
+                    finished: reply,
                     close_early: false,
                     stop: a.stop,
                     guard: a.guard,
                 };
-                events.push(&mut first, &m.text, false);
+                events.push(&mut first, &m.text, reply);
                 events.first = Some(Bytes::from(first));
                 sse_response(events)
             }

@@ -32,6 +32,8 @@ pub struct HttpConfig {
     pub(crate) any_origin: bool,
     pub(crate) max_body_bytes: usize,
     pub(crate) max_in_flight: usize,
+    pub(crate) max_in_flight_per_session: usize,
+    pub(crate) stream_results: bool,
     pub(crate) max_sessions: usize,
     pub(crate) session_idle: Duration,
     pub(crate) retry_after_secs: u32,
@@ -58,6 +60,8 @@ impl Default for HttpConfig {
             any_origin: false,
             max_body_bytes: 4 * 1024 * 1024,
             max_in_flight: 256,
+            max_in_flight_per_session: 64,
+            stream_results: false,
             max_sessions: 1024,
             session_idle: Duration::from_secs(30 * 60),
             retry_after_secs: 1,
@@ -147,6 +151,26 @@ impl HttpConfig {
         self
     }
 
+    /// How many requests of one session may be served at once (default 64, at least 1):
+    /// a POST beyond that, while the session's earlier calls still run, answers 503 with
+    /// `Retry-After`, so that one client cannot take every slot of
+    /// [`max_in_flight`](Self::max_in_flight). (Over stdio, the same bound is
+    /// [`ServerBuilder::max_pending_calls`](crate::ServerBuilder::max_pending_calls).)
+    pub fn max_in_flight_per_session(mut self, n: usize) -> Self {
+        self.max_in_flight_per_session = n.max(1);
+        self
+    }
+
+    /// Answers a request's result on an event stream even when the call sends nothing
+    /// before it (default `false`: such a result is `application/json`, which is cheaper
+    /// and which every client reads). `true` is what the official TypeScript and Python
+    /// SDK servers do by default; errors stay `application/json`, with their HTTP status.
+    /// Only for clients whose `Accept` lists `text/event-stream`.
+    pub fn stream_results(mut self, on: bool) -> Self {
+        self.stream_results = on;
+        self
+    }
+
     /// How many sessions may be open at once (default 1024); `initialize` beyond that, once
     /// idle sessions are ended, answers 503.
     pub fn max_sessions(mut self, n: usize) -> Self {
@@ -230,6 +254,8 @@ impl fmt::Debug for HttpConfig {
             .field("any_origin", &self.any_origin)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_in_flight", &self.max_in_flight)
+            .field("max_in_flight_per_session", &self.max_in_flight_per_session)
+            .field("stream_results", &self.stream_results)
             .field("max_sessions", &self.max_sessions)
             .field("session_idle", &self.session_idle)
             .field("retry_after_secs", &self.retry_after_secs)

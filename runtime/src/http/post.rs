@@ -128,15 +128,11 @@ pub(crate) async fn post(
 ) -> Response<Out> {
     let limit = state.config.max_body_bytes;
     let Ok(permit) = state.permits.clone().try_acquire_owned() else {
-        let mut r = body::error(
+        let r = body::error(
             StatusCode::SERVICE_UNAVAILABLE,
             "Service unavailable: too many requests in flight; retry later.",
         );
-        r.headers_mut().insert(
-            header::RETRY_AFTER,
-            header::HeaderValue::from(state.config.retry_after_secs),
-        );
-        return body::drained(r, &mut incoming, limit).await;
+        return body::drained(retry_later(&state.config, r), &mut incoming, limit).await;
     };
     let declared = parts
         .headers
@@ -269,6 +265,15 @@ pub(crate) async fn post(
     response
 }
 
+/// A 503 with the configured `Retry-After`.
+fn retry_later(config: &HttpConfig, mut r: Response<Out>) -> Response<Out> {
+    r.headers_mut().insert(
+        header::RETRY_AFTER,
+        header::HeaderValue::from(config.retry_after_secs),
+    );
+    r
+}
+
 fn session_not_found(id: &str) -> Response<Out> {
     let e = RpcError::new(
         code::INVALID_REQUEST,
@@ -319,6 +324,7 @@ async fn alone(
         modern,
         request: p.kind == Kind::Request,
         events_ok,
+        stream_results: state.config.stream_results,
         stop: listen.then(|| stop_future(state)),
         resumable: Resumable::default(),
     })
@@ -351,15 +357,11 @@ fn open_session(state: &Arc<State>, text: &str) -> Response<Out> {
         .sessions
         .insert(session, config.max_sessions, config.session_idle)
     {
-        let mut r = body::error(
+        let r = body::error(
             StatusCode::SERVICE_UNAVAILABLE,
             "Service unavailable: too many sessions; retry later.",
         );
-        r.headers_mut().insert(
-            header::RETRY_AFTER,
-            header::HeaderValue::from(config.retry_after_secs),
-        );
-        return r;
+        return retry_later(config, r);
     }
     let mut r = body::json(status, reply.text);
     if let Ok(v) = header::HeaderValue::from_str(&id) {
@@ -379,7 +381,17 @@ async fn in_session(
     permit: tokio::sync::OwnedSemaphorePermit,
     events_ok: bool,
 ) -> Response<Out> {
-    session.acquire();
+    // Only requests count: a notification (a cancellation) or a response must get through
+    // to free what the session holds.
+    if p.kind != Kind::Request {
+        session.acquire();
+    } else if !session.try_acquire(config.max_in_flight_per_session) {
+        let e = RpcError::internal(
+            "Service unavailable: too many requests of this session in flight; retry later.",
+        );
+        let r = body::rpc_error(StatusCode::SERVICE_UNAVAILABLE, p.id.unwrap_or("null"), &e);
+        return retry_later(config, r);
+    }
     // 2025-11-25 event streams start with a priming event (SEP-1699).
     let prime = session
         .revision()
@@ -406,6 +418,7 @@ async fn in_session(
         modern: false,
         request: p.kind == Kind::Request,
         events_ok,
+        stream_results: config.stream_results,
         stop: None,
         resumable: Resumable { prime, close_early },
     })

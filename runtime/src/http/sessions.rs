@@ -64,6 +64,21 @@ impl Session {
         *lock(&self.last_used) = Instant::now();
     }
 
+    /// [`Session::acquire`] unless `limit` requests and streams of the session are already
+    /// being served.
+    pub fn try_acquire(&self, limit: usize) -> bool {
+        let taken = self
+            .active
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < limit).then_some(n + 1)
+            })
+            .is_ok();
+        if taken {
+            *lock(&self.last_used) = Instant::now();
+        }
+        taken
+    }
+
     pub fn release(&self) {
         self.active.fetch_sub(1, Ordering::AcqRel);
         *lock(&self.last_used) = Instant::now();

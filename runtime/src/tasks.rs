@@ -1,0 +1,168 @@
+//! Where tasks (`io.modelcontextprotocol/tasks`) are kept: their status, result and pending
+//! input, behind [`TaskStore`].
+//!
+//! The default, [`MemoryTaskStore`], keeps them in the process. Several processes behind a
+//! load balancer share a store instead, so that a `tasks/get`, `tasks/update` or
+//! `tasks/cancel` reaching any instance finds a task another one created: [`DirTaskStore`]
+//! (a directory on a local or shared file system), or your own implementation over a
+//! database. A [`TaskRecord`] holds everything needed to call the task's handler again, so
+//! the instance that receives the input of an `input_required` task runs the next round
+//! itself; a handler's future is the only thing that stays in the process that runs it.
+
+mod dir;
+mod memory;
+
+use std::io;
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub use dir::DirTaskStore;
+pub use memory::MemoryTaskStore;
+
+/// A store of task records, shared by every connection of a server (and, for a shared
+/// store, by every process that opens it).
+///
+/// Methods are called on the runtime's threads while a request is handled: keep them short
+/// (a local file, an in-memory map, a round trip to a nearby database). Expired records
+/// (see [`TaskRecord::expired`]) must read as absent; removing them is up to the store.
+pub trait TaskStore: Send + Sync + 'static {
+    /// Stores a new task. The id is fresh (128 random bits). Fails when the store cannot
+    /// take more tasks; the call that would have created it gets `-32603`.
+    fn create(&self, record: &TaskRecord) -> io::Result<()>;
+
+    /// The unexpired task `id`, if any.
+    fn get(&self, id: &str) -> io::Result<Option<TaskRecord>>;
+
+    /// Atomically with respect to every other `update` (of any process sharing the store):
+    /// reads task `id`, calls `edit` on it and writes it back when `edit` returns `true`.
+    /// Returns the record as left, or `None` for an unknown or expired id (then `edit` is
+    /// not called).
+    fn update(
+        &self,
+        id: &str,
+        edit: &mut dyn FnMut(&mut TaskRecord) -> bool,
+    ) -> io::Result<Option<TaskRecord>>;
+
+    /// Whether other processes may change records (default `true`). A process running a
+    /// task's handler then checks the store now and then, so that a `tasks/cancel`
+    /// received by another process stops the handler too.
+    fn is_shared(&self) -> bool {
+        true
+    }
+}
+
+/// A task's state, as a [`TaskStore`] keeps it: serializable (serde) so a store can write it
+/// anywhere; what it holds is the runtime's business.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TaskRecord {
+    pub(crate) id: String,
+    pub(crate) status: Status,
+    pub(crate) created_ms: u64,
+    pub(crate) updated_ms: u64,
+    pub(crate) ttl_ms: u64,
+    /// The `CallToolResult` JSON of a completed task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) result: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<ErrorRecord>,
+    /// Open `inputRequests`, and the answers to this round's ones received so far.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub(crate) pending: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub(crate) answered: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) request_state: Option<String>,
+    /// Until the task is terminal: what calls its handler again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) call: Option<CallRecord>,
+}
+
+impl TaskRecord {
+    /// The task's id (`taskId`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Whether the task is completed, failed or cancelled.
+    pub fn is_terminal(&self) -> bool {
+        self.status.is_terminal()
+    }
+
+    /// When the task was created.
+    pub fn created(&self) -> SystemTime {
+        from_ms(self.created_ms)
+    }
+
+    /// When the task expires (`ttlMs` after its creation).
+    pub fn expires(&self) -> SystemTime {
+        from_ms(self.created_ms.saturating_add(self.ttl_ms))
+    }
+
+    /// Whether the task has expired at `now`.
+    pub fn expired(&self, now: SystemTime) -> bool {
+        now > self.expires()
+    }
+}
+
+/// A task's status (`Task.status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Status {
+    Working,
+    InputRequired,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl Status {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Status::Working => "working",
+            Status::InputRequired => "input_required",
+            Status::Completed => "completed",
+            Status::Failed => "failed",
+            Status::Cancelled => "cancelled",
+        }
+    }
+
+    pub(crate) fn is_terminal(self) -> bool {
+        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
+    }
+}
+
+/// A failed task's JSON-RPC error.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct ErrorRecord {
+    pub code: i64,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+/// The `tools/call` a task runs: enough to call its handler again in any process.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct CallRecord {
+    pub tool: String,
+    /// The `arguments` object, JSON text.
+    pub arguments: String,
+    pub revision: String,
+    /// The creating request's id, raw JSON (for logs).
+    pub request_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_info: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_capabilities: Option<Value>,
+}
+
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+fn from_ms(ms: u64) -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_millis(ms)
+}

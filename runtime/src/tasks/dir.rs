@@ -1,0 +1,246 @@
+//! Tasks kept in a directory, one JSON file each, shared by the processes that open it.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::SystemTime;
+
+use super::{TaskRecord, TaskStore};
+
+/// Expired files are swept on every this many creations (by the process that creates).
+const SWEEP_EVERY: u64 = 64;
+
+/// Tasks in a directory: `<id>.json` per task, written whole to a temporary file and renamed
+/// into place, so a reader never sees half a record. Updates of every process take an
+/// exclusive lock on `<dir>/.lock` (an OS advisory file lock), so concurrent
+/// `tasks/update` and `tasks/cancel` through different instances do not lose each other's
+/// changes.
+///
+/// For instances on one machine (a local directory) or on several that mount one file
+/// system whose locks work across machines. A record outlives the process that wrote it:
+/// a restarted instance still answers `tasks/get` for it (a handler that was running in a
+/// process that died leaves its task `working` until it expires).
+#[derive(Debug)]
+pub struct DirTaskStore {
+    dir: PathBuf,
+    creates: AtomicU64,
+}
+
+impl DirTaskStore {
+    /// Opens (creating it if needed) the store in `dir`.
+    pub fn open(dir: impl Into<PathBuf>) -> io::Result<Self> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir)?;
+        Ok(DirTaskStore {
+            dir,
+            creates: AtomicU64::new(0),
+        })
+    }
+
+    /// The store's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file of task `id`; `None` for an id the runtime cannot have made (only lowercase
+    /// hex), so a client's `taskId` can never name another path.
+    fn file(&self, id: &str) -> Option<PathBuf> {
+        let plain = !id.is_empty()
+            && id.len() <= 64
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        plain.then(|| self.dir.join(format!("{id}.json")))
+    }
+
+    fn locked(&self) -> io::Result<File> {
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.dir.join(".lock"))?;
+        lock.lock()?;
+        Ok(lock)
+    }
+
+    fn write(&self, path: &Path, record: &TaskRecord) -> io::Result<()> {
+        let json = serde_json::to_vec(record).map_err(io::Error::other)?;
+        let mut tmp = tempfile_in(&self.dir, &record.id)?;
+        tmp.1.write_all(&json)?;
+        drop(tmp.1);
+        fs::rename(&tmp.0, path).inspect_err(|_| {
+            let _ = fs::remove_file(&tmp.0);
+        })
+    }
+
+    fn read(path: &Path) -> io::Result<Option<TaskRecord>> {
+        let bytes = match fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let record: TaskRecord = serde_json::from_slice(&bytes)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        Ok((!record.expired(SystemTime::now())).then_some(record))
+    }
+
+    /// Removes the files of expired tasks (and leftovers of interrupted writes).
+    fn sweep(&self) -> io::Result<()> {
+        let now = SystemTime::now();
+        for entry in fs::read_dir(&self.dir)? {
+            let path = entry?.path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.ends_with(".json") && !name.starts_with('.') {
+                let stale = match fs::read(&path) {
+                    Ok(bytes) => serde_json::from_slice::<TaskRecord>(&bytes)
+                        .map_or(true, |r| r.expired(now)),
+                    Err(_) => false,
+                };
+                if stale {
+                    let _ = fs::remove_file(&path);
+                }
+            } else if name.ends_with(".tmp") {
+                let old = entry_age(&path).is_some_and(|age| age.as_secs() > 60);
+                if old {
+                    let _ = fs::remove_file(&path);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn entry_age(path: &Path) -> Option<std::time::Duration> {
+    let modified = fs::metadata(path).ok()?.modified().ok()?;
+    SystemTime::now().duration_since(modified).ok()
+}
+
+/// A new file `.<id>.<pid>.<n>.tmp` in `dir`, created exclusively.
+fn tempfile_in(dir: &Path, id: &str) -> io::Result<(PathBuf, File)> {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let path = dir.join(format!(".{id}.{}.{n}.tmp", std::process::id()));
+    let file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)?;
+    Ok((path, file))
+}
+
+impl TaskStore for DirTaskStore {
+    fn create(&self, record: &TaskRecord) -> io::Result<()> {
+        let path = self
+            .file(&record.id)
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a task id"))?;
+        if self.creates.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            let _lock = self.locked()?;
+            if let Err(e) = self.sweep() {
+                tracing::warn!(error = %e, dir = %self.dir.display(), "sweeping expired tasks failed");
+            }
+        }
+        self.write(&path, record)
+    }
+
+    fn get(&self, id: &str) -> io::Result<Option<TaskRecord>> {
+        match self.file(id) {
+            Some(path) => Self::read(&path),
+            None => Ok(None),
+        }
+    }
+
+    fn update(
+        &self,
+        id: &str,
+        edit: &mut dyn FnMut(&mut TaskRecord) -> bool,
+    ) -> io::Result<Option<TaskRecord>> {
+        let Some(path) = self.file(id) else {
+            return Ok(None);
+        };
+        let _lock = self.locked()?;
+        let Some(mut record) = Self::read(&path)? else {
+            return Ok(None);
+        };
+        if edit(&mut record) {
+            self.write(&path, &record)?;
+        }
+        Ok(Some(record))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::{Status, now_ms};
+
+    fn record(id: &str, ttl_ms: u64) -> TaskRecord {
+        TaskRecord {
+            id: id.into(),
+            status: Status::Working,
+            created_ms: now_ms(),
+            updated_ms: now_ms(),
+            ttl_ms,
+            result: None,
+            error: None,
+            pending: Default::default(),
+            answered: Default::default(),
+            request_state: None,
+            call: None,
+        }
+    }
+
+    #[test]
+    fn ids_never_name_another_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = DirTaskStore::open(dir.path()).unwrap();
+        for id in ["", "../x", "a/b", ".lock", "ABC", "a.json", &"a".repeat(65)] {
+            assert!(store.file(id).is_none(), "{id}");
+            assert!(store.get(id).unwrap().is_none());
+            assert!(store.create(&record(id, 1000)).is_err());
+        }
+        assert!(store.file("0123456789abcdef").is_some());
+    }
+
+    #[test]
+    fn records_round_trip_and_expire() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = DirTaskStore::open(dir.path()).unwrap();
+        store.create(&record("aa", 60_000)).unwrap();
+        store.create(&record("bb", 0)).unwrap();
+        assert_eq!(store.get("aa").unwrap().unwrap().id(), "aa");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert!(store.get("bb").unwrap().is_none(), "expired");
+        assert!(store.update("bb", &mut |_| true).unwrap().is_none());
+        store.sweep().unwrap();
+        assert!(!dir.path().join("bb.json").exists());
+        assert!(dir.path().join("aa.json").exists());
+    }
+
+    #[test]
+    fn concurrent_updates_through_separate_opens_lose_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        DirTaskStore::open(dir.path())
+            .unwrap()
+            .create(&record("cc", 60_000))
+            .unwrap();
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let path = dir.path().to_owned();
+                s.spawn(move || {
+                    // A store per thread: its own lock file handle, as another process has.
+                    let store = DirTaskStore::open(path).unwrap();
+                    for i in 0..25 {
+                        store
+                            .update("cc", &mut |r| {
+                                r.answered.insert(format!("{t}-{i}"), true.into());
+                                true
+                            })
+                            .unwrap();
+                    }
+                });
+            }
+        });
+        let store = DirTaskStore::open(dir.path()).unwrap();
+        assert_eq!(store.get("cc").unwrap().unwrap().answered.len(), 100);
+    }
+}

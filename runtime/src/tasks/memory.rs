@@ -1,0 +1,77 @@
+//! Tasks kept in the process.
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use super::{TaskRecord, TaskStore};
+
+/// The default store: a map in the process, at most `capacity` unexpired tasks (10 000 by
+/// default). Expired tasks are dropped when a task is created.
+#[derive(Debug)]
+pub struct MemoryTaskStore {
+    tasks: Mutex<HashMap<String, TaskRecord>>,
+    capacity: usize,
+}
+
+impl MemoryTaskStore {
+    /// An empty store for at most 10 000 unexpired tasks.
+    pub fn new() -> Self {
+        Self::with_capacity(10_000)
+    }
+
+    /// An empty store for at most `capacity` unexpired tasks.
+    pub fn with_capacity(capacity: usize) -> Self {
+        MemoryTaskStore {
+            tasks: Mutex::new(HashMap::new()),
+            capacity,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TaskRecord>> {
+        self.tasks.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Default for MemoryTaskStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TaskStore for MemoryTaskStore {
+    fn create(&self, record: &TaskRecord) -> io::Result<()> {
+        let now = SystemTime::now();
+        let mut tasks = self.lock();
+        tasks.retain(|_, t| !t.expired(now));
+        if tasks.len() >= self.capacity {
+            return Err(io::Error::other("too many tasks"));
+        }
+        tasks.insert(record.id.clone(), record.clone());
+        Ok(())
+    }
+
+    fn get(&self, id: &str) -> io::Result<Option<TaskRecord>> {
+        let now = SystemTime::now();
+        Ok(self.lock().get(id).filter(|t| !t.expired(now)).cloned())
+    }
+
+    fn update(
+        &self,
+        id: &str,
+        edit: &mut dyn FnMut(&mut TaskRecord) -> bool,
+    ) -> io::Result<Option<TaskRecord>> {
+        let now = SystemTime::now();
+        let mut tasks = self.lock();
+        let Some(task) = tasks.get_mut(id).filter(|t| !t.expired(now)) else {
+            return Ok(None);
+        };
+        edit(task);
+        Ok(Some(task.clone()))
+    }
+
+    fn is_shared(&self) -> bool {
+        false
+    }
+}
