@@ -227,6 +227,19 @@ pub struct Tool {
     pub returns: Returns,
     pub annotations: Annotations,
     pub ui: Option<Ui>,
+    /// `@task`: the tool can run as a task (the MCP tasks extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskMode>,
+}
+
+/// How a `@task` tool runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskMode {
+    /// `@task` or `@task(optional)`: a task when the client asks for one, else a plain call.
+    Optional,
+    /// `@task(required)`: only as a task.
+    Required,
 }
 
 /// What a tool, resource or prompt returns.

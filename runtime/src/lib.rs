@@ -52,7 +52,7 @@ pub mod codegen {
     pub use crate::uri_template;
     pub use crate::{
         BoxFuture, Bytes, Completion, CompletionRequest, ListingDef, LogLevel, RequestContext,
-        Revision, RpcError, Service, ToolDef, ToolError, ToolOutput, ToolResult,
+        Revision, RpcError, Service, TaskSupport, ToolDef, ToolError, ToolOutput, ToolResult,
     };
     pub use serde;
     pub use serde_json;

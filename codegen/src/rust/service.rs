@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use toolidl::model::{
-    DefKind, Field, Primitive, Prompt, Resource, Returns, Service, Tool, Type, Value,
+    DefKind, Field, Primitive, Prompt, Resource, Returns, Service, TaskMode, Tool, Type, Value,
 };
 
 use super::context::{Context, doc_attrs};
@@ -348,6 +348,7 @@ impl Context<'_> {
             quote!(rt::ToolDef::new(#name, #json))
         });
         let call_tool = (!service.tools.is_empty()).then(|| self.call_tool(service));
+        let task_support = task_support(service);
         let listing_def = |l: &Listing| {
             let json = raw_string(&l.json());
             quote!(rt::ListingDef::new(#json))
@@ -390,6 +391,7 @@ impl Context<'_> {
             impl<T: #trait_ident> rt::Service for #server<T> {
                 #tools
                 #call_tool
+                #task_support
                 #resources
                 #templates
                 #read
@@ -967,6 +969,32 @@ fn listing_fn(
         fn #name(&self) -> &[#def] {
             static #upper: [#def; #count] = [#(#entries),*];
             &#upper
+        }
+    })
+}
+
+/// `Service::task_support` for the service's `@task` tools; nothing when it has none.
+fn task_support(service: &Service) -> Option<TokenStream> {
+    let arms: Vec<TokenStream> = service
+        .tools
+        .iter()
+        .filter_map(|t| {
+            let wire = Literal::string(&t.name);
+            let mode = match t.task? {
+                TaskMode::Optional => quote!(Optional),
+                TaskMode::Required => quote!(Required),
+            };
+            Some(quote!(#wire => Some(rt::TaskSupport::#mode),))
+        })
+        .collect();
+    (!arms.is_empty()).then(|| {
+        quote! {
+            fn task_support(&self, name: &str) -> Option<rt::TaskSupport> {
+                match name {
+                    #(#arms)*
+                    _ => None,
+                }
+            }
         }
     })
 }

@@ -122,6 +122,7 @@ pub fn tool(name: &str, params: Vec<Field>, returns: Returns) -> Tool {
         returns,
         annotations: Annotations::default(),
         ui: None,
+        task: None,
     }
 }
 

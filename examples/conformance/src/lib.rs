@@ -484,14 +484,8 @@ pub fn server(sealer: input::Sealer, task_store: Option<Arc<dyn TaskStore>>) -> 
         .list_changed(true)
         // The generated service cannot declare a subscribable resource yet (README, gap 7).
         .subscribable(WATCHED_RESOURCE)
-        // Task support is declared here, not in the `.tool` file (README, gap 5).
-        .task_tool("slow_compute", TaskSupport::Optional, TaskInput::InTask)
-        .task_tool("failing_job", TaskSupport::Required, TaskInput::InTask)
-        .task_tool(
-            "protocol_error_job",
-            TaskSupport::Optional,
-            TaskInput::InTask,
-        )
+        // The generated tools declare task support with `@task` in the `.tool` file; the
+        // hand-written ones that ask for input (README, gap 3) are declared here.
         .task_tool("confirm_delete", TaskSupport::Optional, TaskInput::InTask)
         .task_tool("multi_input", TaskSupport::Optional, TaskInput::InTask)
         .task_tool(

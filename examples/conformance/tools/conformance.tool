@@ -88,6 +88,7 @@ service Everything {
     ) -> string;
 
     /// Sleeps for the given number of seconds, then returns (task-supporting)
+    @task
     tool slow_compute(
         /// How long to work, in seconds.
         @range(0, 3600) seconds: u32,
@@ -96,9 +97,11 @@ service Everything {
     ) -> string;
 
     /// Fails with a tool execution error after about a second (task support: required)
+    @task(required)
     tool failing_job() -> string;
 
     /// Fails with a protocol error (JSON-RPC -32603), not a tool error (task-supporting)
+    @task
     tool protocol_error_job() -> string;
 
     // ---- resources ----

@@ -2,7 +2,7 @@
 
 use crate::ast::{Attribute, Literal, LiteralKind, Span};
 use crate::diagnostics::{Diagnostic, suggest};
-use crate::model::{Bounds, Number, RenamePolicy, Ui};
+use crate::model::{Bounds, Number, RenamePolicy, TaskMode, Ui};
 use crate::source::FileId;
 
 mod args;
@@ -83,6 +83,7 @@ const SPECS: &[(&str, &[Site], &str)] = &[
         &[Tool],
         "@ui(\"ui://…\") or @ui(\"ui://…\", visibility: [\"model\", \"app\"])",
     ),
+    ("task", &[Tool], "@task, @task(optional) or @task(required)"),
     ("uri", &[Resource], "@uri(\"scheme://path/{param}\")"),
     ("mime", &[Resource], "@mime(\"text/plain\")"),
     ("rename_all", &[Record], "@rename_all(\"camelCase\")"),
@@ -114,6 +115,7 @@ pub(crate) struct Attrs {
     pub idempotent: Option<bool>,
     pub open_world: Option<bool>,
     pub ui: Option<Ui>,
+    pub task: Option<TaskMode>,
     pub uri: Option<(String, Span)>,
     pub mime: Option<String>,
     pub rename_all: Option<RenamePolicy>,
@@ -337,6 +339,26 @@ impl AttrChecker<'_> {
                 out.length = Some((Bounds { min: lo, max: hi }, attr.span));
             }
             "ui" => self.ui(attr, usage, out),
+            "task" => {
+                let Some([mode]) = self.bind::<1>(attr, usage, &[("mode", Arg::Optional)]) else {
+                    return;
+                };
+                out.task = match mode.map(|lit| (lit, &lit.kind)) {
+                    None => Some(TaskMode::Optional),
+                    Some((_, LiteralKind::Ident(m))) if m == "optional" => Some(TaskMode::Optional),
+                    Some((_, LiteralKind::Ident(m))) if m == "required" => Some(TaskMode::Required),
+                    Some((lit, other)) => {
+                        let found = match other {
+                            LiteralKind::Ident(m) => format!("`{m}`"),
+                            other => other.describe().to_string(),
+                        };
+                        let message =
+                            format!("`@task` expects `optional` or `required`, found {found}");
+                        self.wrong(attr, lit.span, &message, usage);
+                        return;
+                    }
+                };
+            }
             _ => unreachable!("every attribute in SPECS is parsed"),
         }
     }

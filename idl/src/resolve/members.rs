@@ -159,6 +159,7 @@ impl Resolver<'_> {
                 open_world: attrs.open_world,
             },
             ui: attrs.ui.clone(),
+            task: attrs.task,
         }
     }
 
