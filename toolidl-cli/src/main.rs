@@ -3,6 +3,7 @@
 
 mod check;
 mod generate;
+mod new;
 mod schema;
 
 use std::path::PathBuf;
@@ -46,6 +47,18 @@ enum Command {
         #[arg(long)]
         hoist_shared: bool,
     },
+    /// Create a crate that serves one documented tool over stdio: Cargo.toml, build.rs,
+    /// tools/NAME.tool and src/main.rs.
+    New {
+        /// The crate's name (also the `.tool` package, in snake_case).
+        name: String,
+        /// The folder to create (default: ./NAME).
+        #[arg(long, value_name = "DIR")]
+        path: Option<PathBuf>,
+        /// Depend on a toolidl checkout by path instead of crates.io (for working on toolidl).
+        #[arg(long, value_name = "DIR")]
+        toolidl_path: Option<PathBuf>,
+    },
 }
 
 fn main() {
@@ -63,6 +76,15 @@ fn main() {
             out,
             runtime_crate,
             hoist_shared,
+        }),
+        Command::New {
+            name,
+            path,
+            toolidl_path,
+        } => new::run(&new::Args {
+            name,
+            path,
+            toolidl_path,
         }),
     };
     std::process::exit(code);

@@ -435,13 +435,14 @@ fn run(server: &Server, id: String, fut: BoxFuture<ToolResult>, state: Arc<CallS
 }
 
 /// Completes when a shared store says the task is terminal or gone (cancelled through
-/// another process); never for a store of this process alone.
+/// another process); never for a store of this process alone, nor without timers (the
+/// `http` feature).
+#[cfg(feature = "http")]
 async fn cancelled_elsewhere(server: &Server, id: &str) {
     let store = &server.shared.tasks.store;
     if !store.is_shared() {
         return std::future::pending().await;
     }
-    #[cfg(feature = "http")]
     loop {
         // A runtime without timers cannot watch; the handler then runs to its end.
         let Ok(sleep) = catch_unwind(|| tokio::time::sleep(CANCEL_CHECK)) else {
@@ -454,7 +455,10 @@ async fn cancelled_elsewhere(server: &Server, id: &str) {
             Err(_) => {}
         }
     }
-    #[cfg(not(feature = "http"))]
+}
+
+#[cfg(not(feature = "http"))]
+async fn cancelled_elsewhere(_: &Server, _: &str) {
     std::future::pending().await
 }
 
