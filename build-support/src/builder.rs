@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use toolidl::diagnostics::{self, Diagnostic};
 use toolidl::model::Model;
+use toolidl_codegen::profile::Profile;
 use toolidl_codegen::rust::{self, GeneratedFile, RustOptions};
 
 use crate::Error;
@@ -98,6 +99,16 @@ impl Builder {
     /// Default `false`: inline schemas are the portable ones.
     pub fn hoist_shared(mut self, hoist: bool) -> Self {
         self.options.hoist_shared = hoist;
+        self
+    }
+
+    /// Publishes the listings a client profile accepts (`Profile::Gemini`, …; default
+    /// `Profile::Standard`): tool names and input schemas as `toolidl schema --profile`
+    /// prints them, the server answering to the published names. Decoding and every check
+    /// stay those of the `.tool` file (docs/lint.md says what each profile moves from the
+    /// schema into the server).
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.options.profile = profile;
         self
     }
 

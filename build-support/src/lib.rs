@@ -27,4 +27,5 @@ mod error;
 
 pub use builder::{Builder, Compiled, Generated, INCLUDE_FILE, compile, configure};
 pub use error::Error;
+pub use toolidl_codegen::profile::Profile;
 pub use toolidl_codegen::rust::{GenerateError, GeneratedFile, RustOptions};

@@ -4,6 +4,7 @@
 mod fragment;
 mod hoist;
 pub mod listings;
+pub mod profile;
 pub mod rust;
 pub mod schema;
 

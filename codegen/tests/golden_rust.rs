@@ -182,3 +182,40 @@ pub mod weather {
 ";
     assert_eq!(file, expected);
 }
+
+/// A build with a client profile serves the profile's listings and answers to the names
+/// it publishes; the decoders are the same code.
+#[test]
+fn a_profile_renames_tools_in_listings_and_dispatch_alike() {
+    let (name, text) = tool_files(&golden_dir())
+        .into_iter()
+        .find(|(n, _)| n == "weather.tool")
+        .expect("weather.tool");
+    let output = toolidl::compile(&MemoryLoader::new(), SourceId::new(&name), text);
+    let model = output.model.expect("model");
+    let generate = |profile| {
+        let options = RustOptions {
+            profile,
+            ..RustOptions::default()
+        };
+        rust::generate(&[&model], &options).expect("generate")[0]
+            .code
+            .clone()
+    };
+    let standard = generate(toolidl_codegen::profile::Profile::Standard);
+    let gemini = generate(toolidl_codegen::profile::Profile::Gemini);
+    assert!(standard.contains(r#""forecast.daily" =>"#), "{standard}");
+    assert!(gemini.contains(r#"{"name":"forecast_daily","#), "{gemini}");
+    assert!(gemini.contains(r#""forecast_daily" =>"#), "{gemini}");
+    assert!(!gemini.contains("forecast.daily"), "{gemini}");
+    // Gemini's variant: no `additionalProperties` in the input schemas.
+    assert!(!gemini.contains(r#"},"required":["city"],"additionalProperties":false}"#));
+    // Everything but the listings and the names is the same code: types, decoders, trait.
+    let before_listings = |code: &str| {
+        let cut = code
+            .find("impl<T: WeatherTools> rt::Service for")
+            .expect("the impl");
+        code[..cut].replace("forecast_daily", "forecast.daily")
+    };
+    assert_eq!(before_listings(&standard), before_listings(&gemini));
+}

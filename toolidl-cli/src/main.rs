@@ -3,12 +3,14 @@
 
 mod check;
 mod generate;
+mod lint;
 mod new;
 mod schema;
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use toolidl_codegen::profile::Profile;
 
 /// toolidl: check `.tool` files, print what MCP clients will see, generate Rust.
 #[derive(Parser)]
@@ -31,6 +33,24 @@ enum Command {
         /// Hoist records used more than once in a schema to `$defs`.
         #[arg(long)]
         hoist_shared: bool,
+        /// Print the variant a client accepts: standard (default), claude, openai-strict,
+        /// gemini. The server still enforces every constraint of the file.
+        #[arg(long, value_name = "NAME", value_parser = parse_profile, default_value = "standard")]
+        profile: Profile,
+    },
+    /// Report what clients would reject in the tools listing of files. Exit 1 on an error
+    /// for the profile.
+    Lint {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The client: standard (portability warnings, the default), claude, openai-strict,
+        /// gemini.
+        #[arg(long, value_name = "NAME", value_parser = parse_profile, default_value = "standard")]
+        profile: Profile,
+        /// Lint the variant the profile publishes (`toolidl schema --profile`) instead of
+        /// the standard listing.
+        #[arg(long)]
+        published: bool,
     },
     /// Generate the Rust modules of files, one per package: printed on stdout, or written to
     /// a folder (only the files whose content changed).
@@ -65,7 +85,20 @@ fn main() {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check { files } => check::run(&files),
-        Command::Schema { file, hoist_shared } => schema::run(&file, hoist_shared),
+        Command::Schema {
+            file,
+            hoist_shared,
+            profile,
+        } => schema::run(&file, hoist_shared, profile),
+        Command::Lint {
+            files,
+            profile,
+            published,
+        } => lint::run(&lint::Args {
+            files,
+            profile,
+            published,
+        }),
         Command::Generate {
             files,
             out,
@@ -88,6 +121,13 @@ fn main() {
         }),
     };
     std::process::exit(code);
+}
+
+fn parse_profile(name: &str) -> Result<Profile, String> {
+    Profile::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
+        format!("unknown profile (one of: {})", names.join(", "))
+    })
 }
 
 /// Rendered diagnostics on stderr, ending with a newline whatever the renderer ended with.

@@ -1,9 +1,10 @@
-//! `toolidl schema FILE [--hoist-shared]`
+//! `toolidl schema FILE [--hoist-shared] [--profile NAME]`
 
 use std::io::Write;
 use std::path::Path;
 
 use toolidl_build::compile::compile_file;
+use toolidl_codegen::profile::{self, Profile};
 use toolidl_codegen::{SchemaOptions, listings};
 
 use crate::print_diagnostics;
@@ -12,7 +13,7 @@ use crate::print_diagnostics;
 /// newline): the text a generated server embeds. Exit code 0, or 1 with rendered diagnostics
 /// on stderr. Warnings, and notes on renamed `$defs` keys, go to stderr and do not change the
 /// exit code.
-pub fn run(file: &Path, hoist_shared: bool) -> i32 {
+pub fn run(file: &Path, hoist_shared: bool, profile: Profile) -> i32 {
     let compiled = match compile_file(file) {
         Ok(compiled) => compiled,
         Err(failed) => {
@@ -21,13 +22,14 @@ pub fn run(file: &Path, hoist_shared: bool) -> i32 {
         }
     };
     print_diagnostics(&compiled.warnings);
-    let listings = match listings(&compiled.model, &SchemaOptions { hoist_shared }) {
+    let mut listings = match listings(&compiled.model, &SchemaOptions { hoist_shared }) {
         Ok(listings) => listings,
         Err(error) => {
             eprintln!("error: {error}");
             return 1;
         }
     };
+    profile::publish(&mut listings, profile);
     for note in &listings.notes {
         eprintln!("note: {note}");
     }

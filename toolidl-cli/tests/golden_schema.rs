@@ -18,6 +18,8 @@
 //! outputSchema. `format` is asserted. `TOOLIDL_BLESS=1` rewrites the `.json` files from the
 //! CLI's output: read every rewritten file by eye against the contract before committing.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -25,20 +27,12 @@ use std::process::{Command, Output};
 use serde_json::{Map, Value};
 
 fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/schema")
+    common::schema_dir()
 }
 
 /// The stems of every `.tool` file, sorted.
 fn cases() -> Vec<String> {
-    let mut stems: Vec<String> = fs::read_dir(golden_dir())
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "tool"))
-        .map(|path| path.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    stems.sort();
-    assert!(!stems.is_empty(), "no golden cases found");
-    stems
+    common::tool_stems(&golden_dir())
 }
 
 /// Runs `toolidl schema <file>` from `dir`, with a relative path as a user would.

@@ -22,6 +22,7 @@ use toolidl::locations::Locations;
 use toolidl::model::{Model, Returns, Service, Type, TypeDef};
 
 use crate::listings::{ServiceListings, listings};
+use crate::profile::{self, Profile};
 use crate::schema::SchemaOptions;
 use context::Context;
 use facts::Facts;
@@ -51,6 +52,15 @@ impl std::fmt::Display for GenerateError {
 
 impl std::error::Error for GenerateError {}
 
+/// `model` with its tools named as `profile` publishes them.
+fn published_names(model: &Model, profile: Profile) -> Model {
+    let mut model = model.clone();
+    for tool in model.services.iter_mut().flat_map(|s| s.tools.iter_mut()) {
+        tool.name = profile::published_name(&tool.name, profile);
+    }
+    model
+}
+
 /// What only the Rust generator can see, reported at the user's declarations: name clashes
 /// after case conversion, reserved words, clashes with generated names.
 pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
@@ -63,6 +73,17 @@ pub fn generate(
     models: &[&Model],
     options: &RustOptions,
 ) -> Result<Vec<GeneratedFile>, GenerateError> {
+    // A profile renames tools consistently: listing, dispatch and task support.
+    let renamed: Vec<Model>;
+    let models: &[&Model] = if options.profile == Profile::Standard {
+        models
+    } else {
+        renamed = models
+            .iter()
+            .map(|m| published_names(m, options.profile))
+            .collect();
+        &renamed.iter().collect::<Vec<_>>()
+    };
     let merged = merge(models);
     let facts = Facts::of(&merged);
     let schema_options = SchemaOptions {
@@ -81,9 +102,10 @@ pub fn generate(
     for package in &packages {
         let mut services = Vec::new();
         for model in models.iter().filter(|m| &m.package == package) {
-            let listings = listings(model, &schema_options).map_err(|e| GenerateError {
+            let mut listings = listings(model, &schema_options).map_err(|e| GenerateError {
                 message: format!("cannot write the listings of package `{package}`: {e:?}"),
             })?;
+            profile::publish(&mut listings, options.profile);
             for (service, listing) in model.services.iter().zip(listings.services) {
                 services.push((service, listing));
             }

@@ -1,5 +1,7 @@
 //! What a build can change about the generated Rust.
 
+use crate::profile::Profile;
+
 /// Options of the Rust generator; `toolidl_build::Builder` sets them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RustOptions {
@@ -19,6 +21,9 @@ pub struct RustOptions {
     /// `("acme.common", "::common_types")`. Their types are not generated; references use
     /// `rust_path::TypeName`.
     pub extern_paths: Vec<(String, String)>,
+    /// The client profile whose variant of the listings the server publishes (tool names
+    /// and input schemas, `crate::profile`); decoding and checks do not change.
+    pub profile: Profile,
 }
 
 impl Default for RustOptions {
@@ -29,6 +34,7 @@ impl Default for RustOptions {
             type_attributes: Vec::new(),
             field_attributes: Vec::new(),
             extern_paths: Vec::new(),
+            profile: Profile::Standard,
         }
     }
 }

@@ -1,0 +1,775 @@
+//! Client profiles: what a client is documented to reject in a tool listing
+//! ([`lint`]), and the variant of a listing that it accepts ([`publish`]).
+//!
+//! A variant changes only what is listed. The server still enforces the `.tool` file's
+//! constraints: a keyword a client rejects is moved into the property's description as text,
+//! never dropped from the checks. The facts behind each rule are in `docs/lint.md`.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::listings::Listings;
+
+/// A client profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// Seed 000's mapping, as generated; its lint reports portability warnings only.
+    Standard,
+    /// Claude (desktop and API).
+    Claude,
+    /// OpenAI's strict function calling (structured outputs).
+    OpenAiStrict,
+    /// Gemini (an OpenAPI 3.0 subset of JSON Schema).
+    Gemini,
+}
+
+impl Profile {
+    /// Every profile, in documentation order.
+    pub const ALL: [Profile; 4] = [
+        Profile::Standard,
+        Profile::Claude,
+        Profile::OpenAiStrict,
+        Profile::Gemini,
+    ];
+
+    /// The profile's name on the command line and in build options.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Standard => "standard",
+            Profile::Claude => "claude",
+            Profile::OpenAiStrict => "openai-strict",
+            Profile::Gemini => "gemini",
+        }
+    }
+
+    /// The profile named `name`.
+    pub fn parse(name: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How bad a finding is for a profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Some clients cope badly; the listing still works with this profile's client.
+    Warning,
+    /// This profile's client rejects the tool (or the whole listing).
+    Error,
+}
+
+/// One thing a client would reject or mishandle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule's stable code (`L0101`…).
+    pub code: &'static str,
+    pub severity: Severity,
+    /// The tool's wire name.
+    pub tool: String,
+    /// A JSON pointer into the tool's entry (`/inputSchema/properties/city/format`); empty
+    /// for the tool itself.
+    pub pointer: String,
+    pub message: String,
+}
+
+/// OpenAI strict mode's limits (its structured-outputs documentation).
+const OPENAI_MAX_DEPTH: usize = 10;
+const OPENAI_MAX_PROPERTIES: usize = 5000;
+/// The `format`s OpenAI strict mode accepts.
+const OPENAI_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+/// The `format`s Gemini accepts on strings.
+const GEMINI_FORMATS: &[&str] = &["date-time", "enum"];
+/// The schema keywords Gemini's `Schema` object has.
+const GEMINI_KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "maxItems",
+    "minItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "example",
+    "anyOf",
+    "propertyOrdering",
+    "default",
+    "items",
+    "minimum",
+    "maximum",
+];
+/// The schema keywords OpenAI strict mode accepts (others are refused).
+const OPENAI_KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "title",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "pattern",
+    "format",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "minItems",
+    "maxItems",
+];
+/// Gemini has no `$ref`: recursive records are written out this many levels deep.
+pub const GEMINI_RECURSION_DEPTH: usize = 3;
+/// JavaScript numbers hold integers exactly up to 2^53.
+const JS_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+fn severity(profile: Profile, errors_for: &[Profile]) -> Option<Severity> {
+    if errors_for.contains(&profile) {
+        Some(Severity::Error)
+    } else if profile == Profile::Standard {
+        Some(Severity::Warning)
+    } else {
+        None
+    }
+}
+
+/// What `profile`'s client would reject (errors) or mishandle (warnings) in `tool`, a
+/// `tools/list` entry.
+pub fn lint(tool: &Value, profile: Profile) -> Vec<Finding> {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let mut out = Lint {
+        profile,
+        tool: name,
+        findings: Vec::new(),
+    };
+    out.name(name);
+    if tool.get("description").and_then(Value::as_str).is_none() {
+        out.warn(
+            "L0201",
+            "",
+            "the tool has no description: models choose tools by it".into(),
+        );
+    }
+    let has_ui = tool.pointer("/_meta/ui").is_some();
+    if has_ui && tool.get("title").is_none() {
+        out.warn(
+            "L0203",
+            "",
+            "a tool with an app (`@ui`) has no title to show".into(),
+        );
+    }
+    if let Some(schema) = tool.get("inputSchema") {
+        out.input(schema);
+    }
+    out.findings
+}
+
+struct Lint<'a> {
+    profile: Profile,
+    tool: &'a str,
+    findings: Vec<Finding>,
+}
+
+impl Lint<'_> {
+    fn push(&mut self, code: &'static str, severity: Option<Severity>, at: &str, message: String) {
+        if let Some(severity) = severity {
+            self.findings.push(Finding {
+                code,
+                severity,
+                tool: self.tool.to_owned(),
+                pointer: at.to_owned(),
+                message,
+            });
+        }
+    }
+
+    /// A warning under every profile.
+    fn warn(&mut self, code: &'static str, at: &str, message: String) {
+        self.push(code, Some(Severity::Warning), at, message);
+    }
+
+    fn name(&mut self, name: &str) {
+        let mcp = !name.is_empty()
+            && name.len() <= 128
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+        if !mcp {
+            let message =
+                format!("the tool name `{name}` is not 1 to 128 of A-Z a-z 0-9 _ . - (MCP's rule)");
+            self.push("L0101", Some(Severity::Error), "/name", message);
+            return;
+        }
+        if !portable_name(name) {
+            let message = format!(
+                "the tool name `{name}` is not 1 to 64 of A-Z a-z 0-9 _ - (Claude's and OpenAI's rule)"
+            );
+            let at = severity(self.profile, &[Profile::Claude, Profile::OpenAiStrict]);
+            self.push("L0102", at, "/name", message);
+        }
+        let gemini = name.len() <= 64
+            && name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        if !gemini {
+            let message = format!(
+                "the tool name `{name}` must start with a letter or `_` and be at most 64 long (Gemini's rule)"
+            );
+            let at = severity(self.profile, &[Profile::Gemini]);
+            self.push("L0103", at, "/name", message);
+        }
+    }
+
+    fn input(&mut self, schema: &Value) {
+        let Some(root) = schema.as_object() else {
+            return;
+        };
+        for key in ["oneOf", "anyOf", "allOf"] {
+            if root.contains_key(key) {
+                let message = format!("`{key}` at the top of the input schema");
+                let at = severity(self.profile, &[Profile::Claude]);
+                self.push("L0301", at, &format!("/inputSchema/{key}"), message);
+            }
+        }
+        if root.contains_key("$schema") {
+            let at = severity(self.profile, &[Profile::Gemini]);
+            let message = "a `$schema` key the client cannot resolve".into();
+            self.push("L0302", at, "/inputSchema/$schema", message);
+        }
+        if let Some(Value::Object(properties)) = root.get("properties") {
+            for (key, property) in properties {
+                if property.get("description").is_none() && property.get("$ref").is_none() {
+                    self.warn(
+                        "L0202",
+                        &format!("/inputSchema/properties/{}", escape(key)),
+                        format!("the parameter `{key}` has no description"),
+                    );
+                }
+            }
+        }
+        let mut properties = 0;
+        self.walk(schema, "/inputSchema", 0, &mut properties);
+        if properties > OPENAI_MAX_PROPERTIES {
+            let at = severity(self.profile, &[Profile::OpenAiStrict]);
+            let message = format!(
+                "{properties} properties in all; OpenAI strict mode takes at most {OPENAI_MAX_PROPERTIES}"
+            );
+            self.push("L0311", at, "/inputSchema", message);
+        }
+    }
+
+    /// Checks one schema and everything below it.
+    fn walk(&mut self, schema: &Value, at: &str, depth: usize, properties: &mut usize) {
+        let Some(obj) = schema.as_object() else {
+            return;
+        };
+        if obj.contains_key("$ref") || obj.contains_key("$defs") {
+            let message = "`$ref`/`$defs`: some clients drop `$defs` before use".into();
+            self.push(
+                "L0303",
+                severity(self.profile, &[Profile::Gemini]),
+                at,
+                message,
+            );
+        }
+        if let Some(Value::Array(types)) = obj.get("type") {
+            let message = format!("a type array ({})", Value::Array(types.clone()));
+            let severity = severity(self.profile, &[Profile::Gemini]);
+            self.push("L0304", severity, &format!("{at}/type"), message);
+        }
+        if let Some(format) = obj.get("format").and_then(Value::as_str) {
+            let mut refused = Vec::new();
+            if !OPENAI_FORMATS.contains(&format) {
+                refused.push(Profile::OpenAiStrict);
+            }
+            if !GEMINI_FORMATS.contains(&format) {
+                refused.push(Profile::Gemini);
+            }
+            let message = format!("the format `{format}`");
+            let severity = severity(self.profile, &refused);
+            self.push("L0305", severity, &format!("{at}/format"), message);
+        }
+        if let Some(Value::Array(values)) = obj.get("enum")
+            && values.iter().any(|v| !v.is_string())
+        {
+            let message = "an enum with values that are not strings".into();
+            let severity = severity(self.profile, &[Profile::Gemini]);
+            self.push("L0306", severity, &format!("{at}/enum"), message);
+        }
+        let object = obj.contains_key("properties") || is_type(obj, "object");
+        if obj.contains_key("additionalProperties") && self.profile == Profile::Gemini {
+            let message = "`additionalProperties`".into();
+            let at = format!("{at}/additionalProperties");
+            self.push("L0307", Some(Severity::Error), &at, message);
+        }
+        if object && obj.get("additionalProperties") != Some(&Value::Bool(false)) {
+            let message = "an object without `additionalProperties: false`".into();
+            let severity = severity(self.profile, &[Profile::OpenAiStrict]);
+            self.push("L0308", severity, at, message);
+        }
+        if let Some(Value::Object(props)) = obj.get("properties") {
+            *properties += props.len();
+            let required: Vec<&str> = obj
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for key in props.keys().filter(|k| !required.contains(&k.as_str())) {
+                let message = format!("the property `{key}` is optional (not in `required`)");
+                let severity = if self.profile == Profile::OpenAiStrict {
+                    Some(Severity::Error)
+                } else {
+                    None
+                };
+                let at = format!("{at}/properties/{}", escape(key));
+                self.push("L0309", severity, &at, message);
+            }
+        }
+        if depth > OPENAI_MAX_DEPTH {
+            let message = format!(
+                "nested {depth} levels deep; OpenAI strict mode takes at most {OPENAI_MAX_DEPTH}"
+            );
+            let severity = severity(self.profile, &[Profile::OpenAiStrict]);
+            self.push("L0310", severity, at, message);
+        }
+        let keywords = match self.profile {
+            Profile::OpenAiStrict => Some(OPENAI_KEYWORDS),
+            Profile::Gemini => Some(GEMINI_KEYWORDS),
+            _ => None,
+        };
+        if let Some(keywords) = keywords {
+            for key in obj.keys().filter(|k| !keywords.contains(&k.as_str())) {
+                if is_checked_elsewhere(key) {
+                    continue;
+                }
+                let message = format!("the keyword `{key}`");
+                let at = format!("{at}/{}", escape(key));
+                self.push("L0312", Some(Severity::Error), &at, message);
+            }
+        }
+        for bound in ["minimum", "maximum"] {
+            if let Some(n) = obj.get(bound).and_then(Value::as_f64)
+                && n.abs() > JS_SAFE_INTEGER
+            {
+                let message = format!(
+                    "`{bound}` {} is beyond ±2^53: JavaScript clients read it imprecisely",
+                    obj[bound]
+                );
+                self.warn("L0313", &format!("{at}/{bound}"), message);
+            }
+        }
+        self.children(obj, at, depth, properties);
+    }
+
+    fn children(
+        &mut self,
+        obj: &Map<String, Value>,
+        at: &str,
+        depth: usize,
+        properties: &mut usize,
+    ) {
+        if let Some(Value::Object(props)) = obj.get("properties") {
+            for (key, value) in props {
+                let here = format!("{at}/properties/{}", escape(key));
+                self.walk(value, &here, depth + 1, properties);
+            }
+        }
+        if let Some(items) = obj.get("items") {
+            self.walk(items, &format!("{at}/items"), depth + 1, properties);
+        }
+        if let Some(value @ Value::Object(_)) = obj.get("additionalProperties") {
+            let here = format!("{at}/additionalProperties");
+            self.walk(value, &here, depth + 1, properties);
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            if let Some(Value::Array(branches)) = obj.get(key) {
+                for (i, branch) in branches.iter().enumerate() {
+                    self.walk(branch, &format!("{at}/{key}/{i}"), depth, properties);
+                }
+            }
+        }
+        if let Some(Value::Object(defs)) = obj.get("$defs") {
+            for (key, value) in defs {
+                let here = format!("{at}/$defs/{}", escape(key));
+                self.walk(value, &here, depth, properties);
+            }
+        }
+    }
+}
+
+/// Keywords with a rule of their own (reported once, by that rule).
+fn is_checked_elsewhere(key: &str) -> bool {
+    matches!(key, "$ref" | "$defs" | "$schema" | "additionalProperties")
+}
+
+fn is_type(obj: &Map<String, Value>, name: &str) -> bool {
+    match obj.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(types)) => types.iter().any(|t| t == name),
+        _ => false,
+    }
+}
+
+/// A JSON pointer token (RFC 6901).
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// `^[a-zA-Z0-9_-]{1,64}$`.
+pub fn portable_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The name `profile` publishes for the tool `name`: as written under `standard`; elsewhere
+/// every character outside A-Z a-z 0-9 _ - becomes `_` (a leading one too, for Gemini) and
+/// the name is cut to 64 bytes. Generated servers answer to the published name.
+pub fn published_name(name: &str, profile: Profile) -> String {
+    if profile == Profile::Standard {
+        return name.to_owned();
+    }
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.insert(0, '_');
+    }
+    out.truncate(64);
+    out
+}
+
+/// Rewrites `listings` into what `profile`'s client accepts (tools only: resources and
+/// prompts have no schemas). `standard` leaves them as they are.
+pub fn publish(listings: &mut Listings, profile: Profile) {
+    if profile == Profile::Standard {
+        return;
+    }
+    for service in &mut listings.services {
+        for tool in &mut service.tools {
+            tool.name = published_name(&tool.name, profile);
+            if let Value::Object(entry) = &mut tool.entry {
+                entry.insert("name".into(), tool.name.clone().into());
+                if let Some(schema) = entry.get_mut("inputSchema") {
+                    *schema = publish_schema(schema, profile);
+                }
+            }
+        }
+    }
+}
+
+/// The input schema `profile`'s client accepts.
+pub fn publish_schema(schema: &Value, profile: Profile) -> Value {
+    match profile {
+        Profile::Standard | Profile::Claude => schema.clone(),
+        Profile::OpenAiStrict => {
+            let mut out = schema.clone();
+            openai(&mut out);
+            out
+        }
+        Profile::Gemini => {
+            let defs = schema
+                .get("$defs")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            gemini(schema, &defs, 0)
+        }
+    }
+}
+
+/// OpenAI strict: every property required (an optional one says its default in its
+/// description), `additionalProperties: false` on every object, unsupported keywords moved
+/// into descriptions.
+fn openai(schema: &mut Value) {
+    let Value::Object(obj) = schema else {
+        return;
+    };
+    let mut notes = Vec::new();
+    if let Some(Value::Object(props)) = obj.get_mut("properties") {
+        for value in props.values_mut() {
+            openai(value);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(value @ Value::Object(_)) = obj.get_mut(key) {
+            openai(value);
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(branches)) = obj.get_mut(key) {
+            branches.iter_mut().for_each(openai);
+        }
+    }
+    if let Some(Value::Object(defs)) = obj.get_mut("$defs") {
+        defs.values_mut().for_each(openai);
+    }
+    if let Some(format) = obj.get("format").and_then(Value::as_str)
+        && !OPENAI_FORMATS.contains(&format)
+    {
+        notes.push(format!("Format: {format}."));
+        obj.shift_remove("format");
+    }
+    let unsupported: Vec<String> = obj
+        .keys()
+        .filter(|k| !OPENAI_KEYWORDS.contains(&k.as_str()) && k.as_str() != "$schema")
+        .cloned()
+        .collect();
+    for key in unsupported {
+        if let Some(value) = obj.shift_remove(&key) {
+            notes.push(keyword_note(&key, &value));
+        }
+    }
+    if obj.contains_key("properties") || is_type(obj, "object") {
+        obj.insert("additionalProperties".into(), Value::Bool(false));
+        if let Some(Value::Object(props)) = obj.get("properties") {
+            let keys: Vec<Value> = props.keys().cloned().map(Value::String).collect();
+            obj.insert("required".into(), Value::Array(keys));
+        }
+    }
+    append_notes(obj, notes);
+}
+
+/// Gemini: nullable as `nullable: true`, `$ref` written out (recursion cut at
+/// [`GEMINI_RECURSION_DEPTH`]), unsupported keywords and formats moved into descriptions.
+fn gemini(schema: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
+    let Value::Object(obj) = schema else {
+        return schema.clone();
+    };
+    if let Some(target) = obj.get("$ref").and_then(Value::as_str) {
+        let name = target.strip_prefix("#/$defs/").unwrap_or(target);
+        let mut out = match defs.get(name) {
+            Some(def) if depth < GEMINI_RECURSION_DEPTH => gemini(def, defs, depth + 1),
+            _ => {
+                let mut cut = Map::new();
+                cut.insert("type".into(), "object".into());
+                cut.insert(
+                    "description".into(),
+                    format!("A {name} (nested too deep to describe here).").into(),
+                );
+                Value::Object(cut)
+            }
+        };
+        if let (Some(description), Value::Object(o)) = (obj.get("description"), &mut out) {
+            o.insert("description".into(), description.clone());
+        }
+        return out;
+    }
+    let mut out = Map::new();
+    let mut notes = Vec::new();
+    for (key, value) in obj {
+        match key.as_str() {
+            "$schema" | "$defs" | "additionalProperties" => {}
+            "type" => match value {
+                Value::Array(types) => {
+                    let rest: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
+                    match rest.as_slice() {
+                        [one] => {
+                            out.insert("type".into(), (*one).clone());
+                        }
+                        _ => notes.push(format!("Type: {}.", Value::Array(types.clone()))),
+                    }
+                    if rest.len() < types.len() {
+                        out.insert("nullable".into(), Value::Bool(true));
+                    }
+                }
+                other => {
+                    out.insert("type".into(), other.clone());
+                }
+            },
+            "format" => match value.as_str() {
+                Some(f) if GEMINI_FORMATS.contains(&f) => {
+                    out.insert(key.clone(), value.clone());
+                }
+                _ => notes.push(keyword_note(key, value)),
+            },
+            "properties" => {
+                let mut props = Map::new();
+                if let Value::Object(p) = value {
+                    for (k, v) in p {
+                        props.insert(k.clone(), gemini(v, defs, depth));
+                    }
+                }
+                out.insert(key.clone(), Value::Object(props));
+            }
+            "items" => {
+                out.insert(key.clone(), gemini(value, defs, depth));
+            }
+            "anyOf" => {
+                let branches = value
+                    .as_array()
+                    .map(|b| b.iter().map(|s| gemini(s, defs, depth)).collect())
+                    .unwrap_or_default();
+                out.insert(key.clone(), Value::Array(branches));
+            }
+            "enum" => match value.as_array() {
+                // `null` among the members is `nullable`, which the type array gave.
+                Some(values) if values.iter().all(|v| v.is_string() || v.is_null()) => {
+                    let members = values.iter().filter(|v| v.is_string()).cloned();
+                    out.insert(key.clone(), Value::Array(members.collect()));
+                }
+                _ => notes.push(keyword_note(key, value)),
+            },
+            k if GEMINI_KEYWORDS.contains(&k) => {
+                out.insert(key.clone(), value.clone());
+            }
+            _ => notes.push(keyword_note(key, value)),
+        }
+    }
+    append_notes(&mut out, notes);
+    Value::Object(out)
+}
+
+/// A removed keyword, as a sentence the model can read.
+fn keyword_note(key: &str, value: &Value) -> String {
+    let shown = value.to_string();
+    match key {
+        "format" => format!("Format: {}.", value.as_str().unwrap_or(&shown)),
+        "pattern" => format!("Matches the pattern {shown}."),
+        "default" => format!("Default: {shown}."),
+        "minLength" => format!("Length at least {shown}."),
+        "maxLength" => format!("Length at most {shown}."),
+        "minimum" => format!("At least {shown}."),
+        "maximum" => format!("At most {shown}."),
+        "exclusiveMinimum" => format!("Greater than {shown}."),
+        "exclusiveMaximum" => format!("Less than {shown}."),
+        "minItems" => format!("At least {shown} items."),
+        "maxItems" => format!("At most {shown} items."),
+        "uniqueItems" if value == &Value::Bool(true) => "Items are unique.".into(),
+        "const" => format!("Always {shown}."),
+        _ => format!("{key}: {shown}."),
+    }
+}
+
+/// Appends `notes` to the schema's description (creating it).
+fn append_notes(obj: &mut Map<String, Value>, notes: Vec<String>) {
+    if notes.is_empty() {
+        return;
+    }
+    let extra = notes.join(" ");
+    let text = match obj.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => format!("{d} {extra}"),
+        _ => extra,
+    };
+    obj.insert("description".into(), text.into());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names() {
+        assert_eq!(
+            published_name("forecast.daily", Profile::Claude),
+            "forecast_daily"
+        );
+        assert_eq!(
+            published_name("forecast.daily", Profile::Standard),
+            "forecast.daily"
+        );
+        assert_eq!(published_name("9lives", Profile::Gemini), "_9lives");
+        assert_eq!(published_name(&"a".repeat(70), Profile::Claude).len(), 64);
+        assert!(portable_name("get-weather_2"));
+        assert!(!portable_name("a.b"));
+    }
+
+    #[test]
+    fn openai_makes_everything_required_and_moves_keywords() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "minLength": 1, "format": "uri"},
+                "days": {"type": "integer", "default": 3}
+            },
+            "required": ["city"],
+            "additionalProperties": false
+        });
+        let out = publish_schema(&schema, Profile::OpenAiStrict);
+        assert_eq!(
+            out,
+            json!({
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string", "description": "Format: uri. Length at least 1."},
+                    "days": {"type": "integer", "description": "Default: 3."}
+                },
+                "required": ["city", "days"],
+                "additionalProperties": false
+            })
+        );
+    }
+
+    #[test]
+    fn gemini_writes_nullable_and_inlines_refs() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "n": {"type": ["integer", "null"], "description": "N."},
+                "node": {"$ref": "#/$defs/Node"}
+            },
+            "required": ["n"],
+            "additionalProperties": false,
+            "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}, "additionalProperties": false}}
+        });
+        let out = publish_schema(&schema, Profile::Gemini);
+        assert_eq!(
+            out["properties"]["n"],
+            json!({"type": "integer", "nullable": true, "description": "N."})
+        );
+        assert!(out.get("$defs").is_none() && out.get("additionalProperties").is_none());
+        let mut node = &out["properties"]["node"];
+        for _ in 0..GEMINI_RECURSION_DEPTH - 1 {
+            node = &node["properties"]["next"];
+        }
+        assert_eq!(
+            node["properties"]["next"]["description"],
+            "A Node (nested too deep to describe here)."
+        );
+        assert!(
+            lint(
+                &json!({"name": "t", "description": "d", "inputSchema": out}),
+                Profile::Gemini
+            )
+            .iter()
+            .all(|f| f.severity == Severity::Warning)
+        );
+    }
+}
