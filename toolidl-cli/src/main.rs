@@ -2,6 +2,7 @@
 //! process exit code; `main` only parses arguments and exits. Usage errors exit 2 (clap).
 
 mod check;
+mod fmt;
 mod generate;
 mod schema;
 
@@ -31,6 +32,16 @@ enum Command {
         #[arg(long)]
         hoist_shared: bool,
     },
+    /// Format files in place in the one canonical layout (`-`: stdin to stdout). With
+    /// `--check`, change nothing: print a unified diff of each file that would change and
+    /// exit 1 if any would.
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print diffs instead of writing; exit 1 when a file is not formatted.
+        #[arg(long)]
+        check: bool,
+    },
     /// Generate the Rust modules of files, one per package: printed on stdout, or written to
     /// a folder (only the files whose content changed).
     Generate {
@@ -52,6 +63,7 @@ fn main() {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check { files } => check::run(&files),
+        Command::Fmt { files, check } => fmt::run(&files, check),
         Command::Schema { file, hoist_shared } => schema::run(&file, hoist_shared),
         Command::Generate {
             files,
