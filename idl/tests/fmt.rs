@@ -7,73 +7,19 @@
 //!   (whitespace, line breaks, comments inserted), keep their tokens and comments in order,
 //!   format idempotently, and resolve to the same model (doc comments included).
 
-use std::collections::BTreeMap;
+mod corpus;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use corpus::{corpus, model_json, repo};
 use proptest::prelude::*;
 use toolidl::fmt::{comments, format, significant_tokens};
-use toolidl::source::{FileId, MemoryLoader, SourceId};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use toolidl::source::FileId;
 
 fn fmt(text: &str) -> Result<String, String> {
     format(FileId(0), text).map_err(|d| format!("{d:?}"))
-}
-
-/// Every `.tool` file under `dir`, recursively, by path relative to the repository.
-fn tool_files(dir: &Path, out: &mut BTreeMap<String, String>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n == "target") {
-                continue;
-            }
-            tool_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "tool") {
-            let rel = path.strip_prefix(repo()).unwrap();
-            let rel = rel.to_string_lossy().replace('\\', "/");
-            if let Ok(text) = fs::read_to_string(&path) {
-                out.insert(rel, text);
-            }
-        }
-    }
-}
-
-/// Every `.tool` file of the repository's tests, examples and benchmarks.
-fn corpus() -> &'static BTreeMap<String, String> {
-    static FILES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    FILES.get_or_init(|| {
-        let mut files = BTreeMap::new();
-        for dir in ["tests", "examples", "bench"] {
-            tool_files(&repo().join(dir), &mut files);
-        }
-        assert!(files.len() > 50, "too few .tool files: {}", files.len());
-        files
-    })
-}
-
-fn loader() -> MemoryLoader {
-    let mut loader = MemoryLoader::new();
-    for (path, text) in corpus() {
-        loader.insert(path, text.clone());
-    }
-    loader
-}
-
-/// The model of `text` standing at `path` (imports from the repository), as JSON; `None`
-/// when it does not resolve.
-fn model_json(path: &str, text: &str) -> Option<String> {
-    let output = toolidl::compile(&loader(), SourceId::new(path), text.to_string());
-    output
-        .model
-        .map(|m| serde_json::to_string_pretty(&m).unwrap())
 }
 
 /// What formatting must keep, and that formatting is a fixed point. Returns the formatted

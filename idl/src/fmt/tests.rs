@@ -20,6 +20,6 @@ fn a_small_file() {
         fmt(
             "package  a.b ;import \"x.tool\";enum E{a,b,}record R{x:list< u8 >?,@range(min:1,)y:u8=3}service S{tool t(a:E)->string;prompt p();}"
         ),
-        "package a.b;\n\nimport \"x.tool\";\n\nenum E { a, b }\n\nrecord R {\n    x: list<u8>?,\n    @range(min: 1) y: u8 = 3,\n}\n\nservice S {\n    tool t(a: E) -> string;\n\n    prompt p();\n}\n"
+        "package a.b;\n\nimport \"x.tool\";\n\nenum E { a, b }\n\nrecord R {\n    x: list<u8>?,\n    @range(min: 1) y: u8 = 3,\n}\n\nservice S {\n    tool t(a: E) -> string;\n    prompt p();\n}\n"
     );
 }
