@@ -15,6 +15,8 @@
 
 pub mod ast;
 pub mod diagnostics;
+pub mod diff;
+pub mod fmt;
 /// The string formats a default must have: the validators the runtime applies to arguments
 /// (`toolidl_runtime::args::formats`), so both ends accept the same strings.
 pub use toolidl_formats as formats;

@@ -62,6 +62,15 @@ pub fn parse(file_id: FileId, text: &str) -> Parsed {
     }
 }
 
+/// The pest tree of `text`, after the same nesting check as [`parse`]: what the formatter
+/// walks. `None` when [`parse`] would report a syntax error.
+pub(crate) fn tree(text: &str) -> Option<Pair<'_, Rule>> {
+    if check_nesting(FileId(0), text).is_some() {
+        return None;
+    }
+    ToolParser::parse(Rule::file, text).ok()?.next()
+}
+
 /// The text of a `///` line: without `///` and one leading space, and without a trailing
 /// ordinary comment (`//` after whitespace, as the design's own example writes one; a URL's
 /// `://` is not preceded by whitespace and stays).

@@ -2,6 +2,8 @@
 //! process exit code; `main` only parses arguments and exits. Usage errors exit 2 (clap).
 
 mod check;
+mod diff;
+mod fmt;
 mod generate;
 mod lint;
 mod new;
@@ -12,7 +14,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use toolidl_codegen::profile::Profile;
 
-/// toolidl: check `.tool` files, print what MCP clients will see, generate Rust.
+/// toolidl: check, format, diff and lint `.tool` files, print what MCP clients will see,
+/// generate Rust, scaffold a server.
 #[derive(Parser)]
 #[command(name = "toolidl", version, about)]
 struct Cli {
@@ -52,6 +55,33 @@ enum Command {
         #[arg(long)]
         published: bool,
     },
+    /// Classify every change between two versions of an interface (breaking, behaviour,
+    /// implementer, compatible); exit 1 when a change breaks clients, 2 when a version does
+    /// not resolve.
+    Diff {
+        /// OLD NEW, or one FILE with --against.
+        #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Compare FILE with its version at this git revision (`git show REV:path`).
+        #[arg(long, value_name = "GITREF")]
+        against: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: DiffFormat,
+        /// Fail (exit 1) on changes that break implementers of the generated trait too.
+        #[arg(long)]
+        implementer_breaking: bool,
+    },
+    /// Format files in place in the one canonical layout (`-`: stdin to stdout). With
+    /// `--check`, change nothing: print a unified diff of each file that would change and
+    /// exit 1 if any would.
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print diffs instead of writing; exit 1 when a file is not formatted.
+        #[arg(long)]
+        check: bool,
+    },
     /// Generate the Rust modules of files, one per package: printed on stdout, or written to
     /// a folder (only the files whose content changed).
     Generate {
@@ -81,10 +111,28 @@ enum Command {
     },
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DiffFormat {
+    Human,
+    Json,
+}
+
 fn main() {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check { files } => check::run(&files),
+        Command::Diff {
+            files,
+            against,
+            format,
+            implementer_breaking,
+        } => diff::run(&diff::Args {
+            files,
+            against,
+            json: matches!(format, DiffFormat::Json),
+            implementer_breaking,
+        }),
+        Command::Fmt { files, check } => fmt::run(&files, check),
         Command::Schema {
             file,
             hoist_shared,

@@ -1,7 +1,22 @@
-//! Shared by the golden tests of the CLI.
+//! What the CLI's subprocess and golden tests share.
+#![allow(dead_code)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs `toolidl <args>` in `dir`.
+pub fn toolidl(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolidl"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
 
 /// `tests/golden/schema`.
 pub fn schema_dir() -> PathBuf {

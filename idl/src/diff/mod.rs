@@ -1,0 +1,1138 @@
+//! `toolidl diff`: every change between two resolved models, classified like `buf breaking`.
+//!
+//! Pure: two [`Model`]s in, a list of [`Change`]s out, each with a stable code (listed in
+//! `docs/diff.md`), what it means for clients (breaking, a behaviour change, compatible),
+//! whether it changes what implementers write (the generated handler trait and types), and
+//! where it applies ([`Site`], which [`Site::locate`] turns into a file position).
+//!
+//! Tools, resources and prompts are matched by wire name across the file's services (a client
+//! sees one list), then, among those left, by declared identifier (a rename). Parameters and
+//! fields are matched by wire name, then by declared name. A record or enum is compared where
+//! it is declared; its uses compare by name. Whether a change narrows or widens what is
+//! accepted ([`relation`]) decides its class: for inputs (parameters, and records and enums
+//! reachable from them) narrowing breaks clients; for outputs (results, and what they reach)
+//! widening does.
+
+mod relation;
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::locations::{Location, Locations};
+use crate::model::*;
+pub use relation::Relation;
+use relation::{as_output, constraints, types};
+
+/// What a change means for a client of the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Client {
+    /// A client written against the old version can fail against the new one.
+    Breaking,
+    /// The same request means something else (a default changed).
+    Behaviour,
+    Compatible,
+}
+
+/// Where a change applies, by declared names.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Site {
+    File,
+    Type {
+        package: String,
+        name: String,
+    },
+    Field {
+        package: String,
+        record: String,
+        field: String,
+    },
+    Variant {
+        package: String,
+        enumeration: String,
+        variant: String,
+    },
+    Service {
+        service: String,
+    },
+    Member {
+        service: String,
+        member: String,
+    },
+    Param {
+        service: String,
+        member: String,
+        param: String,
+    },
+}
+
+impl Site {
+    /// Where the site (else the closest enclosing declaration) stands among `locations`, the
+    /// locations of a file of package `package`.
+    pub fn locate(&self, locations: &Locations, package: &str) -> Option<Location> {
+        match self {
+            Site::File => None,
+            Site::Type { package, name } => locations.type_def(package, name),
+            Site::Field {
+                package,
+                record,
+                field,
+            } => locations
+                .field(package, record, field)
+                .or_else(|| locations.type_def(package, record)),
+            Site::Variant {
+                package,
+                enumeration,
+                variant,
+            } => locations
+                .variant(package, enumeration, variant)
+                .or_else(|| locations.type_def(package, enumeration)),
+            Site::Service { service } => locations.service(package, service),
+            Site::Member { service, member } => locations
+                .member(package, service, member)
+                .or_else(|| locations.service(package, service)),
+            Site::Param {
+                service,
+                member,
+                param,
+            } => locations
+                .param(package, service, member, param)
+                .or_else(|| locations.member(package, service, member))
+                .or_else(|| locations.service(package, service)),
+        }
+    }
+}
+
+/// One change between two versions.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Change {
+    /// Stable, documented in `docs/diff.md`.
+    pub code: &'static str,
+    pub client: Client,
+    /// The generated Rust (handler trait, argument and record types) changes in a way that
+    /// can break an implementation.
+    pub implementer: bool,
+    pub message: String,
+    pub site: Site,
+}
+
+impl Change {
+    /// `breaking`, `behaviour`, `implementer` (compatible for clients, breaking for
+    /// implementers) or `compatible`.
+    pub fn label(&self) -> &'static str {
+        match (self.client, self.implementer) {
+            (Client::Breaking, _) => "breaking",
+            (Client::Behaviour, _) => "behaviour",
+            (Client::Compatible, true) => "implementer",
+            (Client::Compatible, false) => "compatible",
+        }
+    }
+}
+
+/// Every change from `old` to `new`, in a stable order: the file, services and their
+/// members, then records and enums.
+///
+/// The old file's own package is taken to be the new one's (a renamed package is reported
+/// once, as `PACKAGE_CHANGED`, and its records and enums are compared by name).
+pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
+    let renamed_from = (old.package != new.package).then(|| old.package.clone());
+    let renamed;
+    let old = if old.package == new.package {
+        old
+    } else {
+        renamed = rename_package(old, &new.package);
+        &renamed
+    };
+    let mut d = Differ {
+        changes: Vec::new(),
+        old_uses: uses(old),
+        new_uses: uses(new),
+        renamed_from,
+    };
+    if let Some(from) = &d.renamed_from {
+        let message = format!("package `{from}` is now `{}`", new.package);
+        d.push(
+            "PACKAGE_CHANGED",
+            Client::Compatible,
+            true,
+            Site::File,
+            message,
+        );
+    }
+    d.services(old, new);
+    d.members(old, new);
+    d.types(old, new);
+    d.changes
+}
+
+/// `model` with its own package named `to` (in its records and enums, and every use of them).
+fn rename_package(model: &Model, to: &str) -> Model {
+    fn ty(t: &mut Type, from: &str, to: &str) {
+        match t {
+            Type::Primitive { .. } => {}
+            Type::List { item } | Type::Set { item } => ty(item, from, to),
+            Type::Map { value } => ty(value, from, to),
+            Type::Nullable { inner } => ty(inner, from, to),
+            Type::Named { package, .. } => {
+                if package == from {
+                    *package = to.to_string();
+                }
+            }
+        }
+    }
+    fn fields(list: &mut [Field], from: &str, to: &str) {
+        for f in list {
+            ty(&mut f.ty, from, to);
+        }
+    }
+    fn returns(r: &mut Returns, from: &str, to: &str) {
+        if let Returns::Value { ty: t } = r {
+            ty(t, from, to);
+        }
+    }
+    let from = model.package.clone();
+    let mut model = model.clone();
+    model.package = to.to_string();
+    for def in &mut model.types {
+        match def {
+            TypeDef::Record(r) => {
+                if r.package == from {
+                    r.package = to.to_string();
+                }
+                fields(&mut r.fields, &from, to);
+            }
+            TypeDef::Enum(e) => {
+                if e.package == from {
+                    e.package = to.to_string();
+                }
+            }
+        }
+    }
+    for s in &mut model.services {
+        for t in &mut s.tools {
+            fields(&mut t.params, &from, to);
+            returns(&mut t.returns, &from, to);
+        }
+        for r in &mut s.resources {
+            fields(&mut r.params, &from, to);
+            returns(&mut r.returns, &from, to);
+        }
+        for p in &mut s.prompts {
+            fields(&mut p.params, &from, to);
+            returns(&mut p.returns, &from, to);
+        }
+    }
+    model
+}
+
+/// Whether a record or enum is reachable from parameters (input) and from results (output).
+#[derive(Debug, Default, Clone, Copy)]
+struct Use {
+    input: bool,
+    output: bool,
+}
+
+fn uses(model: &Model) -> HashMap<(String, String), Use> {
+    let mut found: HashMap<(String, String), Use> = HashMap::new();
+    let visit = |ty: &Type, output: bool, found: &mut HashMap<(String, String), Use>| {
+        let mut stack = vec![ty.clone()];
+        let mut seen = BTreeSet::new();
+        while let Some(ty) = stack.pop() {
+            match ty {
+                Type::Primitive { .. } => {}
+                Type::List { item } | Type::Set { item } => stack.push(*item),
+                Type::Map { value } => stack.push(*value),
+                Type::Nullable { inner } => stack.push(*inner),
+                Type::Named { package, name, .. } => {
+                    if !seen.insert((package.clone(), name.clone())) {
+                        continue;
+                    }
+                    let entry = found.entry((package.clone(), name.clone())).or_default();
+                    if output {
+                        entry.output = true;
+                    } else {
+                        entry.input = true;
+                    }
+                    if let Some(TypeDef::Record(r)) = model.lookup(&package, &name) {
+                        stack.extend(r.fields.iter().map(|f| f.ty.clone()));
+                    }
+                }
+            }
+        }
+    };
+    for member in members(model) {
+        for param in member.params {
+            visit(&param.ty, false, &mut found);
+        }
+        if let Returns::Value { ty } = member.returns {
+            visit(ty, true, &mut found);
+        }
+    }
+    found
+}
+
+/// A tool, resource or prompt, seen alike.
+#[derive(Clone, Copy)]
+struct Member<'m> {
+    kind: &'static str,
+    service: &'m str,
+    ident: &'m str,
+    name: &'m str,
+    title: Option<&'m str>,
+    doc: &'m [String],
+    description: Option<&'m str>,
+    params: &'m [Field],
+    returns: &'m Returns,
+    tool: Option<&'m Tool>,
+    resource: Option<&'m Resource>,
+}
+
+fn members(model: &Model) -> Vec<Member<'_>> {
+    let mut out = Vec::new();
+    for s in &model.services {
+        for t in &s.tools {
+            out.push(Member {
+                kind: "tool",
+                service: &s.name,
+                ident: &t.ident,
+                name: &t.name,
+                title: t.title.as_deref(),
+                doc: &t.doc,
+                description: t.description.as_deref(),
+                params: &t.params,
+                returns: &t.returns,
+                tool: Some(t),
+                resource: None,
+            });
+        }
+        for r in &s.resources {
+            out.push(Member {
+                kind: "resource",
+                service: &s.name,
+                ident: &r.ident,
+                name: &r.name,
+                title: r.title.as_deref(),
+                doc: &r.doc,
+                description: r.description.as_deref(),
+                params: &r.params,
+                returns: &r.returns,
+                tool: None,
+                resource: Some(r),
+            });
+        }
+        for p in &s.prompts {
+            out.push(Member {
+                kind: "prompt",
+                service: &s.name,
+                ident: &p.ident,
+                name: &p.name,
+                title: p.title.as_deref(),
+                doc: &p.doc,
+                description: p.description.as_deref(),
+                params: &p.params,
+                returns: &p.returns,
+                tool: None,
+                resource: None,
+            });
+        }
+    }
+    out
+}
+
+/// Pairs old and new elements by `primary`, then the rest by `secondary`. Returns the pairs
+/// (in new order), the old ones left (removed) and the new ones left (added).
+#[allow(clippy::type_complexity)]
+fn pair_up<T>(
+    old: &[T],
+    new: &[T],
+    primary: impl Fn(&T) -> String,
+    secondary: impl Fn(&T) -> String,
+) -> (Vec<(usize, usize)>, Vec<usize>, Vec<usize>) {
+    let mut old_left: Vec<usize> = (0..old.len()).collect();
+    let mut pairs = Vec::new();
+    let mut new_left = Vec::new();
+    for (j, n) in new.iter().enumerate() {
+        match old_left
+            .iter()
+            .position(|&i| primary(&old[i]) == primary(n))
+        {
+            Some(at) => pairs.push((old_left.remove(at), j)),
+            None => new_left.push(j),
+        }
+    }
+    new_left.retain(|&j| {
+        match old_left
+            .iter()
+            .position(|&i| secondary(&old[i]) == secondary(&new[j]))
+        {
+            Some(at) => {
+                pairs.push((old_left.remove(at), j));
+                false
+            }
+            None => true,
+        }
+    });
+    pairs.sort_by_key(|&(_, j)| j);
+    (pairs, old_left, new_left)
+}
+
+/// Where a parameter or field stands, for messages and codes.
+#[derive(Clone)]
+struct Owner {
+    /// `PARAM` or `FIELD`.
+    code: &'static str,
+    /// `tool `get_weather`` or `record `Forecast``.
+    text: String,
+    site: fn(&Owner, &str) -> Site,
+    service: String,
+    member: String,
+    package: String,
+    use_: Use,
+}
+
+fn param_site(owner: &Owner, name: &str) -> Site {
+    Site::Param {
+        service: owner.service.clone(),
+        member: owner.member.clone(),
+        param: name.to_string(),
+    }
+}
+
+fn field_site(owner: &Owner, name: &str) -> Site {
+    Site::Field {
+        package: owner.package.clone(),
+        record: owner.member.clone(),
+        field: name.to_string(),
+    }
+}
+
+/// `A_B` codes built from a prefix and a rule.
+fn code(prefix: &str, rule: &str) -> &'static str {
+    CODES
+        .iter()
+        .find(|c| c.strip_prefix(prefix).and_then(|r| r.strip_prefix('_')) == Some(rule))
+        .copied()
+        .unwrap_or("UNKNOWN")
+}
+
+/// Every code with a `PARAM_` or `FIELD_` prefix.
+const CODES: &[&str] = &[
+    "PARAM_ADDED_REQUIRED",
+    "PARAM_ADDED_OPTIONAL",
+    "PARAM_REMOVED",
+    "PARAM_RENAMED",
+    "PARAM_IDENT_CHANGED",
+    "PARAM_REORDERED",
+    "PARAM_TYPE_NARROWED",
+    "PARAM_TYPE_WIDENED",
+    "PARAM_TYPE_CHANGED",
+    "PARAM_CONSTRAINT_TIGHTENED",
+    "PARAM_CONSTRAINT_LOOSENED",
+    "PARAM_CONSTRAINT_CHANGED",
+    "PARAM_NOW_REQUIRED",
+    "PARAM_NOW_OPTIONAL",
+    "PARAM_DEFAULT_CHANGED",
+    "PARAM_DOCS_CHANGED",
+    "FIELD_ADDED_REQUIRED",
+    "FIELD_ADDED_OPTIONAL",
+    "FIELD_REMOVED",
+    "FIELD_RENAMED",
+    "FIELD_IDENT_CHANGED",
+    "FIELD_TYPE_NARROWED",
+    "FIELD_TYPE_WIDENED",
+    "FIELD_TYPE_CHANGED",
+    "FIELD_CONSTRAINT_TIGHTENED",
+    "FIELD_CONSTRAINT_LOOSENED",
+    "FIELD_CONSTRAINT_CHANGED",
+    "FIELD_NOW_REQUIRED",
+    "FIELD_NOW_OPTIONAL",
+    "FIELD_DEFAULT_CHANGED",
+    "FIELD_DOCS_CHANGED",
+];
+
+/// Whether a change of what is accepted breaks clients, given where the values flow: for an
+/// input, narrowing breaks; for an output, widening does.
+fn breaks(relation: Relation, use_: Use) -> bool {
+    let input = use_.input && matches!(relation, Relation::Narrower | Relation::Changed);
+    let output =
+        use_.output && matches!(as_output(relation), Relation::Narrower | Relation::Changed);
+    input || output
+}
+
+/// The rule for a wider, a narrower, or another change.
+fn by_relation(relation: Relation, [wider, narrower, changed]: [&'static str; 3]) -> &'static str {
+    match relation {
+        Relation::Wider => wider,
+        Relation::Narrower => narrower,
+        _ => changed,
+    }
+}
+
+fn client(breaking: bool) -> Client {
+    if breaking {
+        Client::Breaking
+    } else {
+        Client::Compatible
+    }
+}
+
+fn type_text(ty: &Type) -> String {
+    match ty {
+        Type::Primitive { name } => serde_name(name),
+        Type::List { item } => format!("list<{}>", type_text(item)),
+        Type::Set { item } => format!("set<{}>", type_text(item)),
+        Type::Map { value } => format!("map<string, {}>", type_text(value)),
+        Type::Named { name, .. } => name.clone(),
+        Type::Nullable { inner } => format!("{}?", type_text(inner)),
+    }
+}
+
+fn serde_name(p: &Primitive) -> String {
+    format!("{p:?}").to_lowercase()
+}
+
+fn returns_text(r: &Returns) -> String {
+    match r {
+        Returns::Nothing => "nothing".into(),
+        Returns::Content => "content".into(),
+        Returns::CallResult => "call_result".into(),
+        Returns::Value { ty } => type_text(ty),
+    }
+}
+
+fn value_text(v: Option<&Value>) -> String {
+    fn one(v: &Value) -> String {
+        match v {
+            Value::Null => "null".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(Number::UInt(n)) => n.to_string(),
+            Value::Number(Number::Int(n)) => n.to_string(),
+            Value::Number(Number::Float(f)) => format!("{f:?}"),
+            Value::String(s) => format!("{s:?}"),
+            Value::Char(c) => format!("{c:?}"),
+            Value::Enum(e) => e.clone(),
+            Value::List(items) => {
+                format!("[{}]", items.iter().map(one).collect::<Vec<_>>().join(", "))
+            }
+        }
+    }
+    v.map_or("none".into(), one)
+}
+
+struct Differ {
+    changes: Vec<Change>,
+    /// The old package, when it is not the new one.
+    renamed_from: Option<String>,
+    old_uses: HashMap<(String, String), Use>,
+    new_uses: HashMap<(String, String), Use>,
+}
+
+impl Differ {
+    fn push(
+        &mut self,
+        code: &'static str,
+        client: Client,
+        implementer: bool,
+        site: Site,
+        message: String,
+    ) {
+        self.changes.push(Change {
+            code,
+            client,
+            implementer,
+            message,
+            site,
+        });
+    }
+
+    fn services(&mut self, old: &Model, new: &Model) {
+        for s in &old.services {
+            if !new.services.iter().any(|n| n.name == s.name) {
+                self.push(
+                    "SERVICE_REMOVED",
+                    Client::Compatible,
+                    true,
+                    Site::File,
+                    format!(
+                        "service `{}` removed (its members are reported one by one)",
+                        s.name
+                    ),
+                );
+            }
+        }
+        for s in &new.services {
+            if !old.services.iter().any(|o| o.name == s.name) {
+                self.push(
+                    "SERVICE_ADDED",
+                    Client::Compatible,
+                    false,
+                    Site::Service {
+                        service: s.name.clone(),
+                    },
+                    format!("service `{}` added", s.name),
+                );
+            }
+        }
+    }
+
+    fn members(&mut self, old: &Model, new: &Model) {
+        let (old_members, new_members) = (members(old), members(new));
+        for kind in ["tool", "resource", "prompt"] {
+            let of = |list: &[Member<'_>]| -> Vec<usize> {
+                (0..list.len()).filter(|&i| list[i].kind == kind).collect()
+            };
+            let (o, n) = (of(&old_members), of(&new_members));
+            let olds: Vec<Member<'_>> = o.iter().map(|&i| old_members[i]).collect();
+            let news: Vec<Member<'_>> = n.iter().map(|&i| new_members[i]).collect();
+            let (pairs, removed, added) = pair_up(
+                &olds,
+                &news,
+                |m| m.name.to_string(),
+                |m| m.ident.to_string(),
+            );
+            for i in removed {
+                let m = olds[i];
+                self.push(
+                    code_of(kind, "REMOVED"),
+                    Client::Breaking,
+                    true,
+                    Site::Member {
+                        service: m.service.into(),
+                        member: m.ident.into(),
+                    },
+                    format!("{kind} `{}` removed", m.name),
+                );
+            }
+            for (i, j) in pairs {
+                self.member(new, olds[i], news[j]);
+            }
+            for j in added {
+                let m = news[j];
+                self.push(
+                    code_of(kind, "ADDED"),
+                    Client::Compatible,
+                    true,
+                    Site::Member {
+                        service: m.service.into(),
+                        member: m.ident.into(),
+                    },
+                    format!("{kind} `{}` added (a new method to implement)", m.name),
+                );
+            }
+        }
+    }
+
+    fn member(&mut self, new_model: &Model, old: Member<'_>, new: Member<'_>) {
+        let kind = old.kind;
+        let site = Site::Member {
+            service: new.service.into(),
+            member: new.ident.into(),
+        };
+        let what = format!("{kind} `{}`", new.name);
+        if old.name != new.name {
+            self.push(
+                code_of(kind, "RENAMED"),
+                Client::Breaking,
+                old.ident != new.ident,
+                site.clone(),
+                format!("{kind} `{}` renamed to `{}`", old.name, new.name),
+            );
+        } else if old.ident != new.ident {
+            self.push(
+                "METHOD_RENAMED",
+                Client::Compatible,
+                true,
+                site.clone(),
+                format!(
+                    "{what}: declared `{}`, now `{}` (the trait method is renamed)",
+                    old.ident, new.ident
+                ),
+            );
+        }
+        if old.service != new.service {
+            self.push(
+                "MEMBER_MOVED",
+                Client::Compatible,
+                true,
+                site.clone(),
+                format!(
+                    "{what} moved from service `{}` to `{}`",
+                    old.service, new.service
+                ),
+            );
+        }
+        if old.returns != new.returns {
+            let same_shape = match (old.returns, new.returns) {
+                (Returns::Value { ty: a }, Returns::Value { ty: b }) => {
+                    types(a, b) == Relation::Same
+                }
+                _ => false,
+            };
+            if !same_shape {
+                self.push(
+                    "RESULT_CHANGED",
+                    Client::Breaking,
+                    true,
+                    site.clone(),
+                    format!(
+                        "{what}: result `{}` is now `{}`",
+                        returns_text(old.returns),
+                        returns_text(new.returns)
+                    ),
+                );
+            }
+        }
+        // Changes that need no more than a comparison: (changed, code, client, message).
+        let (tool_a, tool_b) = (old.tool, new.tool);
+        let (res_a, res_b) = (old.resource, new.resource);
+        let differs =
+            |f: fn(&Tool, &Tool) -> bool| tool_a.zip(tool_b).is_some_and(|(a, b)| f(a, b));
+        let uri = |r: &Resource| r.uri.clone();
+        let rules = [
+            (
+                old.title != new.title,
+                "TITLE_CHANGED",
+                Client::Compatible,
+                "title changed".to_string(),
+            ),
+            (
+                old.doc != new.doc || old.description != new.description,
+                "DOCS_CHANGED",
+                Client::Compatible,
+                "description or doc comment changed".into(),
+            ),
+            (
+                differs(|a, b| a.annotations != b.annotations),
+                "ANNOTATIONS_CHANGED",
+                Client::Compatible,
+                "behaviour hints changed".into(),
+            ),
+            (
+                differs(|a, b| a.ui != b.ui),
+                "UI_CHANGED",
+                Client::Behaviour,
+                "@ui changed (app resource or visibility)".into(),
+            ),
+            (
+                res_a.zip(res_b).is_some_and(|(a, b)| a.uri != b.uri),
+                "RESOURCE_URI_CHANGED",
+                Client::Breaking,
+                format!(
+                    "URI `{}` is now `{}`",
+                    res_a.map(uri).unwrap_or_default(),
+                    res_b.map(uri).unwrap_or_default()
+                ),
+            ),
+            (
+                res_a
+                    .zip(res_b)
+                    .is_some_and(|(a, b)| a.mime_type != b.mime_type),
+                "RESOURCE_MIME_CHANGED",
+                Client::Behaviour,
+                "MIME type changed".into(),
+            ),
+        ];
+        for (changed, code, client, message) in rules {
+            if changed {
+                self.push(
+                    code,
+                    client,
+                    false,
+                    site.clone(),
+                    format!("{what}: {message}"),
+                );
+            }
+        }
+        let owner = Owner {
+            code: "PARAM",
+            text: what,
+            site: param_site,
+            service: new.service.into(),
+            member: new.ident.into(),
+            package: new_model.package.clone(),
+            use_: Use {
+                input: true,
+                output: false,
+            },
+        };
+        self.fields(&owner, old.params, new.params);
+    }
+
+    /// The parameters of a member, or the fields of a record.
+    fn fields(&mut self, owner: &Owner, old: &[Field], new: &[Field]) {
+        let (pairs, removed, added) =
+            pair_up(old, new, |f| f.json_name.clone(), |f| f.name.clone());
+        let noun = if owner.code == "PARAM" {
+            "parameter"
+        } else {
+            "field"
+        };
+        let implementer = true;
+        for i in removed {
+            let f = &old[i];
+            self.push(
+                code(owner.code, "REMOVED"),
+                Client::Breaking,
+                implementer,
+                (owner.site)(owner, &f.name),
+                format!("{}: {noun} `{}` removed", owner.text, f.json_name),
+            );
+        }
+        for &(i, j) in &pairs {
+            self.field(owner, noun, &old[i], &new[j]);
+        }
+        if owner.code == "PARAM" {
+            let kept_order: Vec<usize> = pairs.iter().map(|&(i, _)| i).collect();
+            if kept_order.windows(2).any(|w| w[0] > w[1]) {
+                self.push(
+                    code(owner.code, "REORDERED"),
+                    Client::Compatible,
+                    true,
+                    (owner.site)(owner, &new[pairs[0].1].name),
+                    format!(
+                        "{}: parameters reordered (the method's arguments are positional)",
+                        owner.text
+                    ),
+                );
+            }
+        }
+        for j in added {
+            let f = &new[j];
+            let (rule, breaking) = if f.required {
+                ("ADDED_REQUIRED", owner.use_.input)
+            } else {
+                ("ADDED_OPTIONAL", false)
+            };
+            self.push(
+                code(owner.code, rule),
+                client(breaking),
+                implementer,
+                (owner.site)(owner, &f.name),
+                format!(
+                    "{}: {} {noun} `{}` added",
+                    owner.text,
+                    if f.required { "required" } else { "optional" },
+                    f.json_name
+                ),
+            );
+        }
+    }
+
+    fn field(&mut self, owner: &Owner, noun: &str, old: &Field, new: &Field) {
+        let site = (owner.site)(owner, &new.name);
+        let what = format!("{}: {noun} `{}`", owner.text, new.json_name);
+        let use_ = owner.use_;
+        if old.json_name != new.json_name {
+            self.push(
+                code(owner.code, "RENAMED"),
+                Client::Breaking,
+                old.name != new.name,
+                site.clone(),
+                format!(
+                    "{}: {noun} `{}` renamed to `{}` on the wire",
+                    owner.text, old.json_name, new.json_name
+                ),
+            );
+        } else if old.name != new.name {
+            self.push(
+                code(owner.code, "IDENT_CHANGED"),
+                Client::Compatible,
+                true,
+                site.clone(),
+                format!("{what}: declared `{}`, now `{}`", old.name, new.name),
+            );
+        }
+        let relation = types(&old.ty, &new.ty);
+        if old.ty != new.ty && relation != Relation::Same {
+            let rule = by_relation(relation, ["TYPE_WIDENED", "TYPE_NARROWED", "TYPE_CHANGED"]);
+            self.push(
+                code(owner.code, rule),
+                client(breaks(relation, use_)),
+                true,
+                site.clone(),
+                format!(
+                    "{what}: type `{}` is now `{}`",
+                    type_text(&old.ty),
+                    type_text(&new.ty)
+                ),
+            );
+        }
+        let c = constraints(&old.constraints, &new.constraints);
+        if c != Relation::Same {
+            let rule = by_relation(
+                c,
+                [
+                    "CONSTRAINT_LOOSENED",
+                    "CONSTRAINT_TIGHTENED",
+                    "CONSTRAINT_CHANGED",
+                ],
+            );
+            self.push(
+                code(owner.code, rule),
+                client(breaks(c, use_)),
+                false,
+                site.clone(),
+                format!(
+                    "{what}: constraints {}",
+                    constraint_text(&old.constraints, &new.constraints)
+                ),
+            );
+        }
+        match (old.required, new.required) {
+            (false, true) => self.push(
+                code(owner.code, "NOW_REQUIRED"),
+                client(use_.input),
+                false,
+                site.clone(),
+                format!("{what}: now required (its default `{}` was removed)", value_text(old.default.as_ref())),
+            ),
+            (true, false) => self.push(
+                code(owner.code, "NOW_OPTIONAL"),
+                Client::Compatible,
+                false,
+                site.clone(),
+                format!("{what}: now optional (default `{}`)", value_text(new.default.as_ref())),
+            ),
+            (false, false) if old.default != new.default => self.push(
+                code(owner.code, "DEFAULT_CHANGED"),
+                if use_.input { Client::Behaviour } else { Client::Compatible },
+                false,
+                site.clone(),
+                format!(
+                    "{what}: default `{}` is now `{}` (a behaviour change for clients that omit it)",
+                    value_text(old.default.as_ref()),
+                    value_text(new.default.as_ref())
+                ),
+            ),
+            _ => {}
+        }
+        if old.doc != new.doc || old.description != new.description {
+            self.push(
+                code(owner.code, "DOCS_CHANGED"),
+                Client::Compatible,
+                false,
+                site,
+                format!("{what}: description or doc comment changed"),
+            );
+        }
+    }
+
+    fn use_of(&self, package: &str, name: &str) -> Use {
+        let key = (package.to_string(), name.to_string());
+        let a = self.old_uses.get(&key).copied().unwrap_or_default();
+        let b = self.new_uses.get(&key).copied().unwrap_or_default();
+        Use {
+            input: a.input || b.input,
+            output: a.output || b.output,
+        }
+    }
+
+    fn types(&mut self, old: &Model, new: &Model) {
+        for o in &old.types {
+            let site = Site::Type {
+                package: o.package().into(),
+                name: o.name().into(),
+            };
+            match new.lookup(o.package(), o.name()) {
+                None => self.push(
+                    "TYPE_REMOVED",
+                    Client::Compatible,
+                    true,
+                    site,
+                    format!(
+                        "{} `{}` removed (its uses are reported where they changed)",
+                        kind_of(o),
+                        o.name()
+                    ),
+                ),
+                Some(n) => self.type_def(o, n, site),
+            }
+        }
+        for n in &new.types {
+            if old.lookup(n.package(), n.name()).is_none() {
+                self.push(
+                    "TYPE_ADDED",
+                    Client::Compatible,
+                    false,
+                    Site::Type {
+                        package: n.package().into(),
+                        name: n.name().into(),
+                    },
+                    format!("{} `{}` added", kind_of(n), n.name()),
+                );
+            }
+        }
+    }
+
+    fn type_def(&mut self, old: &TypeDef, new: &TypeDef, site: Site) {
+        let use_ = self.use_of(new.package(), new.name());
+        let what = format!("{} `{}`", kind_of(new), new.name());
+        let docs = |t: &TypeDef| match t {
+            TypeDef::Record(r) => (r.doc.clone(), r.description.clone()),
+            TypeDef::Enum(e) => (e.doc.clone(), e.description.clone()),
+        };
+        if docs(old) != docs(new) {
+            self.push(
+                "DOCS_CHANGED",
+                Client::Compatible,
+                false,
+                site.clone(),
+                format!("{what}: description or doc comment changed"),
+            );
+        }
+        match (old, new) {
+            (TypeDef::Record(a), TypeDef::Record(b)) => {
+                let owner = Owner {
+                    code: "FIELD",
+                    text: what,
+                    site: field_site,
+                    service: String::new(),
+                    member: b.name.clone(),
+                    package: b.package.clone(),
+                    use_,
+                };
+                self.fields(&owner, &a.fields, &b.fields);
+            }
+            (TypeDef::Enum(a), TypeDef::Enum(b)) => {
+                let variant_site = |v: &str| Site::Variant {
+                    package: b.package.clone(),
+                    enumeration: b.name.clone(),
+                    variant: v.to_string(),
+                };
+                for v in &a.variants {
+                    if !b.variants.iter().any(|w| w.name == v.name) {
+                        self.push(
+                            "ENUM_MEMBER_REMOVED",
+                            client(use_.input),
+                            true,
+                            variant_site(&v.name),
+                            format!("{what}: member `{}` removed", v.name),
+                        );
+                    }
+                }
+                for v in &b.variants {
+                    match a.variants.iter().find(|w| w.name == v.name) {
+                        None => self.push(
+                            "ENUM_MEMBER_ADDED",
+                            client(use_.output),
+                            true,
+                            variant_site(&v.name),
+                            format!("{what}: member `{}` added", v.name),
+                        ),
+                        Some(w) if w.doc != v.doc => self.push(
+                            "DOCS_CHANGED",
+                            Client::Compatible,
+                            false,
+                            variant_site(&v.name),
+                            format!("{what}: doc comment of member `{}` changed", v.name),
+                        ),
+                        Some(_) => {}
+                    }
+                }
+            }
+            _ => self.push(
+                "TYPE_KIND_CHANGED",
+                Client::Breaking,
+                true,
+                site,
+                format!("`{}` was {}, now {}", new.name(), a_kind(old), a_kind(new)),
+            ),
+        }
+    }
+}
+
+fn kind_of(t: &TypeDef) -> &'static str {
+    match t {
+        TypeDef::Record(_) => "record",
+        TypeDef::Enum(_) => "enum",
+    }
+}
+
+fn a_kind(t: &TypeDef) -> &'static str {
+    match t {
+        TypeDef::Record(_) => "a record",
+        TypeDef::Enum(_) => "an enum",
+    }
+}
+
+fn code_of(kind: &str, rule: &str) -> &'static str {
+    match (kind, rule) {
+        ("tool", "REMOVED") => "TOOL_REMOVED",
+        ("tool", "ADDED") => "TOOL_ADDED",
+        ("tool", _) => "TOOL_RENAMED",
+        ("resource", "REMOVED") => "RESOURCE_REMOVED",
+        ("resource", "ADDED") => "RESOURCE_ADDED",
+        ("resource", _) => "RESOURCE_RENAMED",
+        (_, "REMOVED") => "PROMPT_REMOVED",
+        (_, "ADDED") => "PROMPT_ADDED",
+        _ => "PROMPT_RENAMED",
+    }
+}
+
+fn constraint_text(old: &Constraints, new: &Constraints) -> String {
+    let text = |c: &Constraints| {
+        let mut parts = Vec::new();
+        let n = |n: &Option<Number>| {
+            n.as_ref()
+                .map_or("_".into(), |n| value_text(Some(&Value::Number(*n))))
+        };
+        let u = |n: &Option<u64>| n.map_or("_".into(), |n| n.to_string());
+        if let Some(r) = &c.range {
+            parts.push(format!("@range({}, {})", n(&r.min), n(&r.max)));
+        }
+        if let Some(l) = &c.length {
+            parts.push(format!("@length({}, {})", u(&l.min), u(&l.max)));
+        }
+        if let Some(p) = &c.pattern {
+            parts.push(format!("@pattern({p:?})"));
+        }
+        if c.email {
+            parts.push("@email".into());
+        }
+        if c.url {
+            parts.push("@url".into());
+        }
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(" ")
+        }
+    };
+    format!("`{}` are now `{}`", text(old), text(new))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_prefixed_code_is_listed() {
+        for prefix in ["PARAM", "FIELD"] {
+            for rule in [
+                "ADDED_REQUIRED",
+                "ADDED_OPTIONAL",
+                "REMOVED",
+                "RENAMED",
+                "IDENT_CHANGED",
+                "REORDERED",
+                "TYPE_NARROWED",
+                "TYPE_WIDENED",
+                "TYPE_CHANGED",
+                "CONSTRAINT_TIGHTENED",
+                "CONSTRAINT_LOOSENED",
+                "CONSTRAINT_CHANGED",
+                "NOW_REQUIRED",
+                "NOW_OPTIONAL",
+                "DEFAULT_CHANGED",
+                "DOCS_CHANGED",
+            ] {
+                if (prefix, rule) == ("FIELD", "REORDERED") {
+                    // Struct fields are named, not positional: not a change.
+                    assert_eq!(code(prefix, rule), "UNKNOWN");
+                    continue;
+                }
+                assert_eq!(code(prefix, rule), format!("{prefix}_{rule}"));
+            }
+        }
+    }
+}

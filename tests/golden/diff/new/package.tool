@@ -1,0 +1,5 @@
+package acme.v2;
+
+service S {
+    tool ping() -> string;
+}

@@ -1,0 +1,5 @@
+package acme.v1;
+
+service S {
+    tool ping() -> string;
+}
