@@ -169,3 +169,37 @@ fn lint_reports_per_profile_and_exits_1_on_errors() {
             .contains("one of: standard, claude, openai-strict, gemini")
     );
 }
+
+#[test]
+fn every_example_lints_clean_under_each_profile_s_own_output() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut files = Vec::new();
+    for example in fs::read_dir(&examples).unwrap() {
+        let tools = example.unwrap().path().join("tools");
+        if let Ok(entries) = fs::read_dir(&tools) {
+            for entry in entries {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|x| x == "tool") {
+                    files.push(path);
+                }
+            }
+        }
+    }
+    files.sort();
+    assert!(!files.is_empty());
+    let mut failures = Vec::new();
+    for file in &files {
+        for profile in ["standard", "claude", "openai-strict", "gemini"] {
+            let file = file.to_str().unwrap();
+            let out = toolidl(&["lint", "--profile", profile, "--published", file]);
+            if !out.status.success() {
+                failures.push(format!(
+                    "{file} ({profile}):\n{}{}",
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
