@@ -1,0 +1,214 @@
+"""Drives one server with the official MCP Python SDK client (PyPI `mcp` 2.x) and checks
+what it answers against a spec file (interop/servers/*.json).
+
+    client.py --spec FILE --mode legacy|auto|2026-07-28 (--url URL | -- COMMAND ARGS...)
+
+`--mode` is the SDK's `Client(mode=...)`: `legacy` runs the `initialize` handshake
+(2025-11-25), `auto` probes `server/discover` and falls back to the handshake, a version
+adopts it without a probe. Prints one line per failed check on stderr, `ok`/`FAIL` lines with
+-v, and at the end `N passed, M failed` on stdout; exits 1 when a check failed or the
+client could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+import warnings
+from typing import Any
+
+import anyio
+from mcp import Client, MCPError, StdioServerParameters
+from mcp_types import PromptReference, ResourceTemplateReference
+
+warnings.simplefilter("ignore")  # deprecation notices about logging/ping are not ours
+
+
+class Checks:
+    def __init__(self, verbose: bool) -> None:
+        self.passed = 0
+        self.failed = 0
+        self.verbose = verbose
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        if ok:
+            self.passed += 1
+            if self.verbose:
+                print(f"  ok   {name}", file=sys.stderr)
+        else:
+            self.failed += 1
+            print(f"  FAIL {name}: {detail}", file=sys.stderr)
+        return ok
+
+    def equal(self, name: str, got: Any, want: Any) -> bool:
+        return self.check(name, got == want, f"got {got!r}, want {want!r}")
+
+
+def texts(content: list[Any]) -> list[str]:
+    return [c.text for c in content if getattr(c, "type", None) == "text"]
+
+
+async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None:
+    target: Any = args.url if args.url else StdioServerParameters(command=args.command[0], args=args.command[1:])
+    want_version = "2025-11-25" if args.mode == "legacy" else "2026-07-28"
+    # No response cache: every call must reach the server.
+    async with Client(target, mode=args.mode, cache=None, read_timeout_seconds=30) as client:
+        c.equal("negotiated protocol version", client.protocol_version, want_version)
+
+        # tools/list, all pages.
+        tools = []
+        cursor = None
+        while True:
+            page = await client.list_tools(cursor=cursor)
+            tools += page.tools
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        names = [t.name for t in tools]
+        if "tools" in spec:
+            c.equal("tools/list names", names, spec["tools"])
+        for name in spec.get("toolsInclude", []):
+            c.check(f"tools/list has {name}", name in names, f"listed: {names}")
+
+        # tools/call with good arguments: not an error, the exact text (and structure).
+        called = set()
+        for call in spec.get("calls", []):
+            label = f"tools/call {call['name']} {json.dumps(call['arguments'], ensure_ascii=False)}"
+            try:
+                r = await client.call_tool(call["name"], call["arguments"])
+            except Exception as e:  # noqa: BLE001 - any exception is a failed check
+                c.check(label, False, f"raised {type(e).__name__}: {e}")
+                continue
+            called.add(call["name"])
+            ok = c.check(f"{label}: no isError", not r.is_error, f"isError with {texts(r.content)}")
+            if ok and "text" in call:
+                c.equal(f"{label}: text", texts(r.content), [call["text"]])
+            if ok and "structured" in call:
+                c.equal(f"{label}: structuredContent", r.structured_content, call["structured"])
+        if spec.get("everyToolCalled", "tools" in spec):
+            missing = [n for n in names if n not in called]
+            c.check("every listed tool called with good arguments", not missing, f"not called: {missing}")
+
+        # tools/call with bad arguments: an isError result with the exact text.
+        for call in spec.get("toolErrors", []):
+            label = f"tools/call {call['name']} {json.dumps(call['arguments'], ensure_ascii=False)}"
+            try:
+                r = await client.call_tool(call["name"], call["arguments"])
+            except Exception as e:  # noqa: BLE001
+                c.check(label, False, f"raised {type(e).__name__}: {e}")
+                continue
+            if c.check(f"{label}: isError", r.is_error, f"no isError: {texts(r.content)}"):
+                c.equal(f"{label}: error text", texts(r.content), [call["text"]])
+
+        # tools/call answered with a JSON-RPC error.
+        for call in spec.get("callErrors", []):
+            label = f"tools/call {call['name']}"
+            try:
+                r = await client.call_tool(call["name"], call["arguments"])
+                c.check(f"{label}: JSON-RPC error", False, f"answered {r!r}")
+            except MCPError as e:
+                c.equal(f"{label}: error", (e.code, e.message), (call["code"], call["message"]))
+
+        # Progress: the tool's notifications arrive with the call.
+        for call in spec.get("progress", []):
+            label = f"progress of {call['name']}"
+            seen: list[tuple[float, float | None, str | None]] = []
+
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                seen.append((progress, total, message))
+
+            try:
+                r = await client.call_tool(call["name"], call["arguments"], progress_callback=on_progress)
+                c.check(f"{label}: no isError", not r.is_error, f"isError with {texts(r.content)}")
+            except Exception as e:  # noqa: BLE001
+                c.check(label, False, f"raised {type(e).__name__}: {e}")
+                continue
+            c.equal(f"{label}: values", [p for p, _, _ in seen], call["values"])
+            if "total" in call:
+                c.equal(f"{label}: totals", {t for _, t, _ in seen}, {call["total"]})
+
+        # Resources.
+        if "resources" in spec:
+            listed = (await client.list_resources()).resources
+            c.equal("resources/list uris", [str(r.uri) for r in listed], spec["resources"])
+        if "templates" in spec:
+            listed_t = (await client.list_resource_templates()).resource_templates
+            c.equal("resources/templates/list", [t.uri_template for t in listed_t], spec["templates"])
+        for read in spec.get("reads", []):
+            label = f"resources/read {read['uri']}"
+            try:
+                r = await client.read_resource(read["uri"])
+                if "code" in read:
+                    c.check(f"{label}: JSON-RPC error", False, f"answered {r!r}")
+                    continue
+                c.equal(f"{label}: contents", [(str(x.uri), x.mime_type, getattr(x, "text", None)) for x in r.contents],
+                        [(read["uri"], read.get("mimeType"), read["text"])])
+            except MCPError as e:
+                if "code" in read:
+                    c.equal(f"{label}: error", (e.code, e.message), (read["code"], read["message"]))
+                else:
+                    c.check(label, False, f"error {e.code} {e.message}")
+
+        # Prompts.
+        if "prompts" in spec:
+            c.equal("prompts/list names", [p.name for p in (await client.list_prompts()).prompts], spec["prompts"])
+        for get in spec.get("gets", []):
+            label = f"prompts/get {get['name']} {json.dumps(get['arguments'])}"
+            try:
+                r = await client.get_prompt(get["name"], get["arguments"])
+                if "code" in get:
+                    c.check(f"{label}: JSON-RPC error", False, f"answered {r!r}")
+                    continue
+                c.equal(f"{label}: messages", [(m.role, getattr(m.content, "text", None)) for m in r.messages],
+                        [("user", get["text"])])
+            except MCPError as e:
+                if "code" in get:
+                    c.equal(f"{label}: error", (e.code, e.message), (get["code"], get["message"]))
+                else:
+                    c.check(label, False, f"error {e.code} {e.message}")
+
+        # Completion.
+        for comp in spec.get("completions", []):
+            ref_spec = comp["ref"]
+            ref: Any = (PromptReference(type="ref/prompt", name=ref_spec["name"]) if ref_spec["type"] == "ref/prompt"
+                        else ResourceTemplateReference(type="ref/resource", uri=ref_spec["uri"]))
+            label = f"completion/complete {ref_spec.get('name') or ref_spec.get('uri')} {comp['argument']}"
+            try:
+                r = await client.complete(ref, comp["argument"])
+                c.equal(f"{label}: values", r.completion.values, comp["values"])
+            except Exception as e:  # noqa: BLE001
+                c.check(label, False, f"raised {type(e).__name__}: {e}")
+
+
+async def timed(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None:
+    with anyio.fail_after(120):
+        await run(spec, args, c)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--spec", required=True)
+    p.add_argument("--mode", required=True)
+    p.add_argument("--url")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("command", nargs="*")
+    args = p.parse_args()
+    if bool(args.url) == bool(args.command):
+        p.error("give either --url or a command")
+    with open(args.spec, encoding="utf-8") as f:
+        spec = json.load(f)
+    c = Checks(args.verbose)
+    try:
+        anyio.run(timed, spec, args, c)
+    except BaseException as e:  # noqa: BLE001 - a client that cannot finish is a failed check
+        c.check("session", False, f"{type(e).__name__}: {e}")
+        if args.verbose:
+            traceback.print_exc()
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 1 if c.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+// Drives one server with the official MCP TypeScript SDK client (npm
+// `@modelcontextprotocol/client` 2.x) and checks what it answers against a spec file
+// (interop/servers/*.json).
+//
+//   node client.mjs --modules DIR --spec FILE --mode legacy|auto|2026-07-28 [-v] (--url URL | -- COMMAND ARGS...)
+//
+// DIR is the node_modules folder the SDK is installed in (scripts/interop.sh's cache).
+// `--mode` is the SDK's `versionNegotiation.mode`: `legacy` (the default: `initialize`,
+// 2025-11-25), `auto` (probes `server/discover`, on stdio on a separate server process, then
+// falls back to the handshake), or a version, `{ pin: version }`. Prints one line per failed
+// check on stderr, `ok` lines too with -v, and `N passed, M failed` on stdout; exits 1 when a
+// check failed or the client could not run.
+
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const argv = process.argv.slice(2);
+const opts = { command: [] };
+for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') { opts.command = argv.slice(i + 1); break; }
+    else if (a === '-v') opts.verbose = true;
+    else if (['--modules', '--spec', '--mode', '--url'].includes(a)) opts[a.slice(2)] = argv[++i];
+    else { console.error(`client.mjs: unknown argument ${a}`); process.exit(2); }
+}
+if (!opts.modules || !opts.spec || !opts.mode || !opts.url === !opts.command.length) {
+    console.error('usage: client.mjs --modules DIR --spec FILE --mode MODE (--url URL | -- COMMAND...)');
+    process.exit(2);
+}
+
+const require = createRequire(join(opts.modules, 'package.json'));
+const { Client, StreamableHTTPClientTransport, ProtocolError } = require('@modelcontextprotocol/client');
+const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio');
+
+const spec = JSON.parse(readFileSync(opts.spec, 'utf8'));
+let passed = 0;
+let failed = 0;
+const check = (name, ok, detail = '') => {
+    if (ok) {
+        passed++;
+        if (opts.verbose) console.error(`  ok   ${name}`);
+    } else {
+        failed++;
+        console.error(`  FAIL ${name}: ${detail}`);
+    }
+    return ok;
+};
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const equal = (name, got, want) => check(name, same(got, want), `got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+const texts = content => (content ?? []).filter(c => c.type === 'text').map(c => c.text);
+const describe = e => (e instanceof ProtocolError ? `JSON-RPC error ${e.code} ${e.message}` : `${e?.name}: ${e?.message}`);
+// A JSON-RPC error the client raised: its code and message (v2 keeps the server's message).
+const rpcError = (name, e, want) => {
+    if (!(e instanceof ProtocolError)) return check(name, false, `raised ${describe(e)}`);
+    return equal(`${name}: error`, [e.code, e.message], [want.code, want.message]);
+};
+
+async function run() {
+    const versionNegotiation = { mode: ['legacy', 'auto'].includes(opts.mode) ? opts.mode : { pin: opts.mode } };
+    const client = new Client({ name: 'toolidl-interop', version: '1.0.0' }, { versionNegotiation });
+    const transport = opts.url
+        ? new StreamableHTTPClientTransport(new URL(opts.url))
+        : new StdioClientTransport({ command: opts.command[0], args: opts.command.slice(1), stderr: 'inherit' });
+    const timeout = 30_000;
+    await client.connect(transport, { timeout });
+    try {
+        equal('negotiated protocol version', client.getNegotiatedProtocolVersion(), opts.mode === 'legacy' ? '2025-11-25' : '2026-07-28');
+
+        const { tools } = await client.listTools(); // every page
+        const names = tools.map(t => t.name);
+        if (spec.tools) equal('tools/list names', names, spec.tools);
+        for (const name of spec.toolsInclude ?? []) check(`tools/list has ${name}`, names.includes(name), `listed: ${names}`);
+
+        const called = new Set();
+        for (const call of spec.calls ?? []) {
+            const label = `tools/call ${call.name} ${JSON.stringify(call.arguments)}`;
+            let r;
+            try {
+                r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
+            } catch (e) {
+                check(label, false, `raised ${describe(e)}`);
+                continue;
+            }
+            called.add(call.name);
+            if (!check(`${label}: no isError`, !r.isError, `isError with ${JSON.stringify(texts(r.content))}`)) continue;
+            if ('text' in call) equal(`${label}: text`, texts(r.content), [call.text]);
+            if ('structured' in call) equal(`${label}: structuredContent`, r.structuredContent ?? null, call.structured);
+        }
+        if (spec.everyToolCalled ?? 'tools' in spec) {
+            const missing = names.filter(n => !called.has(n));
+            check('every listed tool called with good arguments', missing.length === 0, `not called: ${missing}`);
+        }
+
+        for (const call of spec.toolErrors ?? []) {
+            const label = `tools/call ${call.name} ${JSON.stringify(call.arguments)}`;
+            try {
+                const r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
+                if (check(`${label}: isError`, r.isError === true, `no isError: ${JSON.stringify(texts(r.content))}`))
+                    equal(`${label}: error text`, texts(r.content), [call.text]);
+            } catch (e) {
+                check(label, false, `raised ${describe(e)}`);
+            }
+        }
+
+        for (const call of spec.callErrors ?? []) {
+            const label = `tools/call ${call.name}`;
+            try {
+                const r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
+                check(`${label}: JSON-RPC error`, false, `answered ${JSON.stringify(r)}`);
+            } catch (e) {
+                rpcError(label, e, call);
+            }
+        }
+
+        for (const call of spec.progress ?? []) {
+            const label = `progress of ${call.name}`;
+            const seen = [];
+            try {
+                const r = await client.callTool(
+                    { name: call.name, arguments: call.arguments },
+                    { timeout, onprogress: p => seen.push(p) }
+                );
+                check(`${label}: no isError`, !r.isError, `isError with ${JSON.stringify(texts(r.content))}`);
+            } catch (e) {
+                check(label, false, `raised ${describe(e)}`);
+                continue;
+            }
+            equal(`${label}: values`, seen.map(p => p.progress), call.values);
+            if ('total' in call) equal(`${label}: totals`, [...new Set(seen.map(p => p.total))], [call.total]);
+        }
+
+        if (spec.resources) equal('resources/list uris', (await client.listResources()).resources.map(r => r.uri), spec.resources);
+        if (spec.templates)
+            equal('resources/templates/list', (await client.listResourceTemplates()).resourceTemplates.map(t => t.uriTemplate), spec.templates);
+        for (const read of spec.reads ?? []) {
+            const label = `resources/read ${read.uri}`;
+            try {
+                const r = await client.readResource({ uri: read.uri });
+                if ('code' in read) check(`${label}: JSON-RPC error`, false, `answered ${JSON.stringify(r)}`);
+                else equal(`${label}: contents`, r.contents.map(x => [x.uri, x.mimeType ?? null, x.text ?? null]), [[read.uri, read.mimeType ?? null, read.text]]);
+            } catch (e) {
+                if ('code' in read) rpcError(label, e, read);
+                else check(label, false, `raised ${describe(e)}`);
+            }
+        }
+
+        if (spec.prompts) equal('prompts/list names', (await client.listPrompts()).prompts.map(p => p.name), spec.prompts);
+        for (const get of spec.gets ?? []) {
+            const label = `prompts/get ${get.name} ${JSON.stringify(get.arguments)}`;
+            try {
+                const r = await client.getPrompt({ name: get.name, arguments: get.arguments });
+                if ('code' in get) check(`${label}: JSON-RPC error`, false, `answered ${JSON.stringify(r)}`);
+                else equal(`${label}: messages`, r.messages.map(m => [m.role, m.content?.text ?? null]), [['user', get.text]]);
+            } catch (e) {
+                if ('code' in get) rpcError(label, e, get);
+                else check(label, false, `raised ${describe(e)}`);
+            }
+        }
+
+        for (const comp of spec.completions ?? []) {
+            const label = `completion/complete ${comp.ref.name ?? comp.ref.uri} ${JSON.stringify(comp.argument)}`;
+            try {
+                const r = await client.complete({ ref: comp.ref, argument: comp.argument });
+                equal(`${label}: values`, r.completion.values, comp.values);
+            } catch (e) {
+                check(label, false, `raised ${describe(e)}`);
+            }
+        }
+    } finally {
+        await client.close();
+    }
+}
+
+try {
+    await Promise.race([
+        run(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 120 s')), 120_000).unref()),
+    ]);
+} catch (e) {
+    check('session', false, describe(e));
+    if (opts.verbose) console.error(e);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
