@@ -2,18 +2,22 @@
 // `@modelcontextprotocol/client` 2.x) and checks what it answers against a spec file
 // (interop/servers/*.json).
 //
-//   node client.mjs --modules DIR --spec FILE --mode legacy|auto|2026-07-28 [-v] (--url URL | -- COMMAND ARGS...)
+//   node client.mjs --modules DIR --spec FILE --mode legacy|auto|2026-07-28 [--transport NAME] [-v]
+//                   (--url URL | -- COMMAND ARGS...)
 //
 // DIR is the node_modules folder the SDK is installed in (scripts/interop.sh's cache).
 // `--mode` is the SDK's `versionNegotiation.mode`: `legacy` (the default: `initialize`,
 // 2025-11-25), `auto` (probes `server/discover`, on stdio on a separate server process, then
 // falls back to the handshake), or a version, `{ pin: version }`. Prints one line per failed
-// check on stderr, `ok` lines too with -v, and `N passed, M failed` on stdout; exits 1 when a
-// check failed or the client could not run.
+// check on stderr, `ok` lines too with -v, known failures (the spec's `known` entries for this
+// client, transport and mode) as `KNOWN`, and `N passed, M failed, K known` on stdout; exits 1
+// when a check failed or the client could not run.
 
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { Checks } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 const opts = { command: [] };
@@ -21,7 +25,7 @@ for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') { opts.command = argv.slice(i + 1); break; }
     else if (a === '-v') opts.verbose = true;
-    else if (['--modules', '--spec', '--mode', '--url'].includes(a)) opts[a.slice(2)] = argv[++i];
+    else if (['--modules', '--spec', '--mode', '--url', '--transport'].includes(a)) opts[a.slice(2)] = argv[++i];
     else { console.error(`client.mjs: unknown argument ${a}`); process.exit(2); }
 }
 if (!opts.modules || !opts.spec || !opts.mode || !opts.url === !opts.command.length) {
@@ -34,20 +38,10 @@ const { Client, StreamableHTTPClientTransport, ProtocolError } = require('@model
 const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio');
 
 const spec = JSON.parse(readFileSync(opts.spec, 'utf8'));
-let passed = 0;
-let failed = 0;
-const check = (name, ok, detail = '') => {
-    if (ok) {
-        passed++;
-        if (opts.verbose) console.error(`  ok   ${name}`);
-    } else {
-        failed++;
-        console.error(`  FAIL ${name}: ${detail}`);
-    }
-    return ok;
-};
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const equal = (name, got, want) => check(name, same(got, want), `got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+opts.transport ??= opts.url ? 'http' : 'stdio';
+const c = new Checks(spec, { client: 'ts', transport: opts.transport, mode: opts.mode, verbose: opts.verbose });
+const check = (name, ok, detail) => c.check(name, ok, detail);
+const equal = (name, got, want) => c.equal(name, got, want);
 const texts = content => (content ?? []).filter(c => c.type === 'text').map(c => c.text);
 const describe = e => (e instanceof ProtocolError ? `JSON-RPC error ${e.code} ${e.message}` : `${e?.name}: ${e?.message}`);
 // A JSON-RPC error the client raised: its code and message (v2 keeps the server's message).
@@ -177,9 +171,9 @@ try {
         run(),
         new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 120 s')), 120_000).unref()),
     ]);
+    c.finish();
 } catch (e) {
     check('session', false, describe(e));
     if (opts.verbose) console.error(e);
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+process.exit(c.report());
