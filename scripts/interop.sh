@@ -21,7 +21,9 @@
 # one did or a client or server could not run. Logs (each run's failed checks, the servers'
 # stderr): .cache/interop-results/ (INTEROP_RESULTS). -v logs passing checks too.
 #
-# Environment: INTEROP_CACHE (install folder), INTEROP_RESULTS, CARGO_TARGET_DIR.
+# Environment: INTEROP_CACHE (install folder), INTEROP_RESULTS, INTEROP_PYTHON (the Python,
+# 3.10 or later, that makes the venv; default python3), CARGO_TARGET_DIR, RUST_LOG (the HTTP
+# servers' log filter; default one debug line per request).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -84,7 +86,7 @@ if [ "$(py_version)" = "$MCP_PY_VERSION" ]; then
     echo "interop: using Python $("$PYTHON" -c 'import platform; print(platform.python_version())') with mcp $MCP_PY_VERSION"
 else
     echo "interop: installing mcp $MCP_PY_VERSION into a venv"
-    [ -x "$PYTHON" ] || python3 -m venv "$VENV"
+    [ -x "$PYTHON" ] || "${INTEROP_PYTHON:-python3}" -m venv "$VENV"
     "$PYTHON" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_PY_VERSION"
 fi
 [ "$install_only" = 1 ] && exit 0
@@ -120,7 +122,8 @@ start_server() {
     shift 2
     local port
     port=$(free_port)
-    "$binary" --http "127.0.0.1:$port" "$@" >"$log" 2>&1 &
+    # One debug line per HTTP request (method, MCP method, session, status) in the log.
+    RUST_LOG=${RUST_LOG:-toolidl_runtime=debug} "$binary" --http "127.0.0.1:$port" "$@" >"$log" 2>&1 &
     server_pid=$!
     url=http://127.0.0.1:$port/mcp
     for _ in $(seq 100); do

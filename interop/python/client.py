@@ -30,7 +30,8 @@ warnings.simplefilter("ignore")  # deprecation notices about logging/ping are no
 class Checks:
     """Counts checks. A failed check whose name starts with one of `known`'s `check` is a
     known failure (counted apart, not failing the run); a known failure that did not happen
-    fails the run at `finish`, so the spec is updated when a bug is fixed."""
+    fails the run at `finish` (unless the entry says `"flaky": true`, a race that may go
+    either way), so the spec is updated when a bug is fixed."""
 
     def __init__(self, verbose: bool, known: list[dict[str, Any]]) -> None:
         self.passed = 0
@@ -58,7 +59,7 @@ class Checks:
 
     def finish(self) -> None:
         for i, k in enumerate(self.known_entries):
-            if i not in self.known_seen:
+            if i not in self.known_seen and not k.get("flaky"):
                 self.check(f"known failure '{k['check']}' did not happen", False,
                            f"fixed? update the spec's known list [{k['reason']}]")
 
