@@ -22,13 +22,14 @@ from typing import Any
 
 import anyio
 from mcp import Client, MCPError, StdioServerParameters
+import mcp_types as types
 from mcp_types import PromptReference, ResourceTemplateReference
 
 warnings.simplefilter("ignore")  # deprecation notices about logging/ping are not ours
 
 
 class Checks:
-    """Counts checks. A failed check whose name starts with one of `known`'s `check` is a
+    """Counts checks. A failed check whose name contains the `check` of one of `known` is a
     known failure (counted apart, not failing the run); a known failure that did not happen
     fails the run at `finish` (unless the entry says `"flaky": true`, a race that may go
     either way), so the spec is updated when a bug is fixed."""
@@ -48,7 +49,7 @@ class Checks:
                 print(f"  ok   {name}", file=sys.stderr)
             return ok
         for i, k in enumerate(self.known_entries):
-            if name.startswith(k["check"]):
+            if k["check"] in name:
                 self.known += 1
                 self.known_seen.add(i)
                 print(f"  KNOWN {name}: {detail} [{k['reason']}]", file=sys.stderr)
@@ -67,6 +68,12 @@ class Checks:
         return self.check(name, got == want, f"got {got!r}, want {want!r}")
 
 
+def selected(entries: list[dict[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The entries for this run: those without `modes`/`transports`, or that list this one."""
+    return [e for e in entries if args.mode in e.get("modes", [args.mode])
+            and args.transport in e.get("transports", [args.transport])]
+
+
 def compact(value: Any) -> str:
     """JSON as JavaScript's JSON.stringify writes it, so check names match the TS client's."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -76,11 +83,38 @@ def texts(content: list[Any]) -> list[str]:
     return [c.text for c in content if getattr(c, "type", None) == "text"]
 
 
+# What the client answers when the server asks (a request to the client under the handshake
+# revisions, an input_required result under 2026-07-28): the same in every client program.
+SAMPLING_TEXT = "Paris"
+ELICIT_STRING = "Ada"
+ROOT = {"uri": "file:///tmp/interop", "name": "interop"}
+
+
+async def on_sampling(_ctx: Any, _params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+    return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=SAMPLING_TEXT),
+                                     model="interop")
+
+
+async def on_elicitation(_ctx: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+    """Accepts, with "Ada" for each string property, true for each boolean, 1 for a number."""
+    schema = getattr(params, "requested_schema", None) or {}
+    if not isinstance(schema, dict):
+        schema = schema.model_dump(by_alias=True, exclude_none=True)
+    answers = {"string": ELICIT_STRING, "boolean": True, "number": 1, "integer": 1}
+    content = {k: answers.get(v.get("type"), ELICIT_STRING) for k, v in schema.get("properties", {}).items()}
+    return types.ElicitResult(action="accept", content=content)
+
+
+async def on_list_roots(_ctx: Any) -> types.ListRootsResult:
+    return types.ListRootsResult(roots=[types.Root(**ROOT)])
+
+
 async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None:
     target: Any = args.url if args.url else StdioServerParameters(command=args.command[0], args=args.command[1:])
     want_version = "2025-11-25" if args.mode == "legacy" else "2026-07-28"
     # No response cache: every call must reach the server.
-    async with Client(target, mode=args.mode, cache=None, read_timeout_seconds=30) as client:
+    async with Client(target, mode=args.mode, cache=None, read_timeout_seconds=30, sampling_callback=on_sampling,
+                      elicitation_callback=on_elicitation, list_roots_callback=on_list_roots) as client:
         c.equal("negotiated protocol version", client.protocol_version, want_version)
 
         # tools/list, all pages.
@@ -100,7 +134,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
 
         # tools/call with good arguments: not an error, the exact text (and structure).
         called = set()
-        for call in spec.get("calls", []):
+        for call in selected(spec.get("calls", []), args):
             label = f"tools/call {call['name']} {compact(call['arguments'])}"
             try:
                 r = await client.call_tool(call["name"], call["arguments"])
@@ -118,7 +152,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
             c.check("every listed tool called with good arguments", not missing, f"not called: {missing}")
 
         # tools/call with bad arguments: an isError result with the exact text.
-        for call in spec.get("toolErrors", []):
+        for call in selected(spec.get("toolErrors", []), args):
             label = f"tools/call {call['name']} {compact(call['arguments'])}"
             try:
                 r = await client.call_tool(call["name"], call["arguments"])
@@ -129,7 +163,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
                 c.equal(f"{label}: error text", texts(r.content), [call["text"]])
 
         # tools/call answered with a JSON-RPC error.
-        for call in spec.get("callErrors", []):
+        for call in selected(spec.get("callErrors", []), args):
             label = f"tools/call {call['name']}"
             try:
                 r = await client.call_tool(call["name"], call["arguments"])
@@ -138,7 +172,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
                 c.equal(f"{label}: error", (e.code, e.message), (call["code"], call["message"]))
 
         # Progress: the tool's notifications arrive with the call.
-        for call in spec.get("progress", []):
+        for call in selected(spec.get("progress", []), args):
             label = f"progress of {call['name']}"
             seen: list[tuple[float, float | None, str | None]] = []
 
@@ -155,6 +189,17 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
             if "total" in call:
                 c.equal(f"{label}: totals", {t for _, t, _ in seen}, {call["total"]})
 
+        # Tools that ask the client (sampling, elicitation, roots) before they answer.
+        for call in selected(spec.get("inputs", []), args):
+            label = f"tools/call {call['name']} {compact(call['arguments'])} (asks the client)"
+            try:
+                r = await client.call_tool(call["name"], call["arguments"])
+            except Exception as e:  # noqa: BLE001
+                c.check(label, False, f"raised {type(e).__name__}: {e}")
+                continue
+            if c.check(f"{label}: no isError", not r.is_error, f"isError with {texts(r.content)}"):
+                c.equal(f"{label}: text", texts(r.content), [call["text"]])
+
         # Resources.
         if "resources" in spec:
             listed = (await client.list_resources()).resources
@@ -162,7 +207,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
         if "templates" in spec:
             listed_t = (await client.list_resource_templates()).resource_templates
             c.equal("resources/templates/list", [t.uri_template for t in listed_t], spec["templates"])
-        for read in spec.get("reads", []):
+        for read in selected(spec.get("reads", []), args):
             label = f"resources/read {read['uri']}"
             try:
                 r = await client.read_resource(read["uri"])
@@ -180,7 +225,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
         # Prompts.
         if "prompts" in spec:
             c.equal("prompts/list names", [p.name for p in (await client.list_prompts()).prompts], spec["prompts"])
-        for get in spec.get("gets", []):
+        for get in selected(spec.get("gets", []), args):
             label = f"prompts/get {get['name']} {compact(get['arguments'])}"
             try:
                 r = await client.get_prompt(get["name"], get["arguments"])
@@ -196,7 +241,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
                     c.check(label, False, f"error {e.code} {e.message}")
 
         # Completion.
-        for comp in spec.get("completions", []):
+        for comp in selected(spec.get("completions", []), args):
             ref_spec = comp["ref"]
             ref: Any = (PromptReference(type="ref/prompt", name=ref_spec["name"]) if ref_spec["type"] == "ref/prompt"
                         else ResourceTemplateReference(type="ref/resource", uri=ref_spec["uri"]))

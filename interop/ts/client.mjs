@@ -41,6 +41,9 @@ const spec = JSON.parse(readFileSync(opts.spec, 'utf8'));
 opts.transport ??= opts.url ? 'http' : 'stdio';
 const c = new Checks(spec, { client: 'ts', transport: opts.transport, mode: opts.mode, verbose: opts.verbose });
 const check = (name, ok, detail) => c.check(name, ok, detail);
+// The entries for this run: those without `modes`/`transports`, or that list this one.
+const selected = entries =>
+    (entries ?? []).filter(e => (e.modes ?? [opts.mode]).includes(opts.mode) && (e.transports ?? [opts.transport]).includes(opts.transport));
 const equal = (name, got, want) => c.equal(name, got, want);
 const texts = content => (content ?? []).filter(c => c.type === 'text').map(c => c.text);
 const describe = e => (e instanceof ProtocolError ? `JSON-RPC error ${e.code} ${e.message}` : `${e?.name}: ${e?.message}`);
@@ -52,7 +55,25 @@ const rpcError = (name, e, want) => {
 
 async function run() {
     const versionNegotiation = { mode: ['legacy', 'auto'].includes(opts.mode) ? opts.mode : { pin: opts.mode } };
-    const client = new Client({ name: 'toolidl-interop', version: '1.0.0' }, { versionNegotiation });
+    const client = new Client(
+        { name: 'toolidl-interop', version: '1.0.0' },
+        { versionNegotiation, capabilities: { sampling: {}, elicitation: {}, roots: {} } }
+    );
+    // What the client answers when the server asks (a request under the handshake revisions,
+    // an input_required result under 2026-07-28, which the SDK fulfils with these handlers):
+    // the same in every client program.
+    client.setRequestHandler('sampling/createMessage', async () => ({
+        model: 'interop',
+        role: 'assistant',
+        content: { type: 'text', text: 'Paris' },
+    }));
+    client.setRequestHandler('elicitation/create', async request => {
+        const answers = { string: 'Ada', boolean: true, number: 1, integer: 1 };
+        const properties = request.params.requestedSchema?.properties ?? {};
+        const content = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, answers[v.type] ?? 'Ada']));
+        return { action: 'accept', content };
+    });
+    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///tmp/interop', name: 'interop' }] }));
     const transport = opts.url
         ? new StreamableHTTPClientTransport(new URL(opts.url))
         : new StdioClientTransport({ command: opts.command[0], args: opts.command.slice(1), stderr: 'inherit' });
@@ -67,7 +88,7 @@ async function run() {
         for (const name of spec.toolsInclude ?? []) check(`tools/list has ${name}`, names.includes(name), `listed: ${names}`);
 
         const called = new Set();
-        for (const call of spec.calls ?? []) {
+        for (const call of selected(spec.calls)) {
             const label = `tools/call ${call.name} ${JSON.stringify(call.arguments)}`;
             let r;
             try {
@@ -86,7 +107,7 @@ async function run() {
             check('every listed tool called with good arguments', missing.length === 0, `not called: ${missing}`);
         }
 
-        for (const call of spec.toolErrors ?? []) {
+        for (const call of selected(spec.toolErrors)) {
             const label = `tools/call ${call.name} ${JSON.stringify(call.arguments)}`;
             try {
                 const r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
@@ -97,7 +118,7 @@ async function run() {
             }
         }
 
-        for (const call of spec.callErrors ?? []) {
+        for (const call of selected(spec.callErrors)) {
             const label = `tools/call ${call.name}`;
             try {
                 const r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
@@ -107,7 +128,18 @@ async function run() {
             }
         }
 
-        for (const call of spec.progress ?? []) {
+        for (const call of selected(spec.inputs)) {
+            const label = `tools/call ${call.name} ${JSON.stringify(call.arguments)} (asks the client)`;
+            try {
+                const r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
+                if (check(`${label}: no isError`, !r.isError, `isError with ${JSON.stringify(texts(r.content))}`))
+                    equal(`${label}: text`, texts(r.content), [call.text]);
+            } catch (e) {
+                check(label, false, `raised ${describe(e)}`);
+            }
+        }
+
+        for (const call of selected(spec.progress)) {
             const label = `progress of ${call.name}`;
             const seen = [];
             try {
@@ -127,7 +159,7 @@ async function run() {
         if (spec.resources) equal('resources/list uris', (await client.listResources()).resources.map(r => r.uri), spec.resources);
         if (spec.templates)
             equal('resources/templates/list', (await client.listResourceTemplates()).resourceTemplates.map(t => t.uriTemplate), spec.templates);
-        for (const read of spec.reads ?? []) {
+        for (const read of selected(spec.reads)) {
             const label = `resources/read ${read.uri}`;
             try {
                 const r = await client.readResource({ uri: read.uri });
@@ -140,7 +172,7 @@ async function run() {
         }
 
         if (spec.prompts) equal('prompts/list names', (await client.listPrompts()).prompts.map(p => p.name), spec.prompts);
-        for (const get of spec.gets ?? []) {
+        for (const get of selected(spec.gets)) {
             const label = `prompts/get ${get.name} ${JSON.stringify(get.arguments)}`;
             try {
                 const r = await client.getPrompt({ name: get.name, arguments: get.arguments });
@@ -152,7 +184,7 @@ async function run() {
             }
         }
 
-        for (const comp of spec.completions ?? []) {
+        for (const comp of selected(spec.completions)) {
             const label = `completion/complete ${comp.ref.name ?? comp.ref.uri} ${JSON.stringify(comp.argument)}`;
             try {
                 const r = await client.complete({ ref: comp.ref, argument: comp.argument });
