@@ -143,17 +143,20 @@ totals=(0 0 0) # passed failed known
 run_client() {
     local server=$1 client=$2 transport=$3 mode=$4
     shift 4
-    local log=$RESULTS/$server-$client-$transport-$mode.log status=0
+    local log=$RESULTS/$server-$client-$transport-$mode.log status=0 start=$EPOCHREALTIME
     "$@" >"$log.out" 2>"$log" || status=$?
+    local seconds
+    seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
     local counts
     counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ known$' "$log.out" | tail -n1 || true)
     local line
-    line=$(printf '%-12s %-10s %-15s %-11s %s' "$server" "$client" "$transport" "$mode" "${counts:-no result (exit $status)}")
+    line=$(printf '%-12s %-10s %-15s %-11s %-34s %5s s' "$server" "$client" "$transport" "$mode" \
+        "${counts:-no result (exit $status)}" "$seconds")
     echo "$line"
     lines+=("$line")
     if [ "$status" != 0 ] || [ -z "$counts" ] || ! grep -q ' 0 failed,' <<<"$counts"; then
         failed=1
-        sed 's/^/    /' "$log" | grep -v '^    *ok ' | head -n 40
+        grep -v -E '^ *(ok|KNOWN) ' "$log" | sed 's/^/    /' | head -n 40
     elif [ "${#verbose[@]}" != 0 ]; then
         sed 's/^/    /' "$log"
     fi

@@ -113,8 +113,16 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
     target: Any = args.url if args.url else StdioServerParameters(command=args.command[0], args=args.command[1:])
     want_version = "2025-11-25" if args.mode == "legacy" else "2026-07-28"
     # No response cache: every call must reach the server.
+    logged: list[Any] = []
+
+    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        logged.append(params)
+
+    # log_level: under 2026-07-28 every request asks for log messages at this level (in its
+    # _meta); under the handshake revisions logging/setLevel does (below).
     async with Client(target, mode=args.mode, cache=None, read_timeout_seconds=30, sampling_callback=on_sampling,
-                      elicitation_callback=on_elicitation, list_roots_callback=on_list_roots) as client:
+                      elicitation_callback=on_elicitation, list_roots_callback=on_list_roots,
+                      logging_callback=on_log, log_level="info") as client:
         c.equal("negotiated protocol version", client.protocol_version, want_version)
 
         # tools/list, all pages.
@@ -199,6 +207,22 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
                 continue
             if c.check(f"{label}: no isError", not r.is_error, f"isError with {texts(r.content)}"):
                 c.equal(f"{label}: text", texts(r.content), [call["text"]])
+
+        # Log messages a tool sends while it runs.
+        logging = selected(spec.get("logging", []), args)
+        if logging and args.mode == "legacy":
+            await client.set_logging_level("info")
+        for call in logging:
+            label = f"log messages of {call['name']}"
+            logged.clear()
+            try:
+                r = await client.call_tool(call["name"], call["arguments"])
+                c.check(f"{label}: no isError", not r.is_error, f"isError with {texts(r.content)}")
+            except Exception as e:  # noqa: BLE001
+                c.check(label, False, f"raised {type(e).__name__}: {e}")
+                continue
+            c.equal(f"{label}: data", [m.data for m in logged], call["messages"])
+            c.equal(f"{label}: levels", sorted({m.level for m in logged}), [call["level"]])
 
         # Resources.
         if "resources" in spec:

@@ -73,6 +73,8 @@ async function run() {
         const content = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, answers[v.type] ?? 'Ada']));
         return { action: 'accept', content };
     });
+    const logged = [];
+    client.setNotificationHandler('notifications/message', n => logged.push(n.params));
     client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///tmp/interop', name: 'interop' }] }));
     const transport = opts.url
         ? new StreamableHTTPClientTransport(new URL(opts.url))
@@ -137,6 +139,25 @@ async function run() {
             } catch (e) {
                 check(label, false, `raised ${describe(e)}`);
             }
+        }
+
+        // Log messages a tool sends while it runs: under the handshake revisions after
+        // logging/setLevel, under 2026-07-28 when the request's _meta asks for a level.
+        const logging = selected(spec.logging);
+        if (logging.length && opts.mode === 'legacy') await client.setLoggingLevel('info');
+        for (const call of logging) {
+            const label = `log messages of ${call.name}`;
+            logged.length = 0;
+            const _meta = opts.mode === 'legacy' ? undefined : { 'io.modelcontextprotocol/logLevel': call.level };
+            try {
+                const r = await client.callTool({ name: call.name, arguments: call.arguments, _meta }, { timeout });
+                check(`${label}: no isError`, !r.isError, `isError with ${JSON.stringify(texts(r.content))}`);
+            } catch (e) {
+                check(label, false, `raised ${describe(e)}`);
+                continue;
+            }
+            equal(`${label}: data`, logged.map(m => m.data), call.messages);
+            equal(`${label}: levels`, [...new Set(logged.map(m => m.level))], [call.level]);
         }
 
         for (const call of selected(spec.progress)) {
