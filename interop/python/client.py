@@ -114,6 +114,13 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
     want_version = "2025-11-25" if args.mode == "legacy" else "2026-07-28"
     # No response cache: every call must reach the server.
     logged: list[Any] = []
+    notified: list[tuple[str, str | None]] = []  # (method, uri) of notifications outside calls
+
+    async def on_message(message: Any) -> None:
+        method = getattr(message, "method", None)
+        if method in ("notifications/tools/list_changed", "notifications/resources/updated"):
+            params = getattr(message, "params", None)
+            notified.append((method, str(params.uri) if params is not None and hasattr(params, "uri") else None))
 
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:
         logged.append(params)
@@ -122,7 +129,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
     # _meta); under the handshake revisions logging/setLevel does (below).
     async with Client(target, mode=args.mode, cache=None, read_timeout_seconds=30, sampling_callback=on_sampling,
                       elicitation_callback=on_elicitation, list_roots_callback=on_list_roots,
-                      logging_callback=on_log, log_level="info") as client:
+                      logging_callback=on_log, log_level="info", message_handler=on_message) as client:
         c.equal("negotiated protocol version", client.protocol_version, want_version)
 
         # tools/list, all pages.
@@ -223,6 +230,48 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
                 continue
             c.equal(f"{label}: data", [m.data for m in logged], call["messages"])
             c.equal(f"{label}: levels", sorted({m.level for m in logged}), [call["level"]])
+
+        # Change notifications: a changed tool list and an updated resource the client
+        # subscribed to (resources/subscribe and unsolicited notifications under the handshake
+        # revisions, on the GET stream over HTTP; subscriptions/listen under 2026-07-28).
+        for note in selected([spec["notifications"]] if "notifications" in spec else [], args):
+            uri = note["uri"]
+            want = [("notifications/tools/list_changed", None), ("notifications/resources/updated", uri)]
+
+            async def trigger() -> None:
+                # The tool change tool flips a tool in and out: twice leaves the server as it was.
+                for tool in (note["toolChange"], note["resourceUpdate"], note["toolChange"]):
+                    r = await client.call_tool(tool, {})
+                    c.check(f"notifications: {tool}: no isError", not r.is_error, f"isError with {texts(r.content)}")
+
+            try:
+                if args.mode == "legacy":
+                    notified.clear()
+                    await client.subscribe_resource(uri)
+                    await anyio.sleep(0.2)  # over HTTP the GET stream opens after initialize
+                    await trigger()
+                    with anyio.move_on_after(5):
+                        while not all(w in notified for w in want):
+                            await anyio.sleep(0.05)
+                    await client.unsubscribe_resource(uri)
+                    seen = [w for w in want if w in notified]
+                else:
+                    seen = []
+                    async with client.listen(tools_list_changed=True, resource_subscriptions=[uri]) as sub:
+                        c.equal("notifications: honored subscriptions", sub.honored.resource_subscriptions, [uri])
+                        await trigger()
+                        with anyio.move_on_after(5):
+                            async for event in sub:
+                                name = type(event).__name__
+                                if name == "ToolsListChanged":
+                                    seen.append(want[0])
+                                elif name == "ResourceUpdated" and event.uri == uri:
+                                    seen.append(want[1])
+                                if all(w in seen for w in want):
+                                    break
+                c.equal("notifications: received", sorted(set(seen)), sorted(want, key=str))
+            except Exception as e:  # noqa: BLE001
+                c.check("notifications", False, f"raised {type(e).__name__}: {e}")
 
         # Resources.
         if "resources" in spec:

@@ -75,6 +75,9 @@ async function run() {
     });
     const logged = [];
     client.setNotificationHandler('notifications/message', n => logged.push(n.params));
+    const notified = []; // [method, uri] of change notifications
+    client.setNotificationHandler('notifications/tools/list_changed', () => notified.push(['notifications/tools/list_changed', null]));
+    client.setNotificationHandler('notifications/resources/updated', n => notified.push(['notifications/resources/updated', n.params.uri]));
     client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///tmp/interop', name: 'interop' }] }));
     const transport = opts.url
         ? new StreamableHTTPClientTransport(new URL(opts.url))
@@ -158,6 +161,38 @@ async function run() {
             }
             equal(`${label}: data`, logged.map(m => m.data), call.messages);
             equal(`${label}: levels`, [...new Set(logged.map(m => m.level))], [call.level]);
+        }
+
+        // Change notifications: a changed tool list and an updated resource the client
+        // subscribed to (resources/subscribe and unsolicited notifications under the handshake
+        // revisions, on the GET stream over HTTP; subscriptions/listen under 2026-07-28, whose
+        // notifications the SDK hands to the same handlers).
+        for (const note of selected(spec.notifications ? [spec.notifications] : [])) {
+            const uri = note.uri;
+            const want = [['notifications/resources/updated', uri], ['notifications/tools/list_changed', null]];
+            const has = w => notified.some(n => n[0] === w[0] && n[1] === w[1]);
+            notified.length = 0;
+            try {
+                let sub;
+                if (opts.mode === 'legacy') {
+                    await client.subscribeResource({ uri });
+                    await new Promise(r => setTimeout(r, 200)); // over HTTP the GET stream opens after initialize
+                } else {
+                    sub = await client.listen({ toolsListChanged: true, resourceSubscriptions: [uri] });
+                    equal('notifications: honored subscriptions', sub.honoredFilter.resourceSubscriptions, [uri]);
+                }
+                // The tool change tool flips a tool in and out: twice leaves the server as it was.
+                for (const tool of [note.toolChange, note.resourceUpdate, note.toolChange]) {
+                    const r = await client.callTool({ name: tool, arguments: {} }, { timeout });
+                    check(`notifications: ${tool}: no isError`, !r.isError, `isError with ${JSON.stringify(texts(r.content))}`);
+                }
+                for (let waited = 0; waited < 5000 && !want.every(has); waited += 50) await new Promise(r => setTimeout(r, 50));
+                if (sub) await sub.close();
+                else await client.unsubscribeResource({ uri });
+                equal('notifications: received', want.filter(has), want);
+            } catch (e) {
+                check('notifications', false, `raised ${describe(e)}`);
+            }
         }
 
         for (const call of selected(spec.progress)) {
