@@ -74,6 +74,10 @@ def selected(entries: list[dict[str, Any]], args: argparse.Namespace) -> list[di
             and args.transport in e.get("transports", [args.transport])]
 
 
+def calls_of(spec: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
+    return selected(spec.get("calls", []), args)
+
+
 def compact(value: Any) -> str:
     """JSON as JavaScript's JSON.stringify writes it, so check names match the TS client's."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -272,6 +276,22 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
                 c.equal("notifications: received", sorted(set(seen)), sorted(want, key=str))
             except Exception as e:  # noqa: BLE001
                 c.check("notifications", False, f"raised {type(e).__name__}: {e}")
+
+        # A call the client gives up on: it cancels (notifications/cancelled, or under
+        # 2026-07-28 over HTTP by closing the response), and the server goes on serving.
+        for call in selected(spec.get("cancel", []), args):
+            label = f"cancelled call of {call['name']}"
+            try:
+                r = await client.call_tool(call["name"], call["arguments"], read_timeout_seconds=call["afterSeconds"])
+                c.check(f"{label}: times out", False, f"answered {texts(r.content)}")
+            except MCPError as e:
+                c.check(f"{label}: times out", "timed out" in e.message, f"error {e.code} {e.message}")
+            except Exception as e:  # noqa: BLE001
+                c.check(f"{label}: times out", False, f"raised {type(e).__name__}: {e}")
+            after = calls_of(spec, args)[:1]
+            for call2 in after:
+                r = await client.call_tool(call2["name"], call2["arguments"])
+                c.equal(f"{label}: the next call is answered", texts(r.content), [call2["text"]])
 
         # Resources.
         if "resources" in spec:

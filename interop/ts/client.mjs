@@ -195,6 +195,22 @@ async function run() {
             }
         }
 
+        // A call the client gives up on: it cancels (notifications/cancelled, or under
+        // 2026-07-28 over HTTP by closing the response), and the server goes on serving.
+        for (const call of selected(spec.cancel)) {
+            const label = `cancelled call of ${call.name}`;
+            try {
+                const r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout: call.afterSeconds * 1000 });
+                check(`${label}: times out`, false, `answered ${JSON.stringify(texts(r.content))}`);
+            } catch (e) {
+                check(`${label}: times out`, /timed out/i.test(e?.message ?? ''), `raised ${describe(e)}`);
+            }
+            for (const next of selected(spec.calls).slice(0, 1)) {
+                const r = await client.callTool({ name: next.name, arguments: next.arguments }, { timeout });
+                equal(`${label}: the next call is answered`, texts(r.content), [next.text]);
+            }
+        }
+
         for (const call of selected(spec.progress)) {
             const label = `progress of ${call.name}`;
             const seen = [];
