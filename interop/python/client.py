@@ -91,7 +91,7 @@ def texts(content: list[Any]) -> list[str]:
 # revisions, an input_required result under 2026-07-28): the same in every client program.
 SAMPLING_TEXT = "Paris"
 ELICIT_STRING = "Ada"
-ROOT = {"uri": "file:///tmp/interop", "name": "interop"}
+ROOT = {"uri": "file:///projects/interop", "name": "interop"}
 
 
 async def on_sampling(_ctx: Any, _params: types.CreateMessageRequestParams) -> types.CreateMessageResult:

@@ -78,7 +78,7 @@ async function run() {
     const notified = []; // [method, uri] of change notifications
     client.setNotificationHandler('notifications/tools/list_changed', () => notified.push(['notifications/tools/list_changed', null]));
     client.setNotificationHandler('notifications/resources/updated', n => notified.push(['notifications/resources/updated', n.params.uri]));
-    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///tmp/interop', name: 'interop' }] }));
+    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///projects/interop', name: 'interop' }] }));
     const transport = opts.url
         ? new StreamableHTTPClientTransport(new URL(opts.url))
         : new StdioClientTransport({ command: opts.command[0], args: opts.command.slice(1), stderr: 'inherit' });
