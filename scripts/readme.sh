@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every command of README.md's ```sh blocks, as written, from the repository root, so
-# that the README cannot promise a command that does not work.
+# Runs every command of README.md's ```sh blocks, as written, from the repository root, and
+# checks every ```tool block with `toolidl check`, so that the README cannot promise a
+# command or show a file that does not work.
 #
 #   scripts/readme.sh
 #
@@ -25,8 +26,8 @@ COVERED=(
 )
 
 commands=$(awk '
-    /^```sh[[:space:]]*$/ { inside = 1; next }
-    /^```/ { inside = 0; next }
+    /^[[:space:]]*```sh[[:space:]]*$/ { inside = 1; next }
+    /^[[:space:]]*```/ { inside = 0; next }
     inside { print }
 ' README.md)
 
@@ -64,6 +65,29 @@ while IFS= read -r line; do
     fi
     rm -f "$log"
 done <<<"$commands"
+
+# Every ```tool block is a complete file that checks clean as pasted.
+cargo build --quiet -p toolidl-cli
+toolidl=${CARGO_TARGET_DIR:-target}/debug/toolidl
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+awk -v dir="$scratch" '
+    /^[[:space:]]*```tool[[:space:]]*$/ { inside = 1; n++; indent = match($0, /[^ ]/) - 1; next }
+    /^[[:space:]]*```/ { inside = 0; next }
+    inside { print substr($0, indent + 1) > (dir "/block-" n ".tool") }
+' README.md
+for block in "$scratch"/block-*.tool; do
+    [ -e "$block" ] || continue
+    name=$(basename "$block")
+    if out=$("$toolidl" check "$block" 2>&1); then
+        echo "readme: checked: the \`\`\`tool block ${name#block-} ($(tail -n1 <<<"$out" | sed 's/^[^:]*: //'))"
+        ran=$((ran + 1))
+    else
+        echo "$out" >&2
+        echo "readme: FAILED: the \`\`\`tool block ${name#block-} does not check clean" >&2
+        failed=$((failed + 1))
+    fi
+done
 
 after=$(git status --porcelain --untracked-files=all)
 if [ "$before" != "$after" ]; then
