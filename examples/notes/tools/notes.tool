@@ -128,13 +128,15 @@ service NotesTools {
         @range(1, 10000) batch_size: u32 = 1000,
     ) -> ImportReport;
 
-    /// One note as Markdown.
-    @uri("notes://{id}") @mime("text/markdown") @title("Note")
-    resource note(@range(min: 1) id: i64) -> string;
-
+    // Before the template: generated code tries resources in declaration order, and
+    // `notes://{id}` would also match `notes://index` (and refuse it as a bad id).
     /// The 50 newest notes, as a Markdown list of links.
     @uri("notes://index") @mime("text/markdown") @title("Newest notes")
     resource index() -> string;
+
+    /// One note as Markdown.
+    @uri("notes://{id}") @mime("text/markdown") @title("Note")
+    resource note(@range(min: 1) id: i64) -> string;
 
     /// Asks for a summary of the notes that have a tag.
     prompt summarize_tag(
