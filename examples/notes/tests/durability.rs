@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 
-use common::{Client, temp_db};
+use common::{Client, temp_db, titles};
 use serde_json::{Value, json};
 
 /// Opens the file as a fresh process would: `integrity_check` must say ok; returns the
@@ -169,13 +169,7 @@ fn a_cancelled_import_writes_nothing_and_the_server_goes_on() {
     );
     assert_eq!(c.ok("list_tags", json!({})), json!({"old": 1}));
     let page = c.ok("search_notes", json!({"limit": 5}));
-    let titles: Vec<&str> = page["notes"]
-        .as_array()
-        .expect("notes")
-        .iter()
-        .filter_map(|n| n["title"].as_str())
-        .collect();
-    assert_eq!(titles, ["after", "kept"]);
+    assert_eq!(titles(&page), ["after", "kept"]);
     assert!(after["id"].as_i64() >= Some(2));
     assert!(c.finish().success());
     assert_eq!(reopen(&path), (2, 1));

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Client, temp_db};
+use common::{Client, temp_db, titles};
 use serde_json::{Value, json};
 
 const HOSTILE: &[&str] = &[
@@ -69,13 +69,7 @@ fn hostile_strings_round_trip_byte_for_byte() {
     let page = c.ok("search_notes", json!({"limit": 100}));
     assert_eq!(page["notes"].as_array().map(Vec::len), Some(HOSTILE.len()));
     let found = c.ok("search_notes", json!({"query": "%' OR 1=1 --"}));
-    let titles: Vec<&str> = found["notes"]
-        .as_array()
-        .expect("notes")
-        .iter()
-        .filter_map(|n| n["title"].as_str())
-        .collect();
-    assert_eq!(titles, ["%' OR 1=1 --"]);
+    assert_eq!(titles(&found), ["%' OR 1=1 --"]);
     let found = c.ok("search_notes", json!({"query": "\\%"}));
     assert_eq!(found["notes"][0]["title"], "_%\\%_");
     let found = c.ok("search_notes", json!({"query": "👩‍💻"}));

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Client, text};
+use common::{Client, text, titles};
 use serde_json::{Value, json};
 
 fn tag_pattern_error(path: &str) -> String {
@@ -100,7 +100,7 @@ fn create_and_get() {
         (json!({"id": 3}), "No note with id 3."),
         (
             json!({"id": 0}),
-            "Argument 'id' is not valid. Expected a value of at least 1.",
+            "Argument 'id' is not valid. Expected a value from 1 to 9007199254740991.",
         ),
         (
             json!({"id": "1"}),
@@ -185,7 +185,7 @@ fn update_and_delete() {
     assert_eq!(c.fails("get_note", json!({"id": 1})), "No note with id 1.");
     assert_eq!(
         c.fails("delete_note", json!({"id": -1})),
-        "Argument 'id' is not valid. Expected a value of at least 1."
+        "Argument 'id' is not valid. Expected a value from 1 to 9007199254740991."
     );
     // A deleted id is never given again.
     assert_eq!(c.ok("create_note", json!({"title": "next"}))["id"], 2);
@@ -229,14 +229,6 @@ fn search_pages_with_a_cursor_and_filters() {
     assert_eq!(pages, 3);
     assert_eq!(ids, (1..=25).rev().collect::<Vec<i64>>());
 
-    let titles = |page: &Value| -> Vec<String> {
-        page["notes"]
-            .as_array()
-            .expect("notes")
-            .iter()
-            .map(|n| n["title"].as_str().expect("title").to_owned())
-            .collect()
-    };
     let page = c.ok("search_notes", json!({"query": "NOTE 1", "tag": "odd"}));
     assert_eq!(
         titles(&page),

@@ -7,8 +7,8 @@ enum Priority { low, normal, high, urgent }
 /// A stored note.
 @rename_all("camelCase")
 record Note {
-    /// The note's id, assigned by the server.
-    id: i64,
+    /// The note's id, assigned by the server (at most 2^53 - 1, exact in JavaScript).
+    @range(1, 9007199254740991) id: i64,
     title: string,
     /// The text (Markdown).
     body: string,
@@ -77,12 +77,12 @@ service NotesTools {
 
     /// Returns one note.
     @title("Get a note") @read_only @idempotent
-    tool get_note(@range(min: 1) id: i64) -> Note;
+    tool get_note(@range(1, 9007199254740991) id: i64) -> Note;
 
     /// Changes the given fields of a note; fields left out keep their value.
     @title("Update a note") @destructive @idempotent
     tool update_note(
-        @range(min: 1) id: i64,
+        @range(1, 9007199254740991) id: i64,
         @length(1, 200) title: string? = null,
         @length(max: 1048576) body: string? = null,
         /// Replaces every tag.
@@ -98,7 +98,7 @@ service NotesTools {
 
     /// Deletes a note and returns what it was.
     @title("Delete a note") @destructive @idempotent
-    tool delete_note(@range(min: 1) id: i64) -> Note;
+    tool delete_note(@range(1, 9007199254740991) id: i64) -> Note;
 
     /// Searches notes, newest first, a page at a time.
     @title("Search notes") @read_only @idempotent
@@ -136,7 +136,7 @@ service NotesTools {
 
     /// One note as Markdown.
     @uri("notes://{id}") @mime("text/markdown") @title("Note")
-    resource note(@range(min: 1) id: i64) -> string;
+    resource note(@range(1, 9007199254740991) id: i64) -> string;
 
     /// Asks for a summary of the notes that have a tag.
     prompt summarize_tag(

@@ -184,6 +184,16 @@ pub fn text(result: &Value) -> &str {
     result["content"][0]["text"].as_str().expect("a text block")
 }
 
+/// The titles of a `search_notes` page, in order.
+pub fn titles(page: &Value) -> Vec<String> {
+    page["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .map(|n| n["title"].as_str().expect("title").to_owned())
+        .collect()
+}
+
 /// A fresh temporary directory with the path of a database file in it.
 pub fn temp_db() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
