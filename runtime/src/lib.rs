@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod args;
+mod banner;
 mod bytes;
 mod connection;
 pub mod content;
@@ -26,6 +27,7 @@ mod stdio;
 pub mod tasks;
 pub mod uri_template;
 
+pub use banner::StdioBanner;
 pub use bytes::Bytes;
 pub use connection::tasks::{TASKS_EXTENSION, TaskInput, TaskSupport};
 pub use connection::{Connection, LineProblem, Outbox};

@@ -1,0 +1,128 @@
+//! Serves the notes example over stdio until end of input, or over Streamable HTTP with
+//! `--http ADDR` (e.g. `--http 127.0.0.1:8931`, endpoint `/mcp`) until SIGINT or SIGTERM.
+//! `--stateless` (with `--http`) keeps no session. `--db PATH` keeps the notes in a SQLite
+//! file (WAL); without it they live in memory for the life of the process. `--demo` plays a
+//! short scripted session in process and exits.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use notes_example::{MAX_MESSAGE_BYTES, Notes};
+use toolidl_runtime::http::HttpConfig;
+use toolidl_runtime::{StdioBanner, StdioConfig};
+
+const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless]] | --demo";
+
+fn main() -> std::io::Result<()> {
+    notes_example::init_logging();
+    let mut http: Option<SocketAddr> = None;
+    let mut stateless = false;
+    let mut db: Option<PathBuf> = None;
+    let mut demo = false;
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.to_str() {
+            Some("--http") => match args.next().and_then(|a| a.to_str()?.parse().ok()) {
+                Some(addr) => http = Some(addr),
+                None => return usage("--http needs an address such as 127.0.0.1:8931"),
+            },
+            Some("--stateless") => stateless = true,
+            Some("--db") => match args.next() {
+                Some(path) if !path.is_empty() => db = Some(PathBuf::from(path)),
+                _ => return usage("--db needs a file path"),
+            },
+            Some("--demo") => demo = true,
+            Some("--help" | "-h") => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            _ => return usage(&format!("unknown argument {}", arg.to_string_lossy())),
+        }
+    }
+    if stateless && http.is_none() {
+        return usage("--stateless needs --http");
+    }
+    if demo {
+        if http.is_some() || db.is_some() {
+            return usage("--demo takes no other option");
+        }
+        return run_demo();
+    }
+
+    let notes = match &db {
+        Some(path) => Notes::open(path),
+        None => Notes::in_memory(),
+    };
+    let notes = match notes {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("notes-example: cannot open the database: {e}");
+            std::process::exit(1);
+        }
+    };
+    let server = notes_example::server(notes);
+    match http {
+        None => {
+            banner(db.as_deref()).print_if_terminal();
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            let config = StdioConfig {
+                max_line_bytes: MAX_MESSAGE_BYTES,
+            };
+            runtime.block_on(toolidl_runtime::serve_stdio_with(server, config))
+        }
+        Some(addr) => {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            let config = HttpConfig::new()
+                .bind(addr)
+                .stateless(stateless)
+                .max_body_bytes(MAX_MESSAGE_BYTES);
+            runtime.block_on(async {
+                let http = toolidl_runtime::http::HttpServer::bind(server, config).await?;
+                eprintln!("serving MCP at http://{}/mcp", http.local_addr()?);
+                http.run().await
+            })
+        }
+    }
+}
+
+/// The terminal banner; the client entry carries the database as an absolute path.
+fn banner(db: Option<&std::path::Path>) -> StdioBanner {
+    let mut args = Vec::new();
+    let storage = match db {
+        Some(path) => {
+            let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+            args.push("--db".to_owned());
+            args.push(absolute.display().to_string());
+            format!("notes in {}", absolute.display())
+        }
+        None => "notes in memory (gone when it exits; --db PATH keeps them)".to_owned(),
+    };
+    StdioBanner::new(
+        "notes",
+        format!(
+            "notes-example {}: a notes server over SQLite, {storage}.",
+            env!("CARGO_PKG_VERSION")
+        ),
+    )
+    .args(args)
+    .line("Other ways to run it: --demo plays a short session and exits; --http 127.0.0.1:8931 serves Streamable HTTP.")
+}
+
+fn run_demo() -> std::io::Result<()> {
+    let notes = Notes::in_memory().map_err(std::io::Error::other)?;
+    let server = notes_example::server(notes);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let mut out = std::io::stdout().lock();
+    runtime.block_on(notes_example::demo::run(server, &mut out))
+}
+
+fn usage(problem: &str) -> std::io::Result<()> {
+    eprintln!("notes-example: {problem}\n{USAGE}");
+    std::process::exit(2)
+}

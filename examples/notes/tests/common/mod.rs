@@ -1,0 +1,202 @@
+//! A small MCP client for the tests: runs the real `notes-example` binary over stdio and
+//! speaks JSON-RPC lines to it.
+
+#![allow(dead_code)] // each test file uses a part of it
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// How long a test waits for one message before it fails.
+pub const TIMEOUT: Duration = Duration::from_secs(120);
+
+pub struct Client {
+    child: Child,
+    stdin: Option<Arc<Mutex<ChildStdin>>>,
+    messages: Receiver<Value>,
+    /// Messages read while waiting for another one.
+    seen: Vec<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    /// Starts the server with `args` and does the handshake (2025-11-25).
+    pub fn start(args: &[&str]) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_notes-example"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the server");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, messages) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin: Some(Arc::new(Mutex::new(stdin))),
+            messages,
+            seen: Vec::new(),
+            next_id: 1000,
+        };
+        let init = client.request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "notes-tests", "version": "1"}}),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "notes-example");
+        client.notify("notifications/initialized", json!({}));
+        client
+    }
+
+    /// Starts the server on a database file.
+    pub fn with_db(path: &Path) -> Client {
+        Client::start(&["--db", path.to_str().expect("a UTF-8 temp path")])
+    }
+
+    /// A handle that other threads can write lines with.
+    pub fn writer(&self) -> Arc<Mutex<ChildStdin>> {
+        Arc::clone(self.stdin.as_ref().expect("stdin open"))
+    }
+
+    pub fn send_line(&self, line: &str) {
+        let stdin = self.stdin.as_ref().expect("stdin open");
+        let mut w = stdin.lock().expect("lock");
+        w.write_all(line.as_bytes()).expect("write");
+        w.write_all(b"\n").expect("write");
+        w.flush().expect("flush");
+    }
+
+    pub fn notify(&self, method: &str, params: Value) {
+        self.send_line(&json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string());
+    }
+
+    /// Sends a request with a fresh id and returns the id.
+    pub fn send(&mut self, method: &str, params: Value) -> i64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
+        );
+        id
+    }
+
+    /// Sends a request and waits for its reply (the whole message).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params);
+        self.reply(id)
+    }
+
+    /// Waits for the reply to request `id`.
+    pub fn reply(&mut self, id: i64) -> Value {
+        self.wait_for(|m| m["id"] == json!(id) && m.get("method").is_none())
+    }
+
+    /// Waits for the first message (already seen or new) that `matches`.
+    pub fn wait_for(&mut self, matches: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.seen.iter().position(&matches) {
+            return self.seen.remove(i);
+        }
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(m) if matches(&m) => return m,
+                Ok(m) => self.seen.push(m),
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; seen: {:?}", self.seen),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the server closed its output; seen: {:?}", self.seen)
+                }
+            }
+        }
+    }
+
+    /// The messages seen so far that were not waited for (notifications, say).
+    pub fn take_seen(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.seen)
+    }
+
+    /// Calls a tool and returns the `CallToolResult`.
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        assert!(reply.get("error").is_none(), "{tool}: {reply}");
+        reply["result"].clone()
+    }
+
+    /// Calls a tool that must succeed and returns its structured content.
+    pub fn ok(&mut self, tool: &str, arguments: Value) -> Value {
+        let result = self.call(tool, arguments.clone());
+        assert_ne!(
+            result["isError"],
+            json!(true),
+            "{tool} {arguments}: {result}"
+        );
+        result["structuredContent"].clone()
+    }
+
+    /// Calls a tool that must fail and returns its error text.
+    pub fn fails(&mut self, tool: &str, arguments: Value) -> String {
+        let result = self.call(tool, arguments.clone());
+        assert_eq!(
+            result["isError"],
+            json!(true),
+            "{tool} {arguments}: {result}"
+        );
+        text(&result).to_owned()
+    }
+
+    /// Closes stdin and waits for the server to exit.
+    pub fn finish(mut self) -> ExitStatus {
+        self.stdin.take();
+        self.child.wait().expect("wait")
+    }
+
+    /// Kills the server with SIGKILL.
+    pub fn kill(mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("wait");
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The first text block of a result.
+pub fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().expect("a text block")
+}
+
+/// The titles of a `search_notes` page, in order.
+pub fn titles(page: &Value) -> Vec<String> {
+    page["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .map(|n| n["title"].as_str().expect("title").to_owned())
+        .collect()
+}
+
+/// A fresh temporary directory with the path of a database file in it.
+pub fn temp_db() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("notes.db");
+    (dir, path)
+}
