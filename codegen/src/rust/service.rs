@@ -733,7 +733,11 @@ impl Context<'_> {
     }
 
     fn read_resource(&self, service: &Service, listings: &ServiceListings) -> TokenStream {
-        let branches = service.resources.iter().map(|r| {
+        // Fixed URIs first: a template must not take a URI that a listed resource names
+        // (`notes://{id}` and `notes://index`), whatever the declaration order.
+        let (templates, fixed): (Vec<&Resource>, Vec<&Resource>) =
+            service.resources.iter().partition(|r| r.is_template);
+        let branches = fixed.into_iter().chain(templates).map(|r| {
             let listing = listings
                 .resources
                 .iter()
