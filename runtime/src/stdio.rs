@@ -29,8 +29,35 @@ impl Default for StdioConfig {
 }
 
 /// Serves `server` on stdin/stdout until stdin ends and every call in flight has answered.
+///
+/// Started on a terminal (stdin is a TTY: a person ran it, not a client), it first tells on
+/// stderr what it is and prints a client configuration entry for itself (a
+/// [`StdioBanner`](crate::StdioBanner) with the server's name and version, and this
+/// process's executable and arguments); stdout carries only protocol messages. Use
+/// [`serve_stdio_with`] for no banner, or print your own first.
 pub async fn serve_stdio(server: Server) -> io::Result<()> {
+    default_banner(&server).print_if_terminal();
     serve_stdio_with(server, StdioConfig::default()).await
+}
+
+/// The banner of [`serve_stdio`]: `<name> <version>` from `serverInfo`, keyed by the name.
+fn default_banner(server: &Server) -> crate::StdioBanner {
+    let info: serde_json::Value =
+        serde_json::from_str(&server.shared.info_json).unwrap_or_default();
+    let field = |key: &str| {
+        info.get(key)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_owned()
+    };
+    let (name, version) = (field("name"), field("version"));
+    let title = info
+        .get("title")
+        .and_then(|v| v.as_str())
+        .map(|t| format!(" ({t})"))
+        .unwrap_or_default();
+    crate::StdioBanner::new(name.clone(), format!("{name} {version}{title}"))
+        .args(std::env::args().skip(1))
 }
 
 /// [`serve_stdio`] with options.
@@ -150,10 +177,34 @@ fn scanner_over(start: &[u8]) -> IdScanner {
     scanner
 }
 
+/// How long stdio waits for a running call to end before reading on regardless.
+const SLOT_PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
+
 fn dispatch(conn: &Connection, line: &[u8]) {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return;
     }
+    // At the connection's limit of running calls, stop reading: the client's writes block
+    // instead of the server queueing without bound.
+    conn.wait_for_slot(SLOT_PATIENCE);
     conn.handle_bytes(line);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_banner_names_the_server_and_its_client_entry() {
+        let server = Server::builder("weather", "1.2.3")
+            .title("Weather tools")
+            .build();
+        let text = default_banner(&server).render("/opt/weather");
+        assert!(
+            text.starts_with("weather 1.2.3 (Weather tools)\nThis is an MCP server"),
+            "{text}"
+        );
+        assert!(text.contains(r#"{"mcpServers":{"weather":{"command":"/opt/weather","args":["#));
+    }
 }

@@ -47,6 +47,20 @@ async fn run_raw(input: Vec<u8>, max_line_bytes: usize) -> Vec<String> {
     text.lines().map(str::to_owned).collect()
 }
 
+/// Serves `input` with default options; the output text.
+async fn serve_text(server: toolidl_runtime::Server, input: String) -> String {
+    let out = Shared::default();
+    serve_io(
+        server,
+        Cursor::new(input.into_bytes()),
+        out.clone(),
+        StdioConfig::default(),
+    )
+    .await
+    .unwrap();
+    String::from_utf8(out.0.lock().unwrap().clone()).unwrap()
+}
+
 fn discover(id: i64) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "server/discover"}).to_string()
 }
@@ -360,16 +374,7 @@ async fn pretty_printed_listings_and_outputs_stay_on_one_line() {
         request("tools/call", json!({"name": "structured"}), modern);
         request("tools/call", json!({"name": "json"}), modern);
     }
-    let out = Shared::default();
-    serve_io(
-        server,
-        Cursor::new(input.into_bytes()),
-        out.clone(),
-        StdioConfig::default(),
-    )
-    .await
-    .unwrap();
-    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    let text = serve_text(server, input).await;
     assert!(!text.contains('\r'), "{text}");
     let replies: Vec<Value> = text
         .lines()
@@ -405,4 +410,27 @@ async fn pretty_printed_listings_and_outputs_stay_on_one_line() {
         "forbidden"
     );
     assert_eq!(by_id(12)["result"]["structuredContent"], value);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_the_pending_limit_stdio_stops_reading_instead_of_refusing() {
+    let server = toolidl_runtime::Server::builder("kitchen", "1.2.3")
+        .service(Arc::new(common::Kitchen))
+        .max_pending_calls(2)
+        .build();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let mut input = format!("{init}\n");
+    for id in 1..=6 {
+        let slow = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "slow", "arguments": {"ms": 30}}});
+        input.push_str(&format!("{slow}\n"));
+    }
+    let text = serve_text(server, input).await;
+    let replies: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies.len(), 7, "{text}");
+    for reply in &replies[1..] {
+        assert_eq!(reply["result"]["content"][0]["text"], "slept 30", "{reply}");
+    }
 }

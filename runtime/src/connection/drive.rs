@@ -72,6 +72,7 @@ impl Connection {
                         r = CatchUnwind(fut) => Some(r),
                     };
                     lock(&conn.inflight).remove(&key);
+                    conn.slot_freed.notify_all();
                     match outcome {
                         Some(Ok(v)) => state.send_reply(render(finish, Ok(v), &state)),
                         Some(Err(payload)) => {

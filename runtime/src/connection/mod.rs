@@ -64,6 +64,7 @@ impl Connection {
             session: OnceLock::new(),
             log_level: AtomicU8::new(NO_LOGS),
             inflight: Mutex::new(HashMap::new()),
+            slot_freed: std::sync::Condvar::new(),
             pending: Mutex::new(Some(HashMap::new())),
             next_request: AtomicU64::new(1),
             subscriptions: Mutex::new(Vec::new()),
@@ -387,6 +388,23 @@ impl Connection {
             }
             Err(e) => self.reply_error(id, &e),
         }
+    }
+
+    /// Backpressure for a transport that can wait (stdio): while the connection runs as
+    /// many calls as the server allows, blocks (after flushing what is batched) until one
+    /// ends, for at most `patience`; then the next message is handled anyway (a request
+    /// gets `-32000`), so a client whose calls all wait on its own answers is still read.
+    pub(crate) fn wait_for_slot(&self, patience: std::time::Duration) {
+        let max = self.server.shared.max_pending_calls;
+        if lock(&self.shared.inflight).len() < max {
+            return;
+        }
+        self.flush();
+        let calls = lock(&self.shared.inflight);
+        let _ = self
+            .shared
+            .slot_freed
+            .wait_timeout_while(calls, patience, |calls| calls.len() >= max);
     }
 
     /// Whether the connection already runs as many pending calls as the server allows.

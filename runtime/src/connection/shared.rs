@@ -30,6 +30,8 @@ pub(crate) struct ConnShared {
     /// `logging/setLevel`: index into `LogLevel::ALL`, or `NO_LOGS`.
     pub(super) log_level: AtomicU8,
     pub(super) inflight: Mutex<HashMap<Box<str>, Arc<CallState>>>,
+    /// Signalled when a call leaves `inflight` (stdio waits on it at the limit).
+    pub(super) slot_freed: std::sync::Condvar,
     /// Requests to the client awaiting its response; `None` once the input has ended.
     pub(super) pending: Mutex<Option<Waiting>>,
     pub(super) next_request: AtomicU64,

@@ -383,6 +383,7 @@ fn detached_state(
         session: OnceLock::new(),
         log_level: AtomicU8::new(NO_LOGS),
         inflight: Mutex::new(HashMap::new()),
+        slot_freed: std::sync::Condvar::new(),
         pending: Mutex::new(None),
         next_request: AtomicU64::new(1),
         subscriptions: Mutex::new(Vec::new()),
