@@ -35,6 +35,7 @@ source scripts/lib.sh
 SERVERS=(
     "weather weather-example interop/servers/weather.json"
     "conformance conformance-example interop/servers/conformance.json"
+    "notes notes-example interop/servers/notes.json"
 )
 TRANSPORTS=(stdio http http-stateless)
 SDK_MODES=(legacy auto 2026-07-28)

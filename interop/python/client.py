@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import secrets
 import sys
 import traceback
 import warnings
@@ -87,6 +89,53 @@ def texts(content: list[Any]) -> list[str]:
     return [c.text for c in content if getattr(c, "type", None) == "text"]
 
 
+# `${NAME}` and `${NAME.FIELD...}` in a spec entry's strings (keys too): `run`, a token unique
+# to this client run (`CLIENT-MODE-XXXX`, also a valid tag name), or a field of the
+# structuredContent an earlier call saved (`"save": NAME`). A string that is exactly one
+# reference becomes the value itself (a number stays a number); an unknown one stays as it is.
+VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
+MISSING = object()
+
+
+def lookup(path: str, vars_: dict[str, Any]) -> Any:
+    value: Any = vars_
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return MISSING
+        value = value[part]
+    return value
+
+
+def expand(value: Any, vars_: dict[str, Any]) -> Any:
+    def text(s: str) -> str:
+        def one(m: re.Match[str]) -> str:
+            v = lookup(m.group(1), vars_)
+            return m.group(0) if v is MISSING else v if isinstance(v, str) else compact(v)
+
+        return VAR.sub(one, s)
+
+    if isinstance(value, str):
+        whole = VAR.fullmatch(value)
+        if whole and lookup(whole.group(1), vars_) is not MISSING:
+            return lookup(whole.group(1), vars_)
+        return text(value)
+    if isinstance(value, list):
+        return [expand(v, vars_) for v in value]
+    if isinstance(value, dict):
+        return {text(k): expand(v, vars_) for k, v in value.items()}
+    return value
+
+
+def subset(got: Any, want: Any) -> bool:
+    """`structuredSubset`: objects have the wanted keys (recursively), arrays the same length
+    item by item, anything else is equal."""
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(k in got and subset(got[k], v) for k, v in want.items())
+    if isinstance(want, list):
+        return isinstance(got, list) and len(got) == len(want) and all(subset(g, w) for g, w in zip(got, want))
+    return got == want and isinstance(got, bool) == isinstance(want, bool)
+
+
 # What the client answers when the server asks (a request to the client under the handshake
 # revisions, an input_required result under 2026-07-28): the same in every client program.
 SAMPLING_TEXT = "Paris"
@@ -118,6 +167,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
     want_version = "2025-11-25" if args.mode == "legacy" else "2026-07-28"
     # No response cache: every call must reach the server.
     logged: list[Any] = []
+    vars_: dict[str, Any] = {"run": f"python-{args.mode}-{secrets.token_hex(2)}"}
     notified: list[tuple[str, str | None]] = []  # (method, uri) of notifications outside calls
 
     async def on_message(message: Any) -> None:
@@ -155,6 +205,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
         called = set()
         for call in selected(spec.get("calls", []), args):
             label = f"tools/call {call['name']} {compact(call['arguments'])}"
+            call = expand(call, vars_)
             try:
                 r = await client.call_tool(call["name"], call["arguments"])
             except Exception as e:  # noqa: BLE001 - any exception is a failed check
@@ -166,6 +217,14 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
                 c.equal(f"{label}: text", texts(r.content), [call["text"]])
             if ok and "structured" in call:
                 c.equal(f"{label}: structuredContent", r.structured_content, call["structured"])
+            if ok and "structuredSubset" in call:
+                c.check(f"{label}: structuredContent", subset(r.structured_content, call["structuredSubset"]),
+                        f"got {r.structured_content!r}, want at least {call['structuredSubset']!r}")
+                got = texts(r.content)
+                c.check(f"{label}: text is the structuredContent", len(got) == 1 and json.loads(got[0]) == r.structured_content,
+                        f"text {got!r}")
+            if "save" in call:
+                vars_[call["save"]] = r.structured_content
         if spec.get("everyToolCalled", "tools" in spec):
             missing = [n for n in names if n not in called]
             c.check("every listed tool called with good arguments", not missing, f"not called: {missing}")
@@ -173,6 +232,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
         # tools/call with bad arguments: an isError result with the exact text.
         for call in selected(spec.get("toolErrors", []), args):
             label = f"tools/call {call['name']} {compact(call['arguments'])}"
+            call = expand(call, vars_)
             try:
                 r = await client.call_tool(call["name"], call["arguments"])
             except Exception as e:  # noqa: BLE001
@@ -184,6 +244,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
         # tools/call answered with a JSON-RPC error.
         for call in selected(spec.get("callErrors", []), args):
             label = f"tools/call {call['name']}"
+            call = expand(call, vars_)
             try:
                 r = await client.call_tool(call["name"], call["arguments"])
                 c.check(f"{label}: JSON-RPC error", False, f"answered {r!r}")
@@ -193,6 +254,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
         # Progress: the tool's notifications arrive with the call.
         for call in selected(spec.get("progress", []), args):
             label = f"progress of {call['name']}"
+            call = expand(call, vars_)
             seen: list[tuple[float, float | None, str | None]] = []
 
             async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -211,6 +273,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
         # Tools that ask the client (sampling, elicitation, roots) before they answer.
         for call in selected(spec.get("inputs", []), args):
             label = f"tools/call {call['name']} {compact(call['arguments'])} (asks the client)"
+            call = expand(call, vars_)
             try:
                 r = await client.call_tool(call["name"], call["arguments"])
             except Exception as e:  # noqa: BLE001
@@ -225,6 +288,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
             await client.set_logging_level("info")
         for call in logging:
             label = f"log messages of {call['name']}"
+            call = expand(call, vars_)
             logged.clear()
             try:
                 r = await client.call_tool(call["name"], call["arguments"])
@@ -302,13 +366,20 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
             c.equal("resources/templates/list", [t.uri_template for t in listed_t], spec["templates"])
         for read in selected(spec.get("reads", []), args):
             label = f"resources/read {read['uri']}"
+            read = expand(read, vars_)
             try:
                 r = await client.read_resource(read["uri"])
                 if "code" in read:
                     c.check(f"{label}: JSON-RPC error", False, f"answered {r!r}")
                     continue
-                c.equal(f"{label}: contents", [(str(x.uri), x.mime_type, getattr(x, "text", None)) for x in r.contents],
-                        [(read["uri"], read.get("mimeType"), read["text"])])
+                got_read = [(str(x.uri), x.mime_type, getattr(x, "text", None)) for x in r.contents]
+                if "textContains" in read:
+                    c.equal(f"{label}: uri and MIME type", [g[:2] for g in got_read], [(read["uri"], read.get("mimeType"))])
+                    for part in read["textContains"]:
+                        c.check(f"{label}: text contains {compact(part)}", any(part in (g[2] or "") for g in got_read),
+                                f"text {[g[2] for g in got_read]!r}")
+                else:
+                    c.equal(f"{label}: contents", got_read, [(read["uri"], read.get("mimeType"), read["text"])])
             except MCPError as e:
                 if "code" in read:
                     c.equal(f"{label}: error", (e.code, e.message), (read["code"], read["message"]))
@@ -320,6 +391,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
             c.equal("prompts/list names", [p.name for p in (await client.list_prompts()).prompts], spec["prompts"])
         for get in selected(spec.get("gets", []), args):
             label = f"prompts/get {get['name']} {compact(get['arguments'])}"
+            get = expand(get, vars_)
             try:
                 r = await client.get_prompt(get["name"], get["arguments"])
                 if "code" in get:
@@ -339,6 +411,7 @@ async def run(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> None
             ref: Any = (PromptReference(type="ref/prompt", name=ref_spec["name"]) if ref_spec["type"] == "ref/prompt"
                         else ResourceTemplateReference(type="ref/resource", uri=ref_spec["uri"]))
             label = f"completion/complete {ref_spec.get('name') or ref_spec.get('uri')} {comp['argument']}"
+            comp = expand(comp, vars_)
             try:
                 r = await client.complete(ref, comp["argument"])
                 c.equal(f"{label}: values", r.completion.values, comp["values"])

@@ -53,3 +53,50 @@ export class Checks {
         return this.failed ? 1 : 0;
     }
 }
+
+// `${NAME}` and `${NAME.FIELD...}` in a spec entry's strings (keys too): `run`, a token unique
+// to this client run (`CLIENT-MODE-XXXX`, also a valid tag name), or a field of the
+// structuredContent an earlier call saved (`"save": NAME`). A string that is exactly one
+// reference becomes the value itself (a number stays a number); an unknown one stays as it is.
+// The same in interop/python/client.py.
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/g;
+const MISSING = Symbol('missing');
+
+function lookup(path, vars) {
+    let value = vars;
+    for (const part of path.split('.')) {
+        if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, part)) return MISSING;
+        value = value[part];
+    }
+    return value;
+}
+
+export function runToken(client, mode) {
+    return `${client}-${mode}-${Math.floor(Math.random() * 0x10000).toString(16).padStart(4, '0')}`;
+}
+
+export function expand(value, vars) {
+    const text = s =>
+        s.replace(VAR, (whole, path) => {
+            const v = lookup(path, vars);
+            return v === MISSING ? whole : typeof v === 'string' ? v : JSON.stringify(v);
+        });
+    if (typeof value === 'string') {
+        const whole = value.match(new RegExp(`^${VAR.source}$`));
+        if (whole && lookup(whole[1], vars) !== MISSING) return lookup(whole[1], vars);
+        return text(value);
+    }
+    if (Array.isArray(value)) return value.map(v => expand(v, vars));
+    if (value !== null && typeof value === 'object')
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [text(k), expand(v, vars)]));
+    return value;
+}
+
+// `structuredSubset`: objects have the wanted keys (recursively), arrays the same length item
+// by item, anything else is equal.
+export function subset(got, want) {
+    if (Array.isArray(want)) return Array.isArray(got) && got.length === want.length && want.every((w, i) => subset(got[i], w));
+    if (want !== null && typeof want === 'object')
+        return got !== null && typeof got === 'object' && !Array.isArray(got) && Object.entries(want).every(([k, w]) => Object.hasOwn(got, k) && subset(got[k], w));
+    return got === want;
+}

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { Checks } from './checks.mjs';
+import { Checks, expand, runToken, subset } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 const opts = { command: [] };
@@ -45,6 +45,8 @@ const check = (name, ok, detail) => c.check(name, ok, detail);
 const selected = entries =>
     (entries ?? []).filter(e => (e.modes ?? [opts.mode]).includes(opts.mode) && (e.transports ?? [opts.transport]).includes(opts.transport));
 const equal = (name, got, want) => c.equal(name, got, want);
+// `${run}` and what calls saved (`"save": NAME`), for expand (checks.mjs).
+const vars = { run: runToken('ts', opts.mode) };
 const texts = content => (content ?? []).filter(c => c.type === 'text').map(c => c.text);
 const describe = e => (e instanceof ProtocolError ? `JSON-RPC error ${e.code} ${e.message}` : `${e?.name}: ${e?.message}`);
 // A JSON-RPC error the client raised: its code and message (v2 keeps the server's message).
@@ -93,8 +95,9 @@ async function run() {
         for (const name of spec.toolsInclude ?? []) check(`tools/list has ${name}`, names.includes(name), `listed: ${names}`);
 
         const called = new Set();
-        for (const call of selected(spec.calls)) {
-            const label = `tools/call ${call.name} ${JSON.stringify(call.arguments)}`;
+        for (const entry of selected(spec.calls)) {
+            const label = `tools/call ${entry.name} ${JSON.stringify(entry.arguments)}`;
+            const call = expand(entry, vars);
             let r;
             try {
                 r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
@@ -106,14 +109,26 @@ async function run() {
             if (!check(`${label}: no isError`, !r.isError, `isError with ${JSON.stringify(texts(r.content))}`)) continue;
             if ('text' in call) equal(`${label}: text`, texts(r.content), [call.text]);
             if ('structured' in call) equal(`${label}: structuredContent`, r.structuredContent ?? null, call.structured);
+            if ('structuredSubset' in call) {
+                check(`${label}: structuredContent`, subset(r.structuredContent, call.structuredSubset),
+                    `got ${JSON.stringify(r.structuredContent)}, want at least ${JSON.stringify(call.structuredSubset)}`);
+                const got = texts(r.content);
+                let same = false;
+                try {
+                    same = got.length === 1 && JSON.stringify(JSON.parse(got[0])) === JSON.stringify(r.structuredContent);
+                } catch {}
+                check(`${label}: text is the structuredContent`, same, `text ${JSON.stringify(got)}`);
+            }
+            if ('save' in call) vars[call.save] = r.structuredContent;
         }
         if (spec.everyToolCalled ?? 'tools' in spec) {
             const missing = names.filter(n => !called.has(n));
             check('every listed tool called with good arguments', missing.length === 0, `not called: ${missing}`);
         }
 
-        for (const call of selected(spec.toolErrors)) {
-            const label = `tools/call ${call.name} ${JSON.stringify(call.arguments)}`;
+        for (const entry of selected(spec.toolErrors)) {
+            const label = `tools/call ${entry.name} ${JSON.stringify(entry.arguments)}`;
+            const call = expand(entry, vars);
             try {
                 const r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
                 if (check(`${label}: isError`, r.isError === true, `no isError: ${JSON.stringify(texts(r.content))}`))
@@ -123,8 +138,9 @@ async function run() {
             }
         }
 
-        for (const call of selected(spec.callErrors)) {
-            const label = `tools/call ${call.name}`;
+        for (const entry of selected(spec.callErrors)) {
+            const label = `tools/call ${entry.name}`;
+            const call = expand(entry, vars);
             try {
                 const r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
                 check(`${label}: JSON-RPC error`, false, `answered ${JSON.stringify(r)}`);
@@ -133,8 +149,9 @@ async function run() {
             }
         }
 
-        for (const call of selected(spec.inputs)) {
-            const label = `tools/call ${call.name} ${JSON.stringify(call.arguments)} (asks the client)`;
+        for (const entry of selected(spec.inputs)) {
+            const label = `tools/call ${entry.name} ${JSON.stringify(entry.arguments)} (asks the client)`;
+            const call = expand(entry, vars);
             try {
                 const r = await client.callTool({ name: call.name, arguments: call.arguments }, { timeout });
                 if (check(`${label}: no isError`, !r.isError, `isError with ${JSON.stringify(texts(r.content))}`))
@@ -148,8 +165,9 @@ async function run() {
         // logging/setLevel, under 2026-07-28 when the request's _meta asks for a level.
         const logging = selected(spec.logging);
         if (logging.length && opts.mode === 'legacy') await client.setLoggingLevel('info');
-        for (const call of logging) {
-            const label = `log messages of ${call.name}`;
+        for (const entry of logging) {
+            const label = `log messages of ${entry.name}`;
+            const call = expand(entry, vars);
             logged.length = 0;
             const _meta = opts.mode === 'legacy' ? undefined : { 'io.modelcontextprotocol/logLevel': call.level };
             try {
@@ -211,8 +229,9 @@ async function run() {
             }
         }
 
-        for (const call of selected(spec.progress)) {
-            const label = `progress of ${call.name}`;
+        for (const entry of selected(spec.progress)) {
+            const label = `progress of ${entry.name}`;
+            const call = expand(entry, vars);
             const seen = [];
             try {
                 const r = await client.callTool(
@@ -231,12 +250,18 @@ async function run() {
         if (spec.resources) equal('resources/list uris', (await client.listResources()).resources.map(r => r.uri), spec.resources);
         if (spec.templates)
             equal('resources/templates/list', (await client.listResourceTemplates()).resourceTemplates.map(t => t.uriTemplate), spec.templates);
-        for (const read of selected(spec.reads)) {
-            const label = `resources/read ${read.uri}`;
+        for (const entry of selected(spec.reads)) {
+            const label = `resources/read ${entry.uri}`;
+            const read = expand(entry, vars);
             try {
                 const r = await client.readResource({ uri: read.uri });
                 if ('code' in read) check(`${label}: JSON-RPC error`, false, `answered ${JSON.stringify(r)}`);
-                else equal(`${label}: contents`, r.contents.map(x => [x.uri, x.mimeType ?? null, x.text ?? null]), [[read.uri, read.mimeType ?? null, read.text]]);
+                else if ('textContains' in read) {
+                    equal(`${label}: uri and MIME type`, r.contents.map(x => [x.uri, x.mimeType ?? null]), [[read.uri, read.mimeType ?? null]]);
+                    for (const part of read.textContains)
+                        check(`${label}: text contains ${JSON.stringify(part)}`, r.contents.some(x => (x.text ?? '').includes(part)),
+                            `text ${JSON.stringify(r.contents.map(x => x.text ?? null))}`);
+                } else equal(`${label}: contents`, r.contents.map(x => [x.uri, x.mimeType ?? null, x.text ?? null]), [[read.uri, read.mimeType ?? null, read.text]]);
             } catch (e) {
                 if ('code' in read) rpcError(label, e, read);
                 else check(label, false, `raised ${describe(e)}`);
@@ -244,8 +269,9 @@ async function run() {
         }
 
         if (spec.prompts) equal('prompts/list names', (await client.listPrompts()).prompts.map(p => p.name), spec.prompts);
-        for (const get of selected(spec.gets)) {
-            const label = `prompts/get ${get.name} ${JSON.stringify(get.arguments)}`;
+        for (const entry of selected(spec.gets)) {
+            const label = `prompts/get ${entry.name} ${JSON.stringify(entry.arguments)}`;
+            const get = expand(entry, vars);
             try {
                 const r = await client.getPrompt({ name: get.name, arguments: get.arguments });
                 if ('code' in get) check(`${label}: JSON-RPC error`, false, `answered ${JSON.stringify(r)}`);
@@ -256,8 +282,9 @@ async function run() {
             }
         }
 
-        for (const comp of selected(spec.completions)) {
-            const label = `completion/complete ${comp.ref.name ?? comp.ref.uri} ${JSON.stringify(comp.argument)}`;
+        for (const entry of selected(spec.completions)) {
+            const label = `completion/complete ${entry.ref.name ?? entry.ref.uri} ${JSON.stringify(entry.argument)}`;
+            const comp = expand(entry, vars);
             try {
                 const r = await client.complete({ ref: comp.ref, argument: comp.argument });
                 equal(`${label}: values`, r.completion.values, comp.values);

@@ -3,7 +3,8 @@
 //
 //   - `--method tools/list --strict`: exit status 0, no error-severity finding of its schema
 //     portability lint (`--strict` exits 6 on one and lists them), the listed names;
-//   - `--method tools/call` of the spec's first good call: exit status 0 and its text;
+//   - `--method tools/call` of the spec's first good call: exit status 0, its text (or its
+//     `structuredSubset`);
 //   - `--method tools/call` of the spec's first tool error: exit status 5 (the CLI's
 //     TOOL_ERROR for an `isError` result) and its text.
 //
@@ -17,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-import { Checks } from './checks.mjs';
+import { Checks, expand, runToken, subset } from './checks.mjs';
 
 const argv = process.argv.slice(2);
 const opts = { command: [] };
@@ -74,17 +75,27 @@ if (c.check('tools/list --strict: exit status 0', list.status === 0, show(list))
 }
 
 const plain = entries => (entries ?? []).find(e => !e.modes && !e.transports); // for every run
-const good = plain(spec.calls);
-if (good) {
-    const label = `tools/call ${good.name} ${JSON.stringify(good.arguments)}`;
+// `${run}` in the spec's strings (checks.mjs); nothing is saved, as only one call is made.
+const vars = { run: runToken('inspector', opts.mode) };
+const goodEntry = plain(spec.calls);
+if (goodEntry) {
+    const label = `tools/call ${goodEntry.name} ${JSON.stringify(goodEntry.arguments)}`;
+    const good = expand(goodEntry, vars);
     const r = inspector(['--method', 'tools/call', '--tool-name', good.name, '--tool-args-json', JSON.stringify(good.arguments)]);
-    if (c.check(`${label}: exit status 0`, r.status === 0, show(r)) && 'text' in good)
-        c.equal(`${label}: text`, texts(r.json?.result), [good.text]);
+    if (c.check(`${label}: exit status 0`, r.status === 0, show(r))) {
+        if ('text' in good) c.equal(`${label}: text`, texts(r.json?.result), [good.text]);
+        if ('structuredSubset' in good) {
+            const structured = r.json?.result?.structuredContent;
+            c.check(`${label}: structuredContent`, subset(structured, good.structuredSubset),
+                `got ${JSON.stringify(structured)}, want at least ${JSON.stringify(good.structuredSubset)}`);
+        }
+    }
 }
 
-const bad = plain(spec.toolErrors);
-if (bad) {
-    const label = `tools/call ${bad.name} ${JSON.stringify(bad.arguments)}`;
+const badEntry = plain(spec.toolErrors);
+if (badEntry) {
+    const label = `tools/call ${badEntry.name} ${JSON.stringify(badEntry.arguments)}`;
+    const bad = expand(badEntry, vars);
     const r = inspector(['--method', 'tools/call', '--tool-name', bad.name, '--tool-args-json', JSON.stringify(bad.arguments)]);
     if (c.check(`${label}: exit status 5 (isError)`, r.status === 5, show(r)))
         c.equal(`${label}: error text`, texts(r.json?.result), [bad.text]);
