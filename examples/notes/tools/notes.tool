@@ -128,8 +128,8 @@ service NotesTools {
         @range(1, 10000) batch_size: u32 = 1000,
     ) -> ImportReport;
 
-    // Before the template: generated code tries resources in declaration order, and
-    // `notes://{id}` would also match `notes://index` (and refuse it as a bad id).
+    // `notes://{id}` also matches `notes://index`; generated code tries listed URIs
+    // before templates, so the order of these two declarations does not matter.
     /// The 50 newest notes, as a Markdown list of links.
     @uri("notes://index") @mime("text/markdown") @title("Newest notes")
     resource index() -> string;
