@@ -106,6 +106,8 @@ pub struct FieldDecl {
     pub doc: Doc,
     pub attrs: Vec<Attribute>,
     pub name: Ident,
+    /// The span of the `?` of `name?: T` (an optional field: absent allowed, no default).
+    pub optional: Option<Span>,
     pub ty: TypeExpr,
     pub default: Option<Literal>,
     pub span: Span,

@@ -79,7 +79,9 @@ pub struct Field {
     pub ty: Type,
     /// The declared default; `Some(Value::Null)` for `= null`.
     pub default: Option<Value>,
-    /// True unless a default is declared (`= null` included).
+    /// True unless a default is declared (`= null` included) or the field is optional
+    /// (`name?: T`). An optional field is `required: false` without a `default`: absent
+    /// allowed, `null` only when its type is nullable. See [`Field::is_optional`].
     pub required: bool,
     pub constraints: Constraints,
 }
@@ -305,6 +307,13 @@ pub struct Prompt {
     /// Prompt arguments; each is a text-like type.
     pub params: Vec<Field>,
     pub returns: Returns,
+}
+
+impl Field {
+    /// `name?: T`: may be absent, has no default.
+    pub fn is_optional(&self) -> bool {
+        !self.required && self.default.is_none()
+    }
 }
 
 impl Model {

@@ -264,7 +264,15 @@ impl Builder {
         let mut inner = children(pair);
         let (doc, attrs) = self.prefix(inner.next()?)?;
         let name = ident(inner.next()?);
-        let ty = self.type_expr(inner.next()?)?;
+        let mut next = inner.next()?;
+        let optional = if next.as_rule() == Rule::optional_mark {
+            let span = span_of(&next);
+            next = inner.next()?;
+            Some(span)
+        } else {
+            None
+        };
+        let ty = self.type_expr(next)?;
         let default = match inner.next() {
             Some(lit) => Some(self.literal(lit)?),
             None => None,
@@ -273,6 +281,7 @@ impl Builder {
             doc,
             attrs,
             name,
+            optional,
             ty,
             default,
             span,

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use toolidl::model::{Primitive, Type};
+use toolidl::model::{Field, Primitive, Type};
 
 use super::RustOptions;
 use super::facts::Facts;
@@ -96,6 +96,18 @@ impl<'a> Context<'a> {
                     path
                 }
             }
+        }
+    }
+
+    /// The Rust type of a field or parameter: its type's, in an `Option` when the field is
+    /// optional (`name?: T` is `Option<T>`, `name?: T?` is `Option<Option<T>>`).
+    pub fn field_type(&self, f: &Field, boxed: bool) -> TokenStream {
+        let ty = self.rust_type(&f.ty, boxed);
+        if f.is_optional() {
+            let option = self.std("Option");
+            quote!(#option<#ty>)
+        } else {
+            ty
         }
     }
 

@@ -231,11 +231,29 @@ impl Context<'_> {
     fn field_final(&self, f: &Field, local: &proc_macro2::Ident) -> TokenStream {
         let wire = Literal::string(&f.json_name);
         match &f.default {
+            None if f.is_optional() => quote!(#local),
             None => quote!(rt::args::required(#local, path, #wire)?),
             Some(toolidl::model::Value::Null) => quote!(#local.flatten()),
             Some(default) => values::unwrap_default(self, local, &f.ty, default),
         }
     }
+}
+
+/// `name: value` for each field of a struct literal, or `name` alone when the value is the
+/// local of that very name (an optional field: clippy's `redundant_field_names`).
+pub(super) fn struct_inits(fields: &[Field], finals: Vec<TokenStream>) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .zip(finals)
+        .map(|(f, value)| {
+            let name = names::value_ident(&f.name);
+            if name == value.to_string() {
+                quote!(#name)
+            } else {
+                quote!(#name: #value)
+            }
+        })
+        .collect()
 }
 
 /// For an `f32` field with `@range`: the same type with `f64` for `f32`, and the expression

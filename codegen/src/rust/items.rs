@@ -36,7 +36,11 @@ impl Context<'_> {
         let fields = r.fields.iter().map(|f| {
             let docs = doc_attrs(&f.doc);
             let name = names::value_ident(&f.name);
-            let ty = self.rust_type(&f.ty, boxed(&f.name));
+            let ty = self.field_type(f, boxed(&f.name));
+            // An absent optional field is left out of a result, not written as `null`.
+            let skip = f
+                .is_optional()
+                .then(|| quote!(#[serde(skip_serializing_if = "::core::option::Option::is_none")]));
             let rename = (names::value_name(&f.name) != f.json_name).then(|| {
                 let wire = Literal::string(&f.json_name);
                 quote!(#[serde(rename = #wire)])
@@ -48,6 +52,7 @@ impl Context<'_> {
             quote! {
                 #docs
                 #rename
+                #skip
                 #user
                 pub #name: #ty,
             }
@@ -56,8 +61,8 @@ impl Context<'_> {
             &r.fields,
             |f| boxed(&f.name),
             |finals| {
-                let names = r.fields.iter().map(|f| names::value_ident(&f.name));
-                quote!(#ident { #(#names: #finals),* })
+                let inits = super::decode::struct_inits(&r.fields, finals);
+                quote!(#ident { #(#inits),* })
             },
         );
         let result = self.std("Result");

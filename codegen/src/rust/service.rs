@@ -56,15 +56,15 @@ impl Context<'_> {
                 doc_attrs(&f.doc)
             };
             let ident = names::value_ident(&f.name);
-            let ty = self.rust_type(&f.ty, false);
+            let ty = self.field_type(f, false);
             quote!(#docs pub #ident: #ty,)
         });
         let body = self.fields_decoder(
             &tool.params,
             |_| false,
             |finals| {
-                let idents = tool.params.iter().map(|f| names::value_ident(&f.name));
-                quote!(#name { #(#idents: #finals),* })
+                let inits = super::decode::struct_inits(&tool.params, finals);
+                quote!(#name { #(#inits),* })
             },
         );
         let result = self.std("Result");
@@ -89,7 +89,7 @@ impl Context<'_> {
             .iter()
             .map(|f| {
                 let name = names::value_ident(&f.name);
-                let ty = self.rust_type(&f.ty, false);
+                let ty = self.field_type(f, false);
                 quote!(#name: #ty)
             })
             .collect()

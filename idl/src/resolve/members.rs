@@ -168,6 +168,7 @@ impl Resolver<'_> {
         self.blank_name(&attrs, "resource");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
         self.text_like(decl, &params);
+        self.no_optional_params(decl);
         let returns = self.returns(decl.returns.as_ref(), false);
         let mut is_template = false;
         let uri = match &attrs.uri {
@@ -237,6 +238,26 @@ impl Resolver<'_> {
         }
     }
 
+    /// `name?: T` is for tool parameters and record fields: a resource's template variables
+    /// are always there, and a prompt's arguments are text (`T?` or a default covers them).
+    fn no_optional_params(&mut self, decl: &MemberDecl) {
+        for p in &decl.params {
+            let Some(mark) = p.optional else { continue };
+            let kind = decl.kind.keyword();
+            let message = format!(
+                "parameter `{}` of {kind} `{}` cannot be optional (`?:`)",
+                p.name.name, decl.name.name
+            );
+            self.error("E0806", mark, message).help = Some(if decl.kind == MemberKind::Prompt {
+                "a prompt argument the client may leave out is nullable (`T?`) or has a default"
+                    .into()
+            } else {
+                "every variable of a resource's URI template is always there: write `name: T`"
+                    .into()
+            });
+        }
+    }
+
     /// `@name` of a resource or prompt: any text but an empty or blank one (a tool's name has
     /// its own rules, E0401).
     fn blank_name(&mut self, attrs: &Attrs, kind: &str) {
@@ -253,6 +274,7 @@ impl Resolver<'_> {
         self.blank_name(&attrs, "prompt");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
         self.text_like(decl, &params);
+        self.no_optional_params(decl);
         Prompt {
             ident: decl.name.name.clone(),
             name: attrs

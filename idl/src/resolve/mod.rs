@@ -162,6 +162,21 @@ fn collapse(text: &str) -> Option<String> {
     (!collapsed.is_empty()).then_some(collapsed)
 }
 
+/// "field" or "parameter", for messages.
+fn site_noun(site: Site) -> &'static str {
+    if site == Site::Field {
+        "field"
+    } else {
+        "parameter"
+    }
+}
+
+/// A type expression as written in the source.
+fn type_written(text: &str, te: &TypeExpr) -> String {
+    text.get(te.span.start..te.span.end)
+        .map_or_else(|| te.path_text(), |t| t.trim_end().to_owned())
+}
+
 fn description(attrs: &Attrs, doc: &ast::Doc) -> Option<String> {
     attrs
         .description
@@ -365,8 +380,22 @@ impl Resolver<'_> {
             Some(ty) => self.constraints(&attrs, ty),
             None => Constraints::default(),
         };
-        let default = match (&decl.default, &ty) {
-            (Some(lit), Some(ty)) => self.default(lit, ty, &constraints),
+        let default = match (&decl.default, &ty, decl.optional) {
+            (Some(lit), _, Some(_)) => {
+                let message = format!(
+                    "optional {} `{}` cannot have a default",
+                    site_noun(site),
+                    decl.name.name
+                );
+                let written = type_written(&self.sources.get(self.file).text, &decl.ty);
+                let name = &decl.name.name;
+                self.error("E0505", lit.span, message).help = Some(format!(
+                    "an optional {noun} is left out when absent, so it never takes a default: write `{name}: {written} = …` to fill in a default, or `{name}?: {written}` without one",
+                    noun = site_noun(site)
+                ));
+                None
+            }
+            (Some(lit), Some(ty), None) => self.default(lit, ty, &constraints),
             _ => None,
         };
         let json_name = match (&attrs.json_name, rename) {
@@ -383,7 +412,7 @@ impl Resolver<'_> {
                 name: Primitive::Json,
             }),
             default,
-            required: decl.default.is_none(),
+            required: decl.default.is_none() && decl.optional.is_none(),
             constraints,
         }
     }
