@@ -213,8 +213,8 @@ impl<'m> Writer<'m> {
             other => other,
         };
         apply_constraints(&mut fragment, base, &field.constraints);
-        if let Some(default) = field.default.as_ref().and_then(default_value) {
-            fragment.default = Some(default);
+        if let Some(default) = field.default.as_ref() {
+            fragment.default = default_value(self.model, &field.ty, default);
         }
         Ok(fragment)
     }
@@ -476,14 +476,58 @@ fn number_value(n: Number) -> Value {
 }
 
 /// A declared default as JSON; `= null` writes nothing.
-fn default_value(literal: &Literal) -> Option<Value> {
-    Some(match literal {
-        Literal::Null => return None,
+fn default_value(model: &Model, ty: &Type, literal: &Literal) -> Option<Value> {
+    match literal {
+        Literal::Null => None,
+        other => Some(json_value(model, ty, other)),
+    }
+}
+
+/// A literal of type `ty` as JSON: a record's fields by their wire names.
+fn json_value(model: &Model, ty: &Type, literal: &Literal) -> Value {
+    let item = match ty {
+        Type::Nullable { inner } => return json_value(model, inner, literal),
+        Type::List { item } | Type::Set { item } => Some(item.as_ref()),
+        Type::Map { value } => Some(value.as_ref()),
+        _ => None,
+    };
+    let json = Type::Primitive {
+        name: Primitive::Json,
+    };
+    let item = item.unwrap_or(&json);
+    match literal {
+        Literal::Null => Value::Null,
         Literal::Bool(b) => (*b).into(),
         Literal::Number(n) => number_value(*n),
         Literal::String(s) => s.clone().into(),
         Literal::Char(c) => c.to_string().into(),
         Literal::Enum(member) => member.clone().into(),
-        Literal::List(items) => Value::Array(items.iter().filter_map(default_value).collect()),
-    })
+        Literal::List(items) => {
+            Value::Array(items.iter().map(|v| json_value(model, item, v)).collect())
+        }
+        Literal::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|e| (e.key.clone(), json_value(model, item, &e.value)))
+                .collect(),
+        ),
+        Literal::Record(entries) => {
+            let fields = match ty {
+                Type::Named { package, name, .. } => match model.lookup(package, name) {
+                    Some(TypeDef::Record(r)) => r.fields.as_slice(),
+                    _ => &[],
+                },
+                _ => &[],
+            };
+            Value::Object(
+                entries
+                    .iter()
+                    .map(|e| match fields.iter().find(|f| f.name == e.key) {
+                        Some(f) => (f.json_name.clone(), json_value(model, &f.ty, &e.value)),
+                        None => (e.key.clone(), json_value(model, &json, &e.value)),
+                    })
+                    .collect(),
+            )
+        }
+    }
 }

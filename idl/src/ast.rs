@@ -218,8 +218,21 @@ pub enum LiteralKind {
     Bool(bool),
     Null,
     List(Vec<Literal>),
+    /// `{ key: value, … }`: a record default (keys are field names) or a map default (keys
+    /// are strings).
+    Object(Vec<Entry>),
     /// A bare identifier: an enum member.
     Ident(String),
+}
+
+/// One `key: value` of an object literal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    /// True when the key is a string literal (`"k": v`), false for a name (`k: v`).
+    pub quoted: bool,
+    pub key_span: Span,
+    pub value: Literal,
 }
 
 impl LiteralKind {
@@ -233,6 +246,7 @@ impl LiteralKind {
             LiteralKind::Bool(_) => "a bool",
             LiteralKind::Null => "`null`",
             LiteralKind::List(_) => "a list",
+            LiteralKind::Object(_) => "an object",
             LiteralKind::Ident(_) => "a name",
         }
     }

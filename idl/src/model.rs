@@ -203,6 +203,18 @@ pub enum Value {
     /// An enum member, by name (the enum is the field's type).
     Enum(String),
     List(Vec<Value>),
+    /// A `map<string, T>` default: `{"k": v}`, entries in the order written.
+    Map(Vec<MapEntry>),
+    /// A record default: `{ x: 1 }`, keyed by the fields' declared names (not their wire
+    /// names), in the order written; fields left out take their own defaults.
+    Record(Vec<MapEntry>),
+}
+
+/// One entry of a map or record default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MapEntry {
+    pub key: String,
+    pub value: Value,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

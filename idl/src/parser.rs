@@ -419,6 +419,27 @@ impl Builder {
                     .map(|l| self.literal(l))
                     .collect::<Option<Vec<_>>>()?,
             ),
+            Rule::object_lit => LiteralKind::Object(
+                children(inner)
+                    .map(|entry| {
+                        let mut parts = children(entry);
+                        let key = parts.next()?;
+                        let key_span = span_of(&key);
+                        let (key, quoted) = if key.as_rule() == Rule::string_lit {
+                            (self.string(key)?, true)
+                        } else {
+                            (key.as_str().to_string(), false)
+                        };
+                        let value = self.literal(parts.next()?)?;
+                        Some(Entry {
+                            key,
+                            quoted,
+                            key_span,
+                            value,
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+            ),
             _ => LiteralKind::Ident(inner.as_str().to_string()),
         };
         Some(Literal { kind, span })

@@ -90,6 +90,14 @@ impl Resolver<'_> {
         ty: &Type,
         constraints: &Constraints,
     ) -> Option<Value> {
+        let value = self.value_of(lit, ty)?;
+        self.check_default_constraints(lit, &value, constraints);
+        Some(value)
+    }
+
+    /// The value of a literal as a value of `ty`, type-checked all the way down (list
+    /// items, map values, record fields and their own constraints).
+    fn value_of(&mut self, lit: &Literal, ty: &Type) -> Option<Value> {
         let (base, nullable) = match ty {
             Type::Nullable { inner } => (inner.as_ref(), true),
             other => (other, false),
@@ -107,13 +115,75 @@ impl Resolver<'_> {
             .help = Some(format!("make the type nullable: `{shown}?`"));
             return None;
         }
-        if let LiteralKind::List(_) = lit.kind {
-            self.error("E0501", lit.span, "a default cannot be a list")
-                .help = Some("list literals are only allowed in attribute arguments".into());
-            return None;
-        }
         let value = match base {
             Type::Primitive { name } => self.primitive_default(lit, *name, &shown)?,
+            Type::List { item } | Type::Set { item } => {
+                let LiteralKind::List(items) = &lit.kind else {
+                    return self.composite_mismatch(lit, &shown, "a list `[…]`");
+                };
+                let values: Vec<Option<Value>> =
+                    items.iter().map(|l| self.value_of(l, item)).collect();
+                let values: Vec<Value> = values.into_iter().collect::<Option<_>>()?;
+                if matches!(base, Type::Set { .. }) {
+                    for (i, v) in values.iter().enumerate() {
+                        if values[..i].contains(v) {
+                            self.error(
+                                "E0501",
+                                items[i].span,
+                                format!("a default of `{shown}` repeats this item"),
+                            )
+                            .help =
+                                Some("the items of a set differ: remove the repeated one".into());
+                            return None;
+                        }
+                    }
+                }
+                Value::List(values)
+            }
+            Type::Map { value } => {
+                let LiteralKind::Object(entries) = &lit.kind else {
+                    return self.composite_mismatch(lit, &shown, "a map `{\"key\": value}`");
+                };
+                let mut out: Vec<MapEntry> = Vec::new();
+                let mut ok = true;
+                for entry in entries {
+                    if !entry.quoted {
+                        self.error(
+                            "E0501",
+                            entry.key_span,
+                            "the keys of a map default are strings",
+                        )
+                        .help = Some(format!("write the key in double quotes: \"{}\"", entry.key));
+                        ok = false;
+                        continue;
+                    }
+                    if self.repeated(&out, entry, format!("key \"{}\"", entry.key)) {
+                        ok = false;
+                        continue;
+                    }
+                    match self.value_of(&entry.value, value) {
+                        Some(v) => out.push(MapEntry {
+                            key: entry.key.clone(),
+                            value: v,
+                        }),
+                        None => ok = false,
+                    }
+                }
+                if !ok {
+                    return None;
+                }
+                Value::Map(out)
+            }
+            Type::Named {
+                package,
+                name,
+                def: DefKind::Record,
+            } => {
+                let LiteralKind::Object(entries) = &lit.kind else {
+                    return self.composite_mismatch(lit, &shown, "a record `{ field: value }`");
+                };
+                self.record_value(lit, entries, package, name)?
+            }
             Type::Named {
                 package,
                 name,
@@ -156,22 +226,190 @@ impl Resolver<'_> {
                     }
                 }
             }
-            _ => {
-                self.error(
-                    "E0501",
-                    lit.span,
-                    format!("a value of type `{shown}` cannot have a default"),
-                )
-                .help = Some(if nullable {
-                    "the only default such a type can have is `= null`".into()
-                } else {
-                    "defaults are literals: bools, numbers, strings, chars and enum members".into()
-                });
+            // `T??` is refused before defaults are checked.
+            Type::Nullable { .. } => return None,
+        };
+        Some(value)
+    }
+
+    /// A `json` default: any JSON a literal can write (objects with string keys).
+    fn json_value(&mut self, lit: &Literal) -> Option<Value> {
+        Some(match &lit.kind {
+            LiteralKind::Null => Value::Null,
+            LiteralKind::Bool(b) => Value::Bool(*b),
+            LiteralKind::Int(n) => Value::Number(int_number(*n)),
+            LiteralKind::Float(f) => Value::Number(Number::Float(*f)),
+            LiteralKind::String(s) => Value::String(s.clone()),
+            LiteralKind::List(items) => {
+                let values: Vec<Option<Value>> = items.iter().map(|l| self.json_value(l)).collect();
+                Value::List(values.into_iter().collect::<Option<_>>()?)
+            }
+            LiteralKind::Object(entries) => {
+                let mut out: Vec<MapEntry> = Vec::new();
+                for entry in entries {
+                    if !entry.quoted || out.iter().any(|e| e.key == entry.key) {
+                        let message = if entry.quoted {
+                            format!("key \"{}\" is given twice", entry.key)
+                        } else {
+                            "the keys of a JSON object are strings".to_owned()
+                        };
+                        self.error("E0501", entry.key_span, message).help = Some(format!(
+                            "write each key once, in double quotes: \"{}\"",
+                            entry.key
+                        ));
+                        return None;
+                    }
+                    let value = self.json_value(&entry.value)?;
+                    out.push(MapEntry {
+                        key: entry.key.clone(),
+                        value,
+                    });
+                }
+                Value::Map(out)
+            }
+            other => {
+                let message = format!(
+                    "expected a string, number, bool, `null`, list or object in a `json` default, found {}",
+                    other.describe()
+                );
+                self.error("E0501", lit.span, message);
                 return None;
             }
-        };
-        self.check_default_constraints(lit, &value, constraints);
-        Some(value)
+        })
+    }
+
+    /// Reports `entry` when `out` has its key already.
+    fn repeated(&mut self, out: &[MapEntry], entry: &ast::Entry, what: String) -> bool {
+        let repeated = out.iter().any(|e| e.key == entry.key);
+        if repeated {
+            self.error("E0501", entry.key_span, format!("{what} is given twice"))
+                .help = Some("remove one of them".into());
+        }
+        repeated
+    }
+
+    /// A list, map or record type given another kind of literal.
+    fn composite_mismatch(&mut self, lit: &Literal, shown: &str, expected: &str) -> Option<Value> {
+        let message = format!(
+            "expected {expected} for `{shown}`, found {}",
+            lit.kind.describe()
+        );
+        self.error("E0501", lit.span, message);
+        None
+    }
+
+    /// `{ field: value, … }` for record `package.name`: known fields, each once, each value
+    /// of its field's type and within its constraints, and every required field given.
+    fn record_value(
+        &mut self,
+        lit: &Literal,
+        entries: &[ast::Entry],
+        package: &str,
+        name: &str,
+    ) -> Option<Value> {
+        let fields = self.record_fields(package, name)?;
+        let mut out: Vec<MapEntry> = Vec::new();
+        let mut ok = true;
+        for entry in entries {
+            if entry.quoted {
+                self.error(
+                    "E0501",
+                    entry.key_span,
+                    "the fields of a record default are named without quotes",
+                )
+                .help = Some(format!("write `{}: …`", entry.key));
+                ok = false;
+                continue;
+            }
+            let Some(field) = fields.iter().find(|f| f.name == entry.key) else {
+                let help = match suggest(&entry.key, fields.iter().map(|f| f.name.as_str())) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!(
+                        "fields of `{name}`: {}",
+                        fields
+                            .iter()
+                            .map(|f| f.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                self.error(
+                    "E0501",
+                    entry.key_span,
+                    format!("record `{name}` has no field `{}`", entry.key),
+                )
+                .help = Some(help);
+                ok = false;
+                continue;
+            };
+            if self.repeated(&out, entry, format!("field `{}`", entry.key)) {
+                ok = false;
+                continue;
+            }
+            match self.value_of(&entry.value, &field.ty) {
+                Some(v) => {
+                    self.check_default_constraints(&entry.value, &v, &field.constraints);
+                    out.push(MapEntry {
+                        key: entry.key.clone(),
+                        value: v,
+                    });
+                }
+                None => ok = false,
+            }
+        }
+        let missing: Vec<&str> = fields
+            .iter()
+            .filter(|f| f.required && !entries.iter().any(|e| e.key == f.name))
+            .map(|f| f.name.as_str())
+            .collect();
+        if !missing.is_empty() {
+            let list = missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.error(
+                "E0501",
+                lit.span,
+                format!("a default of record `{name}` leaves out its required {list}"),
+            )
+            .help = Some(
+                "give every field that has no default and is not optional (`name?: T`)".into(),
+            );
+            return None;
+        }
+        ok.then_some(Value::Record(out))
+    }
+
+    /// The fields of record `package.name`, resolved in its own file (types, constraints,
+    /// whether required), without diagnostics: its own resolution reports them.
+    fn record_fields(&mut self, package: &str, name: &str) -> Option<Vec<Field>> {
+        let info = self
+            .world
+            .defs
+            .get(&(package.to_owned(), name.to_owned()))?;
+        let file = info.file;
+        let decl = self.files[file.0]
+            .ast
+            .as_ref()?
+            .items
+            .iter()
+            .find_map(|item| match item {
+                Item::Record(r) if r.name.name == name => Some(r),
+                _ => None,
+            })?;
+        let mut scratch = Vec::new();
+        let record = Resolver {
+            world: self.world,
+            files: self.files,
+            sources: self.sources,
+            file,
+            scope: Scope::new(file, self.files, self.world),
+            diagnostics: &mut scratch,
+            skip_defaults: true,
+        }
+        .record(decl);
+        Some(record.fields)
     }
 
     pub(super) fn primitive_default(
@@ -247,6 +485,9 @@ impl Resolver<'_> {
             (LiteralKind::Int(n), Primitive::Json) => Some(Value::Number(int_number(*n))),
             (LiteralKind::Float(f), Primitive::Json) => Some(Value::Number(Number::Float(*f))),
             (LiteralKind::Bool(b), Primitive::Json) => Some(Value::Bool(*b)),
+            (LiteralKind::List(_) | LiteralKind::Object(_), Primitive::Json) => {
+                self.json_value(lit)
+            }
             (_, Primitive::Json) => mismatch(self, "a string, number or bool", None),
             _ => {
                 self.error(
@@ -298,16 +539,24 @@ impl Resolver<'_> {
                 );
             }
         }
+        if let (Some(length), Value::List(items)) = (&c.length, value) {
+            let count = items.len() as u64;
+            if length.min.is_some_and(|m| count < m) || length.max.is_some_and(|m| count > m) {
+                let unit = if count == 1 { "item" } else { "items" };
+                broken(
+                    self,
+                    format!(
+                        "default has {count} {unit}; `@length` allows {}",
+                        bounds_text(length)
+                    ),
+                );
+            }
+        }
         let Value::String(s) = value else { return };
         if let Some(length) = &c.length {
             let count = s.chars().count() as u64;
             if length.min.is_some_and(|m| count < m) || length.max.is_some_and(|m| count > m) {
-                let bounds = match (length.min, length.max) {
-                    (Some(a), Some(b)) => format!("{a} to {b}"),
-                    (Some(a), None) => format!("at least {a}"),
-                    (None, Some(b)) => format!("at most {b}"),
-                    (None, None) => String::new(),
-                };
+                let bounds = bounds_text(length);
                 let unit = if count == 1 {
                     "character"
                 } else {
@@ -340,6 +589,16 @@ impl Resolver<'_> {
                 format!("default \"{s}\" is not an absolute URL (`@url`)"),
             );
         }
+    }
+}
+
+/// `1 to 3`, `at least 1`, `at most 3`.
+fn bounds_text(length: &Bounds<u64>) -> String {
+    match (length.min, length.max) {
+        (Some(a), Some(b)) => format!("{a} to {b}"),
+        (Some(a), None) => format!("at least {a}"),
+        (None, Some(b)) => format!("at most {b}"),
+        (None, None) => String::new(),
     }
 }
 

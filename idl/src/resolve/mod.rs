@@ -82,6 +82,7 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
                     file,
                     scope: Scope::new(file, &files, &world),
                     diagnostics: &mut diagnostics,
+                    skip_defaults: false,
                 }
                 .file(ast)
             })
@@ -155,6 +156,9 @@ struct Resolver<'a> {
     file: FileId,
     scope: Scope,
     diagnostics: &'a mut Vec<Diagnostic>,
+    /// Resolving a record only to check a default written for it elsewhere: its own
+    /// defaults are not needed (and could refer back to it).
+    skip_defaults: bool,
 }
 
 fn collapse(text: &str) -> Option<String> {
@@ -395,6 +399,7 @@ impl Resolver<'_> {
                 ));
                 None
             }
+            (Some(_), _, None) if self.skip_defaults => None,
             (Some(lit), Some(ty), None) => self.default(lit, ty, &constraints),
             _ => None,
         };

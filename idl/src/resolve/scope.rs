@@ -12,6 +12,8 @@ pub(super) enum DeclKind {
 pub(super) struct DefInfo {
     pub(super) kind: DefKind,
     pub(super) variants: Vec<String>,
+    /// The file that declares it.
+    pub(super) file: FileId,
 }
 
 /// Every declared name of every file, checked for duplicates.
@@ -101,6 +103,7 @@ impl World {
                     DefInfo {
                         kind: def,
                         variants,
+                        file,
                     },
                 );
             }
