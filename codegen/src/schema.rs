@@ -260,7 +260,8 @@ impl<'m> Writer<'m> {
                 enumeration: Some(e.variants.iter().map(|v| v.name.clone().into()).collect()),
                 ..Fragment::of_type("string")
             }),
-            None => Err(SchemaError::UnknownType {
+            // Named types are inlined: no `Type` names one.
+            Some(TypeDef::Alias(_)) | None => Err(SchemaError::UnknownType {
                 package: package.to_owned(),
                 name: name.to_owned(),
             }),

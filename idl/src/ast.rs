@@ -62,6 +62,7 @@ pub enum Item {
     Enum(EnumDecl),
     Record(RecordDecl),
     Service(ServiceDecl),
+    Alias(AliasDecl),
 }
 
 impl Item {
@@ -70,8 +71,32 @@ impl Item {
             Item::Enum(e) => &e.name,
             Item::Record(r) => &r.name,
             Item::Service(s) => &s.name,
+            Item::Alias(a) => &a.name,
         }
     }
+}
+
+/// `type PageSize = @range(1, 100) u8;`: a named type, with the constraints written before
+/// its type expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AliasDecl {
+    pub doc: Doc,
+    /// Attributes before `type` (`@description`).
+    pub attrs: Vec<Attribute>,
+    pub name: Ident,
+    /// Attributes after `=` (the constraints).
+    pub type_attrs: Vec<Attribute>,
+    pub ty: TypeExpr,
+    pub span: Span,
+}
+
+/// `..RepoRef` in a parameter list: the record's fields, spread as parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spread {
+    pub path: Vec<Ident>,
+    /// How many parameters are declared before it.
+    pub index: usize,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -147,6 +172,8 @@ pub struct MemberDecl {
     pub attrs: Vec<Attribute>,
     pub name: Ident,
     pub params: Vec<FieldDecl>,
+    /// `..Record` entries of the parameter list, in order.
+    pub spreads: Vec<Spread>,
     pub returns: Option<TypeExpr>,
     pub span: Span,
 }

@@ -28,6 +28,22 @@ pub struct Model {
 pub enum TypeDef {
     Record(Record),
     Enum(Enum),
+    /// `type Name = @constraints T;`: a named type. Fields and parameters of this type
+    /// hold `ty` and these constraints themselves (the alias is inlined); it is listed for
+    /// generators that name it (a Rust `pub type`).
+    Alias(Alias),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Alias {
+    pub package: String,
+    pub name: String,
+    pub doc: Vec<String>,
+    /// `@description`, else the doc comment, whitespace collapsed; a field or parameter of
+    /// this type without a description of its own takes it.
+    pub description: Option<String>,
+    pub ty: Type,
+    pub constraints: Constraints,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,6 +136,8 @@ pub enum Type {
 pub enum DefKind {
     Record,
     Enum,
+    /// A named type (`type Name = T;`): only while resolving, never in a resolved [`Type`].
+    Alias,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -342,6 +360,7 @@ impl TypeDef {
         match self {
             TypeDef::Record(r) => &r.package,
             TypeDef::Enum(e) => &e.package,
+            TypeDef::Alias(a) => &a.package,
         }
     }
 
@@ -349,6 +368,7 @@ impl TypeDef {
         match self {
             TypeDef::Record(r) => &r.name,
             TypeDef::Enum(e) => &e.name,
+            TypeDef::Alias(a) => &a.name,
         }
     }
 
@@ -356,6 +376,7 @@ impl TypeDef {
         match self {
             TypeDef::Record(r) => r.description.as_deref(),
             TypeDef::Enum(e) => e.description.as_deref(),
+            TypeDef::Alias(a) => a.description.as_deref(),
         }
     }
 }

@@ -161,6 +161,7 @@ impl Builder {
                 Rule::enum_decl => file.items.push(Item::Enum(self.enum_decl(child)?)),
                 Rule::record_decl => file.items.push(Item::Record(self.record_decl(child)?)),
                 Rule::service_decl => file.items.push(Item::Service(self.service_decl(child)?)),
+                Rule::type_decl => file.items.push(Item::Alias(self.alias_decl(child)?)),
                 _ => {}
             }
         }
@@ -315,13 +316,21 @@ impl Builder {
         let (doc, attrs) = self.prefix(inner.next()?)?;
         inner.next(); // keyword
         let name = ident(inner.next()?);
-        let params = inner
-            .next()
-            .map(children)
-            .into_iter()
-            .flatten()
-            .map(|f| self.field(f))
-            .collect::<Option<Vec<_>>>()?;
+        let mut params = Vec::new();
+        let mut spreads = Vec::new();
+        for p in inner.next().map(children).into_iter().flatten() {
+            if p.as_rule() == Rule::spread {
+                let span = span_of(&p);
+                let path = path(children(p).nth(1)?);
+                spreads.push(Spread {
+                    path,
+                    index: params.len(),
+                    span,
+                });
+            } else {
+                params.push(self.field(p)?);
+            }
+        }
         let returns = match inner.next() {
             Some(r) => Some(self.type_expr(children(r).next()?)?),
             None => None,
@@ -332,7 +341,28 @@ impl Builder {
             attrs,
             name,
             params,
+            spreads,
             returns,
+            span,
+        })
+    }
+
+    fn alias_decl(&mut self, pair: Pair<'_, Rule>) -> Option<AliasDecl> {
+        let span = span_of(&pair);
+        let mut inner = children(pair);
+        let (doc, attrs) = self.prefix(inner.next()?)?;
+        inner.next(); // kw_type
+        let name = ident(inner.next()?);
+        let type_attrs = children(inner.next()?)
+            .map(|a| self.attribute(a))
+            .collect::<Option<Vec<_>>>()?;
+        let ty = self.type_expr(inner.next()?)?;
+        Some(AliasDecl {
+            doc,
+            attrs,
+            name,
+            type_attrs,
+            ty,
             span,
         })
     }

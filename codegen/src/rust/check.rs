@@ -86,6 +86,7 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
             let kind = match t {
                 TypeDef::Record(_) => "record",
                 TypeDef::Enum(_) => "enum",
+                TypeDef::Alias(_) => "type",
             };
             entries.push(Entry {
                 what: format!("{kind} `{}`", t.name()),
@@ -138,6 +139,7 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                     .collect();
                 c.namespace(&entries, "rename one of them");
             }
+            TypeDef::Alias(_) => {}
         }
     }
     for s in &model.services {

@@ -2,7 +2,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{Enum, Record};
+use toolidl::model::{Alias, Enum, Record};
 
 use super::context::{Context, doc_attrs};
 use super::names;
@@ -83,6 +83,26 @@ impl Context<'_> {
         }
     }
 
+    /// `pub type PageSize = u8;`: a named type. Fields and parameters of it have its type
+    /// (the alias is inlined in the model); the alias names it for the user's own code.
+    pub fn alias(&self, a: &Alias) -> TokenStream {
+        let ident = names::type_ident(&a.name);
+        let mut lines = a.doc.clone();
+        let constraints = constraint_text(&a.constraints);
+        if !constraints.is_empty() {
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.push(format!("Checked when decoded: {constraints}."));
+        }
+        let docs = doc_attrs(&lines);
+        let ty = self.rust_type(&a.ty, false);
+        quote! {
+            #docs
+            pub type #ident = #ty;
+        }
+    }
+
     pub fn enumeration(&self, e: &Enum) -> TokenStream {
         let ident = names::type_ident(&e.name);
         let docs = doc_attrs(&e.doc);
@@ -144,4 +164,42 @@ impl Context<'_> {
             }
         }
     }
+}
+
+/// A named type's constraints in words, as written in the `.tool` file.
+fn constraint_text(c: &toolidl::model::Constraints) -> String {
+    let number = |n: Option<toolidl::model::Number>| {
+        n.map(|n| match n {
+            toolidl::model::Number::UInt(u) => u.to_string(),
+            toolidl::model::Number::Int(i) => i.to_string(),
+            toolidl::model::Number::Float(f) => format!("{f:?}"),
+        })
+    };
+    let bounds = |name: &str, min: Option<String>, max: Option<String>| match (min, max) {
+        (Some(a), Some(b)) => format!("`@{name}({a}, {b})`"),
+        (Some(a), None) => format!("`@{name}(min: {a})`"),
+        (None, Some(b)) => format!("`@{name}(max: {b})`"),
+        (None, None) => String::new(),
+    };
+    let mut parts = Vec::new();
+    if let Some(r) = &c.range {
+        parts.push(bounds("range", number(r.min), number(r.max)));
+    }
+    if let Some(l) = &c.length {
+        parts.push(bounds(
+            "length",
+            l.min.map(|n| n.to_string()),
+            l.max.map(|n| n.to_string()),
+        ));
+    }
+    if let Some(p) = &c.pattern {
+        parts.push(format!("`@pattern({p:?})`"));
+    }
+    if c.email {
+        parts.push("`@email`".into());
+    }
+    if c.url {
+        parts.push("`@url`".into());
+    }
+    parts.join(", ")
 }

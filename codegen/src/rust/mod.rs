@@ -187,6 +187,7 @@ impl Context<'_> {
         let items = types.iter().map(|t| match t {
             TypeDef::Record(r) => self.record(r),
             TypeDef::Enum(e) => self.enumeration(e),
+            TypeDef::Alias(a) => self.alias(a),
         });
         let map_import = (uses_map(types, services) && !self.local_types.contains("BTreeMap"))
             .then(|| {
@@ -246,7 +247,7 @@ fn minor_version() -> String {
 fn uses_map(types: &[&TypeDef], services: &[(&Service, ServiceListings)]) -> bool {
     let record_fields = types.iter().flat_map(|t| match t {
         TypeDef::Record(r) => r.fields.as_slice(),
-        TypeDef::Enum(_) => &[],
+        TypeDef::Enum(_) | TypeDef::Alias(_) => &[],
     });
     let service_types = services.iter().flat_map(|(s, _)| {
         let params = s

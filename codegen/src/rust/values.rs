@@ -39,7 +39,12 @@ pub fn unwrap_default(cx: &Context<'_>, local: &Ident, ty: &Type, default: &Valu
         return quote!(#local.unwrap_or_default());
     }
     let expr = default_expr(cx, ty, default);
-    if allocates(ty) {
+    let lazy = match default {
+        // A record literal of plain values is cheap (clippy: unnecessary_lazy_evaluations).
+        Value::Record(_) => calls(cx, ty, default),
+        _ => allocates(ty),
+    };
+    if lazy {
         quote!(#local.unwrap_or_else(|| #expr))
     } else {
         quote!(#local.unwrap_or(#expr))
@@ -53,6 +58,33 @@ fn is_empty_default(default: &Value) -> bool {
         Value::List(items) => items.is_empty(),
         Value::Map(entries) => entries.is_empty(),
         _ => false,
+    }
+}
+
+/// Whether the Rust expression of `value` (of type `ty`) calls a function: a string, a
+/// list, a map, bytes or JSON, anywhere in it (a record's omitted fields included).
+fn calls(cx: &Context<'_>, ty: &Type, value: &Value) -> bool {
+    match (ty, value) {
+        (_, Value::Null | Value::Bool(_) | Value::Number(_) | Value::Char(_) | Value::Enum(_)) => {
+            false
+        }
+        (Type::Nullable { inner }, v) => calls(cx, inner, v),
+        (
+            Type::Named {
+                package,
+                name,
+                def: DefKind::Record,
+            },
+            Value::Record(entries),
+        ) => cx.facts.record(package, name).is_some_and(|r| {
+            r.fields.iter().any(|f| {
+                let given = entries.iter().find(|e| e.key == f.name).map(|e| &e.value);
+                given
+                    .or(f.default.as_ref())
+                    .is_some_and(|v| calls(cx, &f.ty, v))
+            })
+        }),
+        _ => true,
     }
 }
 

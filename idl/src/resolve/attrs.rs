@@ -24,6 +24,10 @@ pub(crate) enum Site {
     Tool,
     Resource,
     Prompt,
+    /// Before `type` in `type Name = …;`.
+    Alias,
+    /// After `=` in `type Name = …;`: the constraints of the named type.
+    AliasType,
 }
 
 impl Site {
@@ -40,6 +44,8 @@ impl Site {
             Site::Tool => "a tool",
             Site::Resource => "a resource",
             Site::Prompt => "a prompt",
+            Site::Alias => "a named type",
+            Site::AliasType => "the type of a named type",
         }
     }
 }
@@ -103,6 +109,39 @@ const SPECS: &[(&str, &[Site], &str)] = &[
     ("url", VALUES, "@url"),
 ];
 
+/// The language's second edition: more sites for attributes of the first edition (SPECS),
+/// and its new attributes. Kept apart so that the help texts of the first edition (which
+/// list SPECS only, for the sites it knew) stay as they were.
+const EXTENDED_SITES: &[(&str, &[Site])] = &[
+    ("description", &[Alias]),
+    ("range", &[AliasType]),
+    ("length", &[AliasType]),
+    ("pattern", &[AliasType]),
+    ("email", &[AliasType]),
+    ("url", &[AliasType]),
+];
+
+/// The sites where attribute `name` applies: those of SPECS and EXTENDED_SITES.
+fn sites_of(name: &str) -> Vec<Site> {
+    SPECS
+        .iter()
+        .filter(|(n, _, _)| *n == name)
+        .flat_map(|(_, s, _)| s.iter())
+        .chain(
+            EXTENDED_SITES
+                .iter()
+                .filter(|(n, _)| *n == name)
+                .flat_map(|(_, s)| s.iter()),
+        )
+        .copied()
+        .collect()
+}
+
+/// Whether `site` is one the first edition knew (its help texts are kept as they were).
+fn first_edition(site: Site) -> bool {
+    !matches!(site, Alias | AliasType)
+}
+
 /// The attributes of one node, checked and parsed. Spans point at what a later check
 /// (a type's constraints, a name's validity) would blame.
 #[derive(Debug, Default)]
@@ -139,12 +178,18 @@ impl AttrChecker<'_> {
         let mut seen: Vec<&str> = Vec::new();
         for attr in attrs {
             let name = attr.name.name.as_str();
-            let Some(&(_, sites, usage)) = SPECS.iter().find(|(n, _, _)| *n == name) else {
+            let Some(&(_, first_sites, usage)) = SPECS.iter().find(|(n, _, _)| *n == name) else {
                 let mut d = Diagnostic::error("E0301", format!("unknown attribute `@{name}`"))
                     .at(self.file, attr.name.span);
                 let here: Vec<&str> = SPECS
                     .iter()
-                    .filter(|(_, s, _)| s.contains(&site))
+                    .filter(|(n, _, _)| {
+                        if first_edition(site) {
+                            SPECS.iter().any(|(m, s, _)| m == n && s.contains(&site))
+                        } else {
+                            sites_of(n).contains(&site)
+                        }
+                    })
                     .map(|(n, _, _)| *n)
                     .collect();
                 if let Some(close) = suggest(name, here.iter().copied()) {
@@ -164,8 +209,8 @@ impl AttrChecker<'_> {
                 self.diagnostics.push(d);
                 continue;
             };
-            if !sites.contains(&site) {
-                let allowed: Vec<&str> = sites.iter().map(|s| s.words()).collect();
+            if !sites_of(name).contains(&site) {
+                let allowed: Vec<&str> = first_sites.iter().map(|s| s.words()).collect();
                 self.diagnostics.push(
                     Diagnostic::error(
                         "E0303",

@@ -84,6 +84,55 @@ impl Resolver<'_> {
         out
     }
 
+    /// A named type's constraints and a field's own: a kind of constraint comes from one of
+    /// them, never from both (E0605).
+    pub(super) fn merge_constraints(
+        &mut self,
+        alias: &str,
+        from_alias: &Constraints,
+        own: Constraints,
+        attrs: &Attrs,
+    ) -> Constraints {
+        let spans = [
+            (
+                "range",
+                from_alias.range.is_some() && own.range.is_some(),
+                attrs.range.as_ref().map(|r| r.1),
+            ),
+            (
+                "length",
+                from_alias.length.is_some() && own.length.is_some(),
+                attrs.length.as_ref().map(|l| l.1),
+            ),
+            (
+                "pattern",
+                from_alias.pattern.is_some() && own.pattern.is_some(),
+                attrs.pattern.as_ref().map(|p| p.1),
+            ),
+            ("email", from_alias.email && own.email, attrs.email),
+            ("url", from_alias.url && own.url, attrs.url),
+        ];
+        for (attr, both, span) in spans {
+            if let (true, Some(span)) = (both, span) {
+                self.error(
+                    "E0605",
+                    span,
+                    format!("`@{attr}` is given by type `{alias}` already"),
+                )
+                .help = Some(format!(
+                    "a field cannot narrow or widen its named type's `@{attr}`: remove this one, or declare another named type"
+                ));
+            }
+        }
+        Constraints {
+            range: own.range.or(from_alias.range),
+            length: own.length.or(from_alias.length),
+            pattern: own.pattern.or_else(|| from_alias.pattern.clone()),
+            email: own.email || from_alias.email,
+            url: own.url || from_alias.url,
+        }
+    }
+
     pub(super) fn default(
         &mut self,
         lit: &Literal,
@@ -226,8 +275,12 @@ impl Resolver<'_> {
                     }
                 }
             }
-            // `T??` is refused before defaults are checked.
-            Type::Nullable { .. } => return None,
+            // `T??` is refused before defaults are checked; named types are inlined.
+            Type::Nullable { .. }
+            | Type::Named {
+                def: DefKind::Alias,
+                ..
+            } => return None,
         };
         Some(value)
     }
@@ -384,31 +437,24 @@ impl Resolver<'_> {
     /// The fields of record `package.name`, resolved in its own file (types, constraints,
     /// whether required), without diagnostics: its own resolution reports them.
     fn record_fields(&mut self, package: &str, name: &str) -> Option<Vec<Field>> {
-        let info = self
-            .world
-            .defs
-            .get(&(package.to_owned(), name.to_owned()))?;
-        let file = info.file;
-        let decl = self.files[file.0]
-            .ast
-            .as_ref()?
-            .items
-            .iter()
-            .find_map(|item| match item {
-                Item::Record(r) if r.name.name == name => Some(r),
-                _ => None,
-            })?;
+        self.resolved_fields(package, name, false)
+    }
+
+    /// The fields of record `package.name` as [`Self::record_fields`] finds them, with their
+    /// defaults when `with_defaults`.
+    pub(super) fn resolved_fields(
+        &mut self,
+        package: &str,
+        name: &str,
+        with_defaults: bool,
+    ) -> Option<Vec<Field>> {
+        let (file, Item::Record(decl)) = self.declaration(package, name)? else {
+            return None;
+        };
         let mut scratch = Vec::new();
-        let record = Resolver {
-            world: self.world,
-            files: self.files,
-            sources: self.sources,
-            file,
-            scope: Scope::new(file, self.files, self.world),
-            diagnostics: &mut scratch,
-            skip_defaults: true,
-        }
-        .record(decl);
+        let mut resolver = self.sub_resolver(file, &mut scratch);
+        resolver.skip_defaults = !with_defaults;
+        let record = resolver.record(decl);
         Some(record.fields)
     }
 

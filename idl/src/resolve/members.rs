@@ -112,6 +112,7 @@ impl Resolver<'_> {
     pub(super) fn tool(&mut self, decl: &MemberDecl) -> Tool {
         let attrs = self.attrs(&decl.attrs, Site::Tool);
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
+        let params = self.spread(decl, params);
         let returns = self.returns(decl.returns.as_ref(), true);
         let (name, span, derived) = match &attrs.name {
             Some((name, span)) => (name.clone(), *span, false),
@@ -169,6 +170,7 @@ impl Resolver<'_> {
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
         self.text_like(decl, &params);
         self.no_optional_params(decl);
+        self.no_spreads(decl);
         let returns = self.returns(decl.returns.as_ref(), false);
         let mut is_template = false;
         let uri = match &attrs.uri {
@@ -238,6 +240,96 @@ impl Resolver<'_> {
         }
     }
 
+    /// The parameters of a tool with the fields of each `..Record` in its place (with the
+    /// record's wire names and defaults); a spread field named like another parameter is
+    /// reported (E0203) and left out.
+    fn spread(&mut self, decl: &MemberDecl, own: Vec<Field>) -> Vec<Field> {
+        let mut groups: Vec<(usize, Span, Vec<Field>)> = Vec::new();
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for spread in &decl.spreads {
+            let path_span = match (spread.path.first(), spread.path.last()) {
+                (Some(a), Some(b)) => a.span.to(b.span),
+                _ => spread.span,
+            };
+            let te = TypeExpr {
+                path: spread.path.clone(),
+                args: None,
+                nullable: Vec::new(),
+                span: path_span,
+            };
+            let Some((package, name, def)) = self.lookup(&te) else {
+                continue;
+            };
+            if def != DefKind::Record {
+                self.error(
+                    "E0209",
+                    path_span,
+                    format!("`..{name}` spreads the fields of a record, and `{name}` is not one"),
+                )
+                .help = Some("spread a record: `..RecordName`".into());
+                continue;
+            }
+            if seen.contains(&(package.clone(), name.clone())) {
+                self.error("E0209", path_span, format!("`..{name}` is spread twice"))
+                    .help = Some("remove one of them".into());
+                continue;
+            }
+            let fields = self
+                .resolved_fields(&package, &name, true)
+                .unwrap_or_default();
+            seen.push((package, name));
+            groups.push((spread.index, spread.span, fields));
+        }
+        if groups.is_empty() {
+            return own;
+        }
+        let mut out: Vec<Field> = Vec::new();
+        let mut own = own.into_iter();
+        let mut taken = 0;
+        for (index, span, fields) in groups {
+            while taken < index {
+                match own.next() {
+                    Some(f) => out.push(f),
+                    None => break,
+                }
+                taken += 1;
+            }
+            for field in fields {
+                if let Some(other) = out
+                    .iter()
+                    .chain(own.as_slice())
+                    .find(|f| f.name == field.name || f.json_name == field.json_name)
+                {
+                    let message = format!(
+                        "parameter `{}` of the spread record is declared twice (as `{}`)",
+                        field.name, other.name
+                    );
+                    self.error("E0203", span, message).help =
+                        Some("rename the parameter, or do not spread the record".into());
+                    continue;
+                }
+                out.push(field);
+            }
+        }
+        out.extend(own);
+        out
+    }
+
+    /// `..Record` is for tools: the variables of a resource and the arguments of a prompt
+    /// are each declared.
+    fn no_spreads(&mut self, decl: &MemberDecl) {
+        for spread in &decl.spreads {
+            let kind = decl.kind.keyword();
+            self.error(
+                "E0209",
+                spread.span,
+                format!("a {kind}'s parameters cannot spread a record"),
+            )
+            .help =
+                Some("spreading `..Record` is for tool parameters; declare each parameter".into());
+        }
+    }
+
     /// `name?: T` is for tool parameters and record fields: a resource's template variables
     /// are always there, and a prompt's arguments are text (`T?` or a default covers them).
     fn no_optional_params(&mut self, decl: &MemberDecl) {
@@ -275,6 +367,7 @@ impl Resolver<'_> {
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
         self.text_like(decl, &params);
         self.no_optional_params(decl);
+        self.no_spreads(decl);
         Prompt {
             ident: decl.name.name.clone(),
             name: attrs

@@ -83,6 +83,7 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
                     scope: Scope::new(file, &files, &world),
                     diagnostics: &mut diagnostics,
                     skip_defaults: false,
+                    in_alias: false,
                 }
                 .file(ast)
             })
@@ -159,6 +160,8 @@ struct Resolver<'a> {
     /// Resolving a record only to check a default written for it elsewhere: its own
     /// defaults are not needed (and could refer back to it).
     skip_defaults: bool,
+    /// Resolving the type of a named type (which may not name another one).
+    in_alias: bool,
 }
 
 fn collapse(text: &str) -> Option<String> {
@@ -186,6 +189,25 @@ fn description(attrs: &Attrs, doc: &ast::Doc) -> Option<String> {
         .description
         .clone()
         .or_else(|| collapse(&doc.lines.join(" ")))
+}
+
+impl<'a> Resolver<'a> {
+    /// The declaration of the record, enum or named type `package.name`, and its file.
+    fn declaration(&self, package: &str, name: &str) -> Option<(FileId, &'a Item)> {
+        let file = self
+            .world
+            .defs
+            .get(&(package.to_owned(), name.to_owned()))?
+            .file;
+        let files: &'a [LoadedFile] = self.files;
+        let item = files[file.0]
+            .ast
+            .as_ref()?
+            .items
+            .iter()
+            .find(|item| item.name().name == name)?;
+        Some((file, item))
+    }
 }
 
 impl Resolver<'_> {
@@ -246,6 +268,7 @@ impl Resolver<'_> {
                 Item::Record(r) => types.push(TypeDef::Record(self.record(r))),
                 Item::Enum(e) => types.push(TypeDef::Enum(self.enumeration(e))),
                 Item::Service(s) => services.push(self.service(s)),
+                Item::Alias(a) => types.push(TypeDef::Alias(self.alias(a))),
             }
         }
         self.tools_shared_across_services(ast, &services);
@@ -286,6 +309,48 @@ impl Resolver<'_> {
                     "give one of them another name with @name(\"…\") unless the services are never served together".into(),
                 );
             }
+        }
+    }
+
+    /// A resolver of `file` that reports into `diagnostics` and resolves records only to
+    /// check defaults written for them.
+    fn sub_resolver<'b>(
+        &'b self,
+        file: FileId,
+        diagnostics: &'b mut Vec<Diagnostic>,
+    ) -> Resolver<'b> {
+        Resolver {
+            world: self.world,
+            files: self.files,
+            sources: self.sources,
+            file,
+            scope: Scope::new(file, self.files, self.world),
+            diagnostics,
+            skip_defaults: true,
+            in_alias: false,
+        }
+    }
+
+    /// `type Name = @constraints T;`
+    fn alias(&mut self, decl: &ast::AliasDecl) -> Alias {
+        let attrs = self.attrs(&decl.attrs, Site::Alias);
+        let type_attrs = self.attrs(&decl.type_attrs, Site::AliasType);
+        self.in_alias = true;
+        let ty = self.resolve_type(&decl.ty, Position::Value);
+        self.in_alias = false;
+        let constraints = match &ty {
+            Some(ty) => self.constraints(&type_attrs, ty),
+            None => Constraints::default(),
+        };
+        Alias {
+            package: self.scope.package.clone(),
+            name: decl.name.name.clone(),
+            doc: decl.doc.lines.clone(),
+            description: description(&attrs, &decl.doc),
+            ty: ty.unwrap_or(Type::Primitive {
+                name: Primitive::Json,
+            }),
+            constraints,
         }
     }
 
@@ -380,8 +445,17 @@ impl Resolver<'_> {
     fn field(&mut self, decl: &FieldDecl, site: Site, rename: Option<RenamePolicy>) -> Field {
         let attrs = self.attrs(&decl.attrs, site);
         let ty = self.resolve_type(&decl.ty, Position::Value);
+        let alias = ty.as_ref().and_then(|_| self.field_alias(&decl.ty));
         let constraints = match &ty {
-            Some(ty) => self.constraints(&attrs, ty),
+            Some(ty) => {
+                let own = self.constraints(&attrs, ty);
+                match &alias {
+                    Some(alias) => {
+                        self.merge_constraints(&alias.name, &alias.constraints, own, &attrs)
+                    }
+                    None => own,
+                }
+            }
             None => Constraints::default(),
         };
         let default = match (&decl.default, &ty, decl.optional) {
@@ -412,7 +486,8 @@ impl Resolver<'_> {
             name: decl.name.name.clone(),
             json_name,
             doc: decl.doc.lines.clone(),
-            description: description(&attrs, &decl.doc),
+            description: description(&attrs, &decl.doc)
+                .or_else(|| alias.and_then(|a| a.description)),
             ty: ty.unwrap_or(Type::Primitive {
                 name: Primitive::Json,
             }),

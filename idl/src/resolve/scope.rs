@@ -7,6 +7,7 @@ pub(super) enum DeclKind {
     Record,
     Enum,
     Service,
+    Alias,
 }
 
 pub(super) struct DefInfo {
@@ -73,6 +74,7 @@ impl World {
                     Item::Record(_) => (DeclKind::Record, Some(DefKind::Record)),
                     Item::Enum(_) => (DeclKind::Enum, Some(DefKind::Enum)),
                     Item::Service(_) => (DeclKind::Service, None),
+                    Item::Alias(_) => (DeclKind::Alias, Some(DefKind::Alias)),
                 };
                 local.insert(name.name.clone(), kind);
                 let Some(def) = def else { continue };
@@ -137,6 +139,7 @@ impl Scope {
                 let def = match kind {
                     DeclKind::Record => DefKind::Record,
                     DeclKind::Enum => DefKind::Enum,
+                    DeclKind::Alias => DefKind::Alias,
                     DeclKind::Service => continue,
                 };
                 let entry = imported.entry(name.clone()).or_default();
