@@ -205,13 +205,19 @@ impl<'m> Writer<'m> {
     /// A property: its type's fragment, then its own description, constraints and default.
     fn field(&mut self, field: &Field) -> Result<Fragment, SchemaError> {
         let mut fragment = self.ty(&field.ty)?;
-        if let Some(description) = &field.description {
-            fragment.description = Some(description.clone());
-        }
         let base = match &field.ty {
             Type::Nullable { inner } => inner.as_ref(),
             other => other,
         };
+        if let Some(description) = &field.description {
+            fragment.description = Some(description.clone());
+            // A documented enum's member list follows the field's own description too.
+            if let Type::Named { package, name, .. } = base
+                && let Some(TypeDef::Enum(e)) = self.model.lookup(package, name)
+            {
+                fragment.description = with_member_docs(fragment.description.take(), e);
+            }
+        }
         apply_constraints(&mut fragment, base, &field.constraints);
         if let Some(default) = field.default.as_ref() {
             fragment.default = default_value(self.model, &field.ty, default);
@@ -256,8 +262,8 @@ impl<'m> Writer<'m> {
         match self.model.lookup(package, name) {
             Some(TypeDef::Record(record)) => self.record(record),
             Some(TypeDef::Enum(e)) => Ok(Fragment {
-                description: e.description.clone(),
-                enumeration: Some(e.variants.iter().map(|v| v.name.clone().into()).collect()),
+                description: with_member_docs(e.description.clone(), e),
+                enumeration: Some(e.variants.iter().map(|v| v.wire().into()).collect()),
                 ..Fragment::of_type("string")
             }),
             // Named types are inlined: no `Type` names one.
@@ -267,6 +273,29 @@ impl<'m> Writer<'m> {
             }),
         }
     }
+}
+
+/// `@document_members`: the description, then one line per member with its wire value and
+/// doc comment (`- \`long-running\`: Runs for hours.`), so that a client that shows only
+/// descriptions learns what each value means. Unchanged without the attribute.
+fn with_member_docs(description: Option<String>, e: &toolidl::model::Enum) -> Option<String> {
+    if !e.document_members {
+        return description;
+    }
+    let mut text = description.unwrap_or_default();
+    for v in &e.variants {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        let doc = v.doc.join(" ");
+        let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        if doc.is_empty() {
+            text.push_str(&format!("- `{}`", v.wire()));
+        } else {
+            text.push_str(&format!("- `{}`: {doc}", v.wire()));
+        }
+    }
+    (!text.is_empty()).then_some(text)
 }
 
 fn primitive(name: Primitive) -> Fragment {
@@ -502,7 +531,18 @@ fn json_value(model: &Model, ty: &Type, literal: &Literal) -> Value {
         Literal::Number(n) => number_value(*n),
         Literal::String(s) => s.clone().into(),
         Literal::Char(c) => c.to_string().into(),
-        Literal::Enum(member) => member.clone().into(),
+        Literal::Enum(member) => match ty {
+            Type::Named { package, name, .. } => match model.lookup(package, name) {
+                Some(TypeDef::Enum(e)) => e
+                    .variants
+                    .iter()
+                    .find(|v| &v.name == member)
+                    .map_or(member.as_str(), |v| v.wire())
+                    .into(),
+                _ => member.clone().into(),
+            },
+            _ => member.clone().into(),
+        },
         Literal::List(items) => {
             Value::Array(items.iter().map(|v| json_value(model, item, v)).collect())
         }

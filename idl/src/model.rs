@@ -71,13 +71,28 @@ pub struct Enum {
     pub doc: Vec<String>,
     pub description: Option<String>,
     pub variants: Vec<Variant>,
+    /// `@document_members`: the members' doc comments are listed in the enum's schema
+    /// description.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub document_members: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Variant {
-    /// The member name, which is also its wire value.
+    /// The member name as declared (generators derive identifiers from it); also its wire
+    /// value unless `value` says otherwise.
     pub name: String,
     pub doc: Vec<String>,
+    /// `@value("…")`: the wire value, when it differs from the name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+impl Variant {
+    /// The member's value on the wire.
+    pub fn wire(&self) -> &str {
+        self.value.as_deref().unwrap_or(&self.name)
+    }
 }
 
 /// A record field, or a parameter of a tool, resource or prompt.

@@ -116,12 +116,12 @@ impl Context<'_> {
         let wires: Vec<_> = e
             .variants
             .iter()
-            .map(|v| Literal::string(&v.name))
+            .map(|v| Literal::string(v.wire()))
             .collect();
         let decls = e.variants.iter().zip(&variants).map(|(v, ident)| {
             let docs = doc_attrs(&v.doc);
-            let rename = (names::type_name(&v.name) != v.name).then(|| {
-                let wire = Literal::string(&v.name);
+            let rename = (names::type_name(&v.name) != v.wire()).then(|| {
+                let wire = Literal::string(v.wire());
                 quote!(#[serde(rename = #wire)])
             });
             quote!(#docs #rename #ident,)

@@ -106,8 +106,10 @@ pub fn enumeration(name: &str, members: &[&str], description: Option<&str>) -> T
             .map(|m| Variant {
                 name: (*m).into(),
                 doc: vec![],
+                value: None,
             })
             .collect(),
+        document_members: false,
     })
 }
 

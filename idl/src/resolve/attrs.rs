@@ -121,10 +121,17 @@ const EXTENDED_SITES: &[(&str, &[Site])] = &[
     ("url", &[AliasType]),
 ];
 
+/// The attributes of the second edition, as SPECS lists those of the first.
+const NEW_SPECS: &[(&str, &[Site], &str)] = &[
+    ("value", &[Variant], "@value(\"wire-value\")"),
+    ("document_members", &[Enum], "@document_members"),
+];
+
 /// The sites where attribute `name` applies: those of SPECS and EXTENDED_SITES.
 fn sites_of(name: &str) -> Vec<Site> {
     SPECS
         .iter()
+        .chain(NEW_SPECS)
         .filter(|(n, _, _)| *n == name)
         .flat_map(|(_, s, _)| s.iter())
         .chain(
@@ -155,6 +162,10 @@ pub(crate) struct Attrs {
     pub open_world: Option<bool>,
     pub ui: Option<Ui>,
     pub task: Option<TaskMode>,
+    /// `@value("…")` of an enum member, and the span of its text.
+    pub value: Option<(String, Span)>,
+    /// `@document_members` of an enum.
+    pub document_members: bool,
     pub uri: Option<(String, Span)>,
     pub mime: Option<String>,
     pub rename_all: Option<RenamePolicy>,
@@ -178,20 +189,28 @@ impl AttrChecker<'_> {
         let mut seen: Vec<&str> = Vec::new();
         for attr in attrs {
             let name = attr.name.name.as_str();
-            let Some(&(_, first_sites, usage)) = SPECS.iter().find(|(n, _, _)| *n == name) else {
+            let Some(&(_, first_sites, usage)) =
+                SPECS.iter().chain(NEW_SPECS).find(|(n, _, _)| *n == name)
+            else {
                 let mut d = Diagnostic::error("E0301", format!("unknown attribute `@{name}`"))
                     .at(self.file, attr.name.span);
-                let here: Vec<&str> = SPECS
+                // A site of the first edition lists the attributes of the first edition, as
+                // it always did; the second edition's only when there are none of those.
+                let first: Vec<&str> = SPECS
                     .iter()
-                    .filter(|(n, _, _)| {
-                        if first_edition(site) {
-                            SPECS.iter().any(|(m, s, _)| m == n && s.contains(&site))
-                        } else {
-                            sites_of(n).contains(&site)
-                        }
-                    })
+                    .filter(|(_, s, _)| first_edition(site) && s.contains(&site))
                     .map(|(n, _, _)| *n)
                     .collect();
+                let here: Vec<&str> = if first.is_empty() {
+                    SPECS
+                        .iter()
+                        .chain(NEW_SPECS)
+                        .filter(|(n, _, _)| sites_of(n).contains(&site))
+                        .map(|(n, _, _)| *n)
+                        .collect()
+                } else {
+                    first
+                };
                 if let Some(close) = suggest(name, here.iter().copied()) {
                     d = d.help(format!("did you mean `@{close}`?"));
                 } else if here.is_empty() {
@@ -239,7 +258,7 @@ impl AttrChecker<'_> {
         let name = attr.name.name.as_str();
         match name {
             "name" | "title" | "description" | "uri" | "mime" | "json_name" | "rename_all"
-            | "pattern" => {
+            | "pattern" | "value" => {
                 let Some([Some(lit)]) = self.bind::<1>(attr, usage, &[("value", Arg::Required)])
                 else {
                     return;
@@ -266,6 +285,10 @@ impl AttrChecker<'_> {
                         }
                     }
                     "pattern" => out.pattern = Some((text, span)),
+                    "value" if text.is_empty() => {
+                        self.wrong(attr, lit.span, "`@value` must not be empty", usage);
+                    }
+                    "value" => out.value = Some((text, span)),
                     _ => {
                         if text == "camelCase" {
                             out.rename_all = Some(RenamePolicy::CamelCase);
@@ -307,12 +330,12 @@ impl AttrChecker<'_> {
                     _ => out.open_world = Some(value),
                 }
             }
-            "email" | "url" => {
+            "email" | "url" | "document_members" => {
                 if self.bind::<0>(attr, usage, &[]).is_some() {
-                    if name == "email" {
-                        out.email = Some(attr.span);
-                    } else {
-                        out.url = Some(attr.span);
+                    match name {
+                        "email" => out.email = Some(attr.span),
+                        "url" => out.url = Some(attr.span),
+                        _ => out.document_members = true,
                     }
                 }
             }
@@ -404,7 +427,7 @@ impl AttrChecker<'_> {
                     }
                 };
             }
-            _ => unreachable!("every attribute in SPECS is parsed"),
+            _ => unreachable!("every attribute in SPECS and NEW_SPECS is parsed"),
         }
     }
 

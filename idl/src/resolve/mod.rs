@@ -383,7 +383,7 @@ impl Resolver<'_> {
         }
         let mut variants: Vec<Variant> = Vec::new();
         for v in &decl.variants {
-            self.attrs(&v.attrs, Site::Variant);
+            let variant_attrs = self.attrs(&v.attrs, Site::Variant);
             if variants.iter().any(|x| x.name == v.name.name) {
                 self.error(
                     "E0205",
@@ -393,9 +393,23 @@ impl Resolver<'_> {
                 .help = Some("remove one of them".into());
                 continue;
             }
+            let value_span = variant_attrs.value.as_ref().map(|(_, s)| *s);
+            let value = variant_attrs.value.map(|(value, _)| value);
+            let wire = value.as_deref().unwrap_or(&v.name.name);
+            if let Some(other) = variants.iter().find(|x| x.wire() == wire) {
+                let span = value_span.unwrap_or(v.name.span);
+                let message = format!(
+                    "enum members `{}` and `{}` have the same wire value \"{wire}\"",
+                    other.name, v.name.name
+                );
+                self.error("E0205", span, message).help =
+                    Some("give one of them another value with @value(\"…\")".into());
+                continue;
+            }
             variants.push(Variant {
                 name: v.name.name.clone(),
                 doc: v.doc.lines.clone(),
+                value,
             });
         }
         Enum {
@@ -404,6 +418,7 @@ impl Resolver<'_> {
             doc: decl.doc.lines.clone(),
             description: description(&attrs, &decl.doc),
             variants,
+            document_members: attrs.document_members,
         }
     }
 
