@@ -11,10 +11,13 @@ pub(crate) struct Fragment {
     /// A string, or an array of strings once `null` is added.
     pub ty: Option<Value>,
     pub format: Option<&'static str>,
+    pub title: Option<String>,
     pub description: Option<String>,
     pub enumeration: Option<Vec<Value>>,
     pub minimum: Option<Value>,
     pub maximum: Option<Value>,
+    pub exclusive_minimum: Option<Value>,
+    pub exclusive_maximum: Option<Value>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
     pub pattern: Option<String>,
@@ -27,6 +30,7 @@ pub(crate) struct Fragment {
     pub required: Vec<String>,
     pub additional_properties: Option<AdditionalProperties>,
     pub default: Option<Value>,
+    pub deprecated: bool,
     /// `anyOf`: only for a nullable `$ref`; written where `$ref` would be.
     pub any_of: Option<Vec<Fragment>>,
     pub reference: Option<String>,
@@ -72,6 +76,9 @@ impl Fragment {
         if let Some(format) = self.format {
             put("format", format.into());
         }
+        if let Some(title) = self.title {
+            put("title", title.into());
+        }
         if let Some(description) = self.description {
             put("description", description.into());
         }
@@ -83,6 +90,12 @@ impl Fragment {
         }
         if let Some(maximum) = self.maximum {
             put("maximum", maximum);
+        }
+        if let Some(minimum) = self.exclusive_minimum {
+            put("exclusiveMinimum", minimum);
+        }
+        if let Some(maximum) = self.exclusive_maximum {
+            put("exclusiveMaximum", maximum);
         }
         if let Some(n) = self.min_length {
             put("minLength", n.into());
@@ -128,6 +141,9 @@ impl Fragment {
         }
         if let Some(default) = self.default {
             put("default", default);
+        }
+        if self.deprecated {
+            put("deprecated", true.into());
         }
         if let Some(alternatives) = self.any_of {
             let alternatives = alternatives.into_iter().map(Fragment::into_value).collect();

@@ -199,7 +199,12 @@ impl<'m> Writer<'m> {
     }
 
     fn record(&mut self, record: &Record) -> Result<Fragment, SchemaError> {
-        self.object(&record.fields, record.description.as_deref())
+        let mut fragment = self.object(&record.fields, record.description.as_deref())?;
+        if record.open {
+            // `@open`: other members are allowed (and kept).
+            fragment.additional_properties = None;
+        }
+        Ok(fragment)
     }
 
     /// A property: its type's fragment, then its own description, constraints and default.
@@ -219,6 +224,10 @@ impl<'m> Writer<'m> {
             }
         }
         apply_constraints(&mut fragment, base, &field.constraints);
+        if let Some(title) = &field.constraints.title {
+            fragment.title = Some(title.clone());
+        }
+        fragment.deprecated = field.constraints.deprecated;
         if let Some(default) = field.default.as_ref() {
             fragment.default = default_value(self.model, &field.ty, default);
         }
@@ -401,6 +410,10 @@ fn nullable(mut fragment: Fragment) -> Fragment {
 fn apply_constraints(fragment: &mut Fragment, base: &Type, constraints: &Constraints) {
     if let Some(range) = &constraints.range {
         apply_range(fragment, base, range);
+    }
+    if let Some(Bounds { min, max }) = &constraints.exclusive {
+        fragment.exclusive_minimum = min.map(number_value);
+        fragment.exclusive_maximum = max.map(number_value);
     }
     if let Some(Bounds { min, max }) = constraints.length {
         if matches!(base, Type::List { .. } | Type::Set { .. }) {

@@ -56,6 +56,9 @@ pub struct Record {
     pub description: Option<String>,
     pub rename_all: Option<RenamePolicy>,
     pub fields: Vec<Field>,
+    /// `@open`: unknown members are kept (no `additionalProperties: false`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -205,6 +208,17 @@ pub struct Constraints {
     /// `@url`.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub url: bool,
+    /// `@range(exclusive_min: x, exclusive_max: y)`: exclusive bounds on a float.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub exclusive: Option<Bounds<Number>>,
+    // Annotations of the field's schema rather than constraints; kept here, beside them,
+    // because every generator reads a field's constraints already.
+    /// `@title("…")` of a field or parameter: its schema's `title`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub title: Option<String>,
+    /// `@deprecated`: its schema's `deprecated: true`.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub deprecated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -126,6 +126,21 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                 c.fields(&r.fields, "field", |f| {
                     locations.field(&r.package, &r.name, f)
                 });
+                let extra = r
+                    .fields
+                    .iter()
+                    .find(|f| names::value_name(&f.name) == "extra");
+                if let (true, Some(f)) = (r.open, extra) {
+                    c.report(
+                        "E1103",
+                        locations.field(&r.package, &r.name, &f.name),
+                        format!(
+                            "field `{}` of open record `{}` is `extra` in Rust, the map of its other members",
+                            f.name, r.name
+                        ),
+                        "rename it; @json_name(\"…\") keeps its name on the wire",
+                    );
+                }
             }
             TypeDef::Enum(e) => {
                 let entries: Vec<Entry> = e

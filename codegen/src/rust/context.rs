@@ -146,6 +146,20 @@ impl<'a> Context<'a> {
     }
 }
 
+/// A field's or parameter's doc comment lines, then a note when it is `@deprecated`: a
+/// `#[deprecated]` attribute would warn in the generated code itself, which builds and
+/// passes the value.
+pub fn field_doc(f: &Field) -> Vec<String> {
+    let mut lines = f.doc.clone();
+    if f.constraints.deprecated {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push("Deprecated: its schema says `deprecated: true`.".into());
+    }
+    lines
+}
+
 /// `#[doc = "…"]` attributes for doc comment lines, one per line (rendered as `///`).
 pub fn doc_attrs(lines: &[String]) -> TokenStream {
     let lines = lines.iter().map(|l| {

@@ -140,6 +140,17 @@ impl Context<'_> {
         {
             checks.push(check);
         }
+        if let Some(Bounds { min, max }) = &c.exclusive {
+            let bound = |n: &Option<Number>| match n {
+                Some(n) => {
+                    let lit = values::float_literal(*n);
+                    quote!(Some(#lit))
+                }
+                None => quote!(None),
+            };
+            let (min, max) = (bound(min), bound(max));
+            checks.push(quote!(rt::check::exclusive_range(#v, #min, #max, &path)?;));
+        }
         if let Some(length) = &c.length {
             let (min, max) = (opt_usize(length.min), opt_usize(length.max));
             if matches!(base, Type::List { .. } | Type::Set { .. }) {
@@ -172,12 +183,36 @@ impl Context<'_> {
 
     /// The body of a decoder of `fields` from the object `raw` at `path`, ending in `finish`
     /// applied to the fields' final expressions (in declaration order).
+    /// `open`: other members go to the local `extra` (an `@open` record), not refused.
     pub fn fields_decoder(
         &self,
         fields: &[Field],
+        open: bool,
         boxed: impl Fn(&Field) -> bool,
         finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
     ) -> TokenStream {
+        let other = if open {
+            quote!(_ => {
+                let value = rt::read::json(r, &path.field(key))?;
+                extra.insert(key.to_owned(), value);
+            })
+        } else {
+            quote!(_ => return Err(rt::ArgError::unknown(path, key)),)
+        };
+        let extra = open.then(|| quote!(let mut extra = rt::serde_json::Map::new();));
+        if fields.is_empty() && open {
+            let done = finish(Vec::new());
+            return quote! {
+                #extra
+                rt::read::object(r, path, |r, key| {
+                    match key {
+                        #other
+                    }
+                    Ok(())
+                })?;
+                Ok(#done)
+            };
+        }
         if fields.is_empty() {
             let done = finish(Vec::new());
             return quote! {
@@ -216,10 +251,11 @@ impl Context<'_> {
         let done = finish(finals);
         quote! {
             #(let mut #locals = None;)*
+            #extra
             rt::read::object(r, path, |r, key| {
                 match key {
                     #(#arms)*
-                    _ => return Err(rt::ArgError::unknown(path, key)),
+                    #other
                 }
                 Ok(())
             })?;
@@ -259,7 +295,9 @@ pub(super) fn struct_inits(fields: &[Field], finals: Vec<TokenStream>) -> Vec<To
 /// For an `f32` field with `@range`: the same type with `f64` for `f32`, and the expression
 /// that narrows the checked `value` back.
 fn widened_f32(f: &Field) -> Option<(Type, TokenStream)> {
-    f.constraints.range?;
+    if f.constraints.range.is_none() && f.constraints.exclusive.is_none() {
+        return None;
+    }
     let f32_ty = Type::Primitive {
         name: Primitive::F32,
     };

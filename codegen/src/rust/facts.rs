@@ -146,7 +146,7 @@ fn hashable_records(model: &Model) -> HashSet<RecordKey> {
                 TypeDef::Enum(_) | TypeDef::Alias(_) => None,
             })
             .filter(|r| facts.record_is_hashable(&r.package, &r.name))
-            .filter(|r| r.fields.iter().any(|f| !facts.is_hashable(&f.ty)))
+            .filter(|r| r.open || r.fields.iter().any(|f| !facts.is_hashable(&f.ty)))
             .map(|r| (r.package.clone(), r.name.clone()))
             .collect();
         if spoiled.is_empty() {

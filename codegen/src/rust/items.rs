@@ -4,7 +4,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use toolidl::model::{Alias, Enum, Record};
 
-use super::context::{Context, doc_attrs};
+use super::context::{Context, doc_attrs, field_doc};
 use super::names;
 
 /// User attributes (`type_attribute`/`field_attribute`) whose path selects `target`:
@@ -34,7 +34,7 @@ impl Context<'_> {
         };
         let boxed = |name: &str| self.facts.is_boxed(&r.package, &r.name, name);
         let fields = r.fields.iter().map(|f| {
-            let docs = doc_attrs(&f.doc);
+            let docs = doc_attrs(&field_doc(f));
             let name = names::value_ident(&f.name);
             let ty = self.field_type(f, boxed(&f.name));
             // An absent optional field is left out of a result, not written as `null`.
@@ -59,12 +59,22 @@ impl Context<'_> {
         });
         let body = self.fields_decoder(
             &r.fields,
+            r.open,
             |f| boxed(&f.name),
             |finals| {
-                let inits = super::decode::struct_inits(&r.fields, finals);
+                let mut inits = super::decode::struct_inits(&r.fields, finals);
+                inits.extend(r.open.then(|| quote!(extra)));
                 quote!(#ident { #(#inits),* })
             },
         );
+        let string = self.std("String");
+        let extra = r.open.then(|| {
+            quote! {
+                /// The members not declared by the record (it is `@open`), as sent.
+                #[serde(flatten)]
+                pub extra: rt::serde_json::Map<#string, rt::serde_json::Value>,
+            }
+        });
         let result = self.std("Result");
         quote! {
             #docs
@@ -73,6 +83,7 @@ impl Context<'_> {
             #user
             pub struct #ident {
                 #(#fields)*
+                #extra
             }
 
             impl rt::Decode for #ident {

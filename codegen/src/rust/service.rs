@@ -7,7 +7,7 @@ use toolidl::model::{
     DefKind, Field, Primitive, Prompt, Resource, Returns, Service, TaskMode, Tool, Type, Value,
 };
 
-use super::context::{Context, doc_attrs};
+use super::context::{Context, doc_attrs, field_doc};
 use super::decode::{format_of, is_plain};
 use super::names;
 use crate::listings::{Listing, ServiceListings};
@@ -50,10 +50,11 @@ impl Context<'_> {
             tool.name
         );
         let fields = tool.params.iter().map(|f| {
-            let docs = if f.doc.is_empty() {
+            let doc = field_doc(f);
+            let docs = if doc.is_empty() {
                 doc_attrs(&[format!("The argument `{}`.", f.json_name)])
             } else {
-                doc_attrs(&f.doc)
+                doc_attrs(&doc)
             };
             let ident = names::value_ident(&f.name);
             let ty = self.field_type(f, false);
@@ -61,6 +62,7 @@ impl Context<'_> {
         });
         let body = self.fields_decoder(
             &tool.params,
+            false,
             |_| false,
             |finals| {
                 let inits = super::decode::struct_inits(&tool.params, finals);
@@ -115,14 +117,18 @@ impl Context<'_> {
         } else {
             doc.to_vec()
         };
-        let documented: Vec<&Field> = params.iter().filter(|p| !p.doc.is_empty()).collect();
+        let documented: Vec<(&Field, Vec<String>)> = params
+            .iter()
+            .map(|p| (p, field_doc(p)))
+            .filter(|(_, doc)| !doc.is_empty())
+            .collect();
         if !documented.is_empty() {
             lines.push(String::new());
             lines.push("# Arguments".into());
             lines.push(String::new());
-            for p in documented {
+            for (p, doc) in documented {
                 let name = names::value_name(&p.name);
-                lines.push(format!("- `{name}`: {}", p.doc.join(" ")));
+                lines.push(format!("- `{name}`: {}", doc.join(" ")));
             }
         }
         doc_attrs(&lines)

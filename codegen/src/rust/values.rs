@@ -192,7 +192,11 @@ fn record_default(
         };
         quote!(#ident: #value)
     });
-    quote!(#path { #(#fields),* })
+    let extra = record
+        .open
+        .then(|| quote!(extra: ::core::default::Default::default()));
+    let inits = fields.chain(extra);
+    quote!(#path { #(#inits),* })
 }
 
 fn primitive_default(cx: &Context<'_>, p: Primitive, value: &Value) -> TokenStream {

@@ -92,6 +92,7 @@ pub fn record_in(package: &str, name: &str, fields: Vec<Field>) -> TypeDef {
         description: None,
         rename_all: None,
         fields,
+        open: false,
     })
 }
 

@@ -114,6 +114,8 @@ const SPECS: &[(&str, &[Site], &str)] = &[
 /// list SPECS only, for the sites it knew) stay as they were.
 const EXTENDED_SITES: &[(&str, &[Site])] = &[
     ("description", &[Alias]),
+    ("title", &[Field, Param]),
+    ("rename_all", &[Service, Tool]),
     ("range", &[AliasType]),
     ("length", &[AliasType]),
     ("pattern", &[AliasType]),
@@ -125,7 +127,12 @@ const EXTENDED_SITES: &[(&str, &[Site])] = &[
 const NEW_SPECS: &[(&str, &[Site], &str)] = &[
     ("value", &[Variant], "@value(\"wire-value\")"),
     ("document_members", &[Enum], "@document_members"),
+    ("deprecated", VALUES, "@deprecated"),
+    ("open", &[Record], "@open"),
 ];
+
+/// The usage of `@range` with exclusive bounds.
+const EXCLUSIVE_USAGE: &str = "@range(exclusive_min: x), @range(exclusive_max: y), @range(exclusive_min: x, exclusive_max: y), or one of them with `min`/`max`";
 
 /// The sites where attribute `name` applies: those of SPECS and EXTENDED_SITES.
 fn sites_of(name: &str) -> Vec<Site> {
@@ -172,6 +179,12 @@ pub(crate) struct Attrs {
     pub json_name: Option<(String, Span)>,
     /// Bounds, the attribute's span, and the span of a float bound if any.
     pub range: Option<(Bounds<Number>, Span, Option<Span>)>,
+    /// `@range(exclusive_min: x, exclusive_max: y)`, and the attribute's span.
+    pub exclusive: Option<(Bounds<Number>, Span)>,
+    /// `@deprecated` on a field or parameter.
+    pub deprecated: Option<Span>,
+    /// `@open` on a record.
+    pub open: bool,
     pub length: Option<(Bounds<u64>, Span)>,
     pub pattern: Option<(String, Span)>,
     pub email: Option<Span>,
@@ -330,18 +343,49 @@ impl AttrChecker<'_> {
                     _ => out.open_world = Some(value),
                 }
             }
-            "email" | "url" | "document_members" => {
+            "email" | "url" | "document_members" | "deprecated" | "open" => {
                 if self.bind::<0>(attr, usage, &[]).is_some() {
                     match name {
                         "email" => out.email = Some(attr.span),
                         "url" => out.url = Some(attr.span),
+                        "deprecated" => out.deprecated = Some(attr.span),
+                        "open" => out.open = true,
                         _ => out.document_members = true,
                     }
                 }
             }
             "range" => {
-                let Some([min, max]) = self.bounds(attr, usage) else {
-                    return;
+                let exclusive = attr.args.iter().flatten().any(|a| {
+                    a.name
+                        .as_ref()
+                        .is_some_and(|n| n.name.starts_with("exclusive_"))
+                });
+                let (usage, [min, max, xmin, xmax]) = if exclusive {
+                    let Some(bound) = self.bind::<4>(
+                        attr,
+                        EXCLUSIVE_USAGE,
+                        &[
+                            ("min", Arg::Optional),
+                            ("max", Arg::Optional),
+                            ("exclusive_min", Arg::Named),
+                            ("exclusive_max", Arg::Named),
+                        ],
+                    ) else {
+                        return;
+                    };
+                    if (bound[0].is_some() && bound[2].is_some())
+                        || (bound[1].is_some() && bound[3].is_some())
+                    {
+                        let message = "`@range` takes a minimum and an exclusive minimum (or a maximum and an exclusive maximum) not both";
+                        self.wrong(attr, attr.span, message, EXCLUSIVE_USAGE);
+                        return;
+                    }
+                    (EXCLUSIVE_USAGE, bound)
+                } else {
+                    let Some([min, max]) = self.bounds(attr, usage) else {
+                        return;
+                    };
+                    (usage, [min, max, None, None])
                 };
                 let mut float = None;
                 let mut number =
@@ -361,16 +405,28 @@ impl AttrChecker<'_> {
                             }
                         }
                     };
-                let (Ok(lo), Ok(hi)) = (number(min, self), number(max, self)) else {
+                let (Ok(lo), Ok(hi), Ok(xlo), Ok(xhi)) = (
+                    number(min, self),
+                    number(max, self),
+                    number(xmin, self),
+                    number(xmax, self),
+                ) else {
                     return;
                 };
-                if let (Some(lo), Some(hi)) = (lo, hi)
-                    && compare(lo, hi) == std::cmp::Ordering::Greater
-                {
-                    self.min_above_max(attr, usage);
-                    return;
+                if let (Some(lo), Some(hi)) = (lo.or(xlo), hi.or(xhi)) {
+                    let order = compare(lo, hi);
+                    let open = xlo.is_some() || xhi.is_some();
+                    if order.is_gt() || (open && order.is_eq()) {
+                        self.min_above_max(attr, usage);
+                        return;
+                    }
                 }
-                out.range = Some((Bounds { min: lo, max: hi }, attr.span, float));
+                if lo.is_some() || hi.is_some() {
+                    out.range = Some((Bounds { min: lo, max: hi }, attr.span, float));
+                }
+                if xlo.is_some() || xhi.is_some() {
+                    out.exclusive = Some((Bounds { min: xlo, max: xhi }, attr.span));
+                }
             }
             "length" => {
                 let Some([min, max]) = self.bounds(attr, usage) else {

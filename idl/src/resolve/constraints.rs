@@ -52,6 +52,24 @@ impl Resolver<'_> {
                 _ => not_applicable(self, *span, "range", "integer and float types"),
             }
         }
+        if let Some((bounds, span)) = &attrs.exclusive {
+            match prim {
+                Some(p) if is_float(p) => out.exclusive = Some(*bounds),
+                _ => {
+                    let message = format!(
+                        "exclusive bounds of `@range` do not apply to `{}`",
+                        type_text(ty)
+                    );
+                    self.error("E0601", *span, message).help = Some(
+                        if prim.is_some_and(|p| integer_range(p).is_some()) {
+                            "exclusive bounds apply to f32 and f64; on an integer, write the next value inclusively: `@range(min: 1)` for more than 0".into()
+                        } else {
+                            "exclusive bounds apply to f32 and f64".into()
+                        },
+                    );
+                }
+            }
+        }
         if let Some((bounds, span)) = &attrs.length {
             if is_string || matches!(base, Type::List { .. } | Type::Set { .. }) {
                 out.length = Some(*bounds);
@@ -100,6 +118,11 @@ impl Resolver<'_> {
                 attrs.range.as_ref().map(|r| r.1),
             ),
             (
+                "range",
+                from_alias.exclusive.is_some() && own.exclusive.is_some(),
+                attrs.exclusive.as_ref().map(|r| r.1),
+            ),
+            (
                 "length",
                 from_alias.length.is_some() && own.length.is_some(),
                 attrs.length.as_ref().map(|l| l.1),
@@ -130,6 +153,9 @@ impl Resolver<'_> {
             pattern: own.pattern.or_else(|| from_alias.pattern.clone()),
             email: own.email || from_alias.email,
             url: own.url || from_alias.url,
+            exclusive: own.exclusive.or(from_alias.exclusive),
+            title: own.title,
+            deprecated: own.deprecated,
         }
     }
 
@@ -559,6 +585,32 @@ impl Resolver<'_> {
             this.error("E0502", lit.span, message).help =
                 Some("a default must satisfy the constraints of its own field".into());
         };
+        if let (Some(range), Value::Number(n)) = (&c.exclusive, value) {
+            if let Some(min) = range.min
+                && !compare(*n, min).is_gt()
+            {
+                broken(
+                    self,
+                    format!(
+                        "default {} is not above the exclusive minimum {}",
+                        number_text(*n),
+                        number_text(min)
+                    ),
+                );
+            }
+            if let Some(max) = range.max
+                && !compare(*n, max).is_lt()
+            {
+                broken(
+                    self,
+                    format!(
+                        "default {} is not below the exclusive maximum {}",
+                        number_text(*n),
+                        number_text(max)
+                    ),
+                );
+            }
+        }
         if let (Some(range), Value::Number(n)) = (&c.range, value) {
             if let Some(min) = range.min
                 && compare(*n, min).is_lt()

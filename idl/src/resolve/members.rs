@@ -4,7 +4,7 @@ use super::*;
 
 impl Resolver<'_> {
     pub(super) fn service(&mut self, decl: &ast::ServiceDecl) -> Service {
-        self.attrs(&decl.attrs, Site::Service);
+        let service_attrs = self.attrs(&decl.attrs, Site::Service);
         let mut service = Service {
             name: decl.name.name.clone(),
             doc: decl.doc.lines.clone(),
@@ -33,7 +33,7 @@ impl Resolver<'_> {
             idents.push((&member.name.name, member.name.span));
             let name = match member.kind {
                 MemberKind::Tool => {
-                    let tool = self.tool(member);
+                    let tool = self.tool(member, service_attrs.rename_all);
                     let name = tool.name.clone();
                     service.tools.push(tool);
                     name
@@ -109,9 +109,11 @@ impl Resolver<'_> {
         }
     }
 
-    pub(super) fn tool(&mut self, decl: &MemberDecl) -> Tool {
+    /// A tool; `rename` is its service's `@rename_all`, which the tool's own overrides.
+    pub(super) fn tool(&mut self, decl: &MemberDecl, rename: Option<RenamePolicy>) -> Tool {
         let attrs = self.attrs(&decl.attrs, Site::Tool);
-        let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
+        let rename = attrs.rename_all.or(rename);
+        let params = self.fields(&decl.params, Site::Param, rename, "E0203", "parameter");
         let params = self.spread(decl, params);
         let returns = self.returns(decl.returns.as_ref(), true);
         let (name, span, derived) = match &attrs.name {

@@ -370,6 +370,7 @@ impl Resolver<'_> {
             description: description(&attrs, &decl.doc),
             rename_all: attrs.rename_all,
             fields,
+            open: attrs.open,
         }
     }
 
@@ -472,6 +473,11 @@ impl Resolver<'_> {
                 }
             }
             None => Constraints::default(),
+        };
+        let constraints = Constraints {
+            title: attrs.title.clone(),
+            deprecated: attrs.deprecated.is_some(),
+            ..constraints
         };
         let default = match (&decl.default, &ty, decl.optional) {
             (Some(lit), _, Some(_)) => {

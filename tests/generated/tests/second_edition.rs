@@ -86,3 +86,33 @@ fn composite_defaults_decode_to_what_the_schema_publishes() {
         }
     );
 }
+
+#[test]
+fn an_open_record_keeps_the_members_it_does_not_declare() {
+    use toolidl_generated_tests::golden::annotations2::Labels;
+    let sent = json!({"main_label": "m", "colour": {"r": 1}, "old_label": null, "n": [1, 2]});
+    let labels: Labels = decode(sent.clone());
+    assert_eq!(labels.main_label, "m");
+    assert_eq!(labels.extra.len(), 2);
+    assert_eq!(labels.extra["colour"], json!({"r": 1}));
+    assert_eq!(serde_json::to_value(&labels).unwrap(), sent);
+}
+
+#[test]
+fn exclusive_bounds_are_checked_with_their_own_text() {
+    use toolidl_generated_tests::golden::annotations2::Sample;
+    let error = |args: Value| {
+        let raw = RawValue::from_string(args.to_string()).unwrap();
+        Sample::decode(&raw, &Path::Root).unwrap_err().to_string()
+    };
+    assert_eq!(
+        error(json!({"weight": 0, "percent": null})),
+        "Argument 'weight' is not valid. Expected a value greater than 0."
+    );
+    assert_eq!(
+        error(json!({"weight": 1, "ratio": 1, "percent": null})),
+        "Argument 'ratio' is not valid. Expected a value greater than -1 and less than 1."
+    );
+    let ok: Sample = decode(json!({"weight": 1e-9, "percent": 99.5}));
+    assert_eq!(ok.ratio, 0.5);
+}
