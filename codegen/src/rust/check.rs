@@ -9,7 +9,7 @@ use toolidl::locations::{Location, Locations};
 use toolidl::model::{Field, Model, TypeDef};
 
 use super::names;
-use super::service::{args_name, has_completions};
+use super::service::{args_name, has_completions, method_name};
 
 struct Checker {
     out: Vec<Diagnostic>,
@@ -172,7 +172,7 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
             .chain(s.prompts.iter().map(|p| ("prompt", &p.ident, &p.params)));
         for (kind, ident, params) in members {
             let at = locations.member(package, &s.name, ident);
-            let rust = names::value_name(ident);
+            let rust = method_name(s, kind, ident);
             if has_completions(s) && rust == "complete" {
                 c.report(
                     "E1103",
@@ -184,11 +184,15 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                     "rename it; @name(\"…\") keeps its name on the wire",
                 );
             }
-            methods.push(Entry {
-                what: format!("{kind} `{ident}`"),
-                rust,
-                at,
-            });
+            let what = if rust == names::value_name(ident) {
+                format!("{kind} `{ident}`")
+            } else {
+                format!(
+                    "{kind} `{ident}` (whose method takes `_{kind}` because of a tool or resource `{}`)",
+                    names::value_name(ident)
+                )
+            };
+            methods.push(Entry { what, rust, at });
             let param_at = |p: &str| locations.param(package, &s.name, ident, p);
             if let Some(p) = params.iter().find(|p| names::value_name(&p.name) == "ctx") {
                 c.report(

@@ -12,10 +12,15 @@ impl Resolver<'_> {
             resources: Vec::new(),
             prompts: Vec::new(),
         };
-        let mut idents: Vec<(&str, Span)> = Vec::new();
+        // Tools, resources and prompts are three namespaces: a tool and a prompt may share
+        // a name (the Rust generator tells their methods apart).
+        let mut idents: Vec<(MemberKind, &str, Span)> = Vec::new();
         let mut wire: Vec<((MemberKind, String), &str, Span)> = Vec::new();
         for member in &decl.members {
-            if let Some((_, first)) = idents.iter().find(|(n, _)| *n == member.name.name) {
+            if let Some((_, _, first)) = idents
+                .iter()
+                .find(|(k, n, _)| *k == member.kind && *n == member.name.name)
+            {
                 let at = self.position_text(*first);
                 let d = self.error(
                     "E0202",
@@ -26,11 +31,13 @@ impl Resolver<'_> {
                     ),
                 );
                 d.note = Some(format!("first declared at {at}"));
-                d.help =
-                    Some("tools, resources and prompts of a service share one namespace".into());
+                d.help = Some(format!(
+                    "the {kind}s of a service have distinct names (a tool, a resource and a prompt may share one)",
+                    kind = member.kind.keyword()
+                ));
                 continue;
             }
-            idents.push((&member.name.name, member.name.span));
+            idents.push((member.kind, &member.name.name, member.name.span));
             let name = match member.kind {
                 MemberKind::Tool => {
                     let tool = self.tool(member, service_attrs.rename_all);
