@@ -14,6 +14,8 @@ pub(crate) struct Fragment {
     pub title: Option<String>,
     pub description: Option<String>,
     pub enumeration: Option<Vec<Value>>,
+    /// `const`: a tagged union's tag property.
+    pub constant: Option<Value>,
     pub minimum: Option<Value>,
     pub maximum: Option<Value>,
     pub exclusive_minimum: Option<Value>,
@@ -31,7 +33,10 @@ pub(crate) struct Fragment {
     pub additional_properties: Option<AdditionalProperties>,
     pub default: Option<Value>,
     pub deprecated: bool,
-    /// `anyOf`: only for a nullable `$ref`; written where `$ref` would be.
+    /// `oneOf`: a tagged union's variants.
+    pub one_of: Option<Vec<Fragment>>,
+    /// `anyOf`: a nullable `$ref`, or an untagged union's variants; written where `$ref`
+    /// would be.
     pub any_of: Option<Vec<Fragment>>,
     pub reference: Option<String>,
     pub defs: Option<Map<String, Value>>,
@@ -84,6 +89,9 @@ impl Fragment {
         }
         if let Some(values) = self.enumeration {
             put("enum", Value::Array(values));
+        }
+        if let Some(value) = self.constant {
+            put("const", value);
         }
         if let Some(minimum) = self.minimum {
             put("minimum", minimum);
@@ -144,6 +152,10 @@ impl Fragment {
         }
         if self.deprecated {
             put("deprecated", true.into());
+        }
+        if let Some(alternatives) = self.one_of {
+            let alternatives = alternatives.into_iter().map(Fragment::into_value).collect();
+            put("oneOf", Value::Array(alternatives));
         }
         if let Some(alternatives) = self.any_of {
             let alternatives = alternatives.into_iter().map(Fragment::into_value).collect();

@@ -275,6 +275,7 @@ impl<'m> Writer<'m> {
                 enumeration: Some(e.variants.iter().map(|v| v.wire().into()).collect()),
                 ..Fragment::of_type("string")
             }),
+            Some(TypeDef::Union(u)) => self.union(u),
             // Named types are inlined: no `Type` names one.
             Some(TypeDef::Alias(_)) | None => Err(SchemaError::UnknownType {
                 package: package.to_owned(),
@@ -305,6 +306,52 @@ fn with_member_docs(description: Option<String>, e: &toolidl::model::Enum) -> Op
         }
     }
     (!text.is_empty()).then_some(text)
+}
+
+impl Writer<'_> {
+    /// A tagged union: `oneOf` its records, each with the tag property first
+    /// (`{"const":"circle"}`) and required; an untagged one: `anyOf` its variants' types.
+    fn union(&mut self, u: &toolidl::model::Union) -> Result<Fragment, SchemaError> {
+        let mut branches = Vec::with_capacity(u.variants.len());
+        for v in &u.variants {
+            let mut branch = match (&u.tag, &v.ty) {
+                (Some(tag), Type::Named { package, name, .. }) => {
+                    let record = find_record(self.model, &(package.clone(), name.clone()))?;
+                    let mut branch = self.record(record)?;
+                    let tag_schema = Fragment {
+                        constant: Some(v.name.clone().into()),
+                        ..Fragment::of_type("string")
+                    };
+                    branch
+                        .properties
+                        .get_or_insert_with(Vec::new)
+                        .insert(0, (tag.clone(), tag_schema));
+                    branch.required.insert(0, tag.clone());
+                    branch
+                }
+                _ => self.ty(&v.ty)?,
+            };
+            let doc = v.doc.join(" ");
+            let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !doc.is_empty() {
+                branch.description = Some(doc);
+            }
+            branches.push(branch);
+        }
+        Ok(if u.tag.is_some() {
+            Fragment {
+                description: u.description.clone(),
+                one_of: Some(branches),
+                ..Fragment::default()
+            }
+        } else {
+            Fragment {
+                description: u.description.clone(),
+                any_of: Some(branches),
+                ..Fragment::default()
+            }
+        })
+    }
 }
 
 fn primitive(name: Primitive) -> Fragment {
@@ -392,6 +439,11 @@ fn nullable(mut fragment: Fragment) -> Fragment {
             ]),
             ..Fragment::default()
         };
+    }
+    // A union: one more alternative.
+    if let Some(branches) = fragment.one_of.as_mut().or(fragment.any_of.as_mut()) {
+        branches.push(Fragment::of_type("null"));
+        return fragment;
     }
     if !fragment.has_type() {
         // `json` already accepts null.

@@ -63,6 +63,7 @@ pub enum Item {
     Record(RecordDecl),
     Service(ServiceDecl),
     Alias(AliasDecl),
+    Union(UnionDecl),
 }
 
 impl Item {
@@ -72,6 +73,7 @@ impl Item {
             Item::Record(r) => &r.name,
             Item::Service(s) => &s.name,
             Item::Alias(a) => &a.name,
+            Item::Union(u) => &u.name,
         }
     }
 }
@@ -86,6 +88,26 @@ pub struct AliasDecl {
     pub name: Ident,
     /// Attributes after `=` (the constraints).
     pub type_attrs: Vec<Attribute>,
+    pub ty: TypeExpr,
+    pub span: Span,
+}
+
+/// `union Shape { circle: Circle, square: Square }`, tagged with `@tag("kind")` or untagged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionDecl {
+    pub doc: Doc,
+    pub attrs: Vec<Attribute>,
+    pub name: Ident,
+    pub variants: Vec<UnionVariantDecl>,
+    pub span: Span,
+}
+
+/// `circle: Circle` in a union.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionVariantDecl {
+    pub doc: Doc,
+    pub attrs: Vec<Attribute>,
+    pub name: Ident,
     pub ty: TypeExpr,
     pub span: Span,
 }

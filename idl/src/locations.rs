@@ -88,6 +88,9 @@ impl Locations {
                         self.insert(&["variant", package, name, &v.name.name], at(v.name.span));
                     }
                 }
+                Item::Union(u) => {
+                    self.insert(&["type", package, &u.name.name], at(u.name.span));
+                }
                 Item::Alias(a) => {
                     self.insert(&["type", package, &a.name.name], at(a.name.span));
                 }

@@ -32,6 +32,28 @@ pub enum TypeDef {
     /// hold `ty` and these constraints themselves (the alias is inlined); it is listed for
     /// generators that name it (a Rust `pub type`).
     Alias(Alias),
+    /// `union Shape { circle: Circle, square: Square }`: a value of one of several types.
+    Union(Union),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Union {
+    pub package: String,
+    pub name: String,
+    pub doc: Vec<String>,
+    pub description: Option<String>,
+    /// `@tag("kind")`: the property whose value names the variant (each variant is then a
+    /// record); `None` for an untagged union (the first variant that fits).
+    pub tag: Option<String>,
+    pub variants: Vec<UnionVariant>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnionVariant {
+    /// The variant's name: its tag value in a tagged union.
+    pub name: String,
+    pub doc: Vec<String>,
+    pub ty: Type,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -156,6 +178,7 @@ pub enum DefKind {
     Enum,
     /// A named type (`type Name = T;`): only while resolving, never in a resolved [`Type`].
     Alias,
+    Union,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -390,6 +413,7 @@ impl TypeDef {
             TypeDef::Record(r) => &r.package,
             TypeDef::Enum(e) => &e.package,
             TypeDef::Alias(a) => &a.package,
+            TypeDef::Union(u) => &u.package,
         }
     }
 
@@ -398,6 +422,7 @@ impl TypeDef {
             TypeDef::Record(r) => &r.name,
             TypeDef::Enum(e) => &e.name,
             TypeDef::Alias(a) => &a.name,
+            TypeDef::Union(u) => &u.name,
         }
     }
 
@@ -406,6 +431,7 @@ impl TypeDef {
             TypeDef::Record(r) => r.description.as_deref(),
             TypeDef::Enum(e) => e.description.as_deref(),
             TypeDef::Alias(a) => a.description.as_deref(),
+            TypeDef::Union(u) => u.description.as_deref(),
         }
     }
 }

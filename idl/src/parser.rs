@@ -162,6 +162,7 @@ impl Builder {
                 Rule::record_decl => file.items.push(Item::Record(self.record_decl(child)?)),
                 Rule::service_decl => file.items.push(Item::Service(self.service_decl(child)?)),
                 Rule::type_decl => file.items.push(Item::Alias(self.alias_decl(child)?)),
+                Rule::union_decl => file.items.push(Item::Union(self.union_decl(child)?)),
                 _ => {}
             }
         }
@@ -343,6 +344,38 @@ impl Builder {
             params,
             spreads,
             returns,
+            span,
+        })
+    }
+
+    fn union_decl(&mut self, pair: Pair<'_, Rule>) -> Option<UnionDecl> {
+        let span = span_of(&pair);
+        let mut inner = children(pair);
+        let (doc, attrs) = self.prefix(inner.next()?)?;
+        inner.next(); // kw_union
+        let name = ident(inner.next()?);
+        let variants = inner
+            .filter(|p| p.as_rule() == Rule::union_variant)
+            .map(|v| {
+                let span = span_of(&v);
+                let mut inner = children(v);
+                let (doc, attrs) = self.prefix(inner.next()?)?;
+                let name = ident(inner.next()?);
+                let ty = self.type_expr(inner.next()?)?;
+                Some(UnionVariantDecl {
+                    doc,
+                    attrs,
+                    name,
+                    ty,
+                    span,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(UnionDecl {
+            doc,
+            attrs,
+            name,
+            variants,
             span,
         })
     }

@@ -87,6 +87,7 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                 TypeDef::Record(_) => "record",
                 TypeDef::Enum(_) => "enum",
                 TypeDef::Alias(_) => "type",
+                TypeDef::Union(_) => "union",
             };
             entries.push(Entry {
                 what: format!("{kind} `{}`", t.name()),
@@ -150,6 +151,18 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                         what: format!("member `{}`", v.name),
                         rust: names::type_name(&v.name),
                         at: locations.variant(&e.package, &e.name, &v.name),
+                    })
+                    .collect();
+                c.namespace(&entries, "rename one of them");
+            }
+            TypeDef::Union(u) => {
+                let entries: Vec<Entry> = u
+                    .variants
+                    .iter()
+                    .map(|v| Entry {
+                        what: format!("variant `{}`", v.name),
+                        rust: names::type_name(&v.name),
+                        at: locations.type_def(&u.package, &u.name),
                     })
                     .collect();
                 c.namespace(&entries, "rename one of them");

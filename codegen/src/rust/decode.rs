@@ -191,6 +191,24 @@ impl Context<'_> {
         boxed: impl Fn(&Field) -> bool,
         finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
     ) -> TokenStream {
+        self.fields_decoder_skipping(fields, open, None, boxed, finish)
+    }
+
+    /// [`Self::fields_decoder`] that also passes over the member `skip` (the tag of a tagged
+    /// union, read already).
+    pub fn fields_decoder_skipping(
+        &self,
+        fields: &[Field],
+        open: bool,
+        skip: Option<&str>,
+        boxed: impl Fn(&Field) -> bool,
+        finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
+    ) -> TokenStream {
+        let skipped = skip.is_some();
+        let skip = skip.map(|key| {
+            let key = Literal::string(key);
+            quote!(#key => {})
+        });
         let other = if open {
             quote!(_ => {
                 let value = rt::read::json(r, &path.field(key))?;
@@ -200,12 +218,14 @@ impl Context<'_> {
             quote!(_ => return Err(rt::ArgError::unknown(path, key)),)
         };
         let extra = open.then(|| quote!(let mut extra = rt::serde_json::Map::new();));
-        if fields.is_empty() && open {
+        if fields.is_empty() && (open || skipped) {
             let done = finish(Vec::new());
+            let reader = if open { quote!(r) } else { quote!(_) };
             return quote! {
                 #extra
-                rt::read::object(r, path, |r, key| {
+                rt::read::object(r, path, |#reader, key| {
                     match key {
+                        #skip
                         #other
                     }
                     Ok(())
@@ -255,6 +275,7 @@ impl Context<'_> {
             rt::read::object(r, path, |r, key| {
                 match key {
                     #(#arms)*
+                    #skip
                     #other
                 }
                 Ok(())

@@ -25,7 +25,7 @@ impl Facts {
             .iter()
             .filter_map(|t| match t {
                 TypeDef::Record(r) => Some(((r.package.clone(), r.name.clone()), r.clone())),
-                TypeDef::Enum(_) | TypeDef::Alias(_) => None,
+                TypeDef::Enum(_) | TypeDef::Alias(_) | TypeDef::Union(_) => None,
             })
             .collect();
         Facts {
@@ -143,7 +143,7 @@ fn hashable_records(model: &Model) -> HashSet<RecordKey> {
             .iter()
             .filter_map(|def| match def {
                 TypeDef::Record(r) => Some(r),
-                TypeDef::Enum(_) | TypeDef::Alias(_) => None,
+                TypeDef::Enum(_) | TypeDef::Alias(_) | TypeDef::Union(_) => None,
             })
             .filter(|r| facts.record_is_hashable(&r.package, &r.name))
             .filter(|r| r.open || r.fields.iter().any(|f| !facts.is_hashable(&f.ty)))

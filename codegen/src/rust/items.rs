@@ -2,7 +2,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{Alias, Enum, Record};
+use toolidl::model::{Alias, Enum, Record, Type, Union};
 
 use super::context::{Context, doc_attrs, field_doc};
 use super::names;
@@ -111,6 +111,126 @@ impl Context<'_> {
         quote! {
             #docs
             pub type #ident = #ty;
+        }
+    }
+
+    /// A union as a Rust enum with one tuple variant per union variant: internally tagged
+    /// (`#[serde(tag = "kind")]`) or untagged, with its `Decode` impl.
+    pub fn union(&self, u: &Union) -> TokenStream {
+        let ident = names::type_ident(&u.name);
+        let docs = doc_attrs(&u.doc);
+        let full = format!("{}.{}", u.package, u.name);
+        let user = attributes_for(&self.options.type_attributes, &full);
+        let variants: Vec<_> = u
+            .variants
+            .iter()
+            .map(|v| names::type_ident(&v.name))
+            .collect();
+        let decls = u.variants.iter().zip(&variants).map(|(v, variant)| {
+            let docs = doc_attrs(&v.doc);
+            let ty = self.rust_type(&v.ty, false);
+            let rename = (u.tag.is_some() && names::type_name(&v.name) != v.name).then(|| {
+                let wire = Literal::string(&v.name);
+                quote!(#[serde(rename = #wire)])
+            });
+            quote!(#docs #rename #variant(#ty),)
+        });
+        let serde = match &u.tag {
+            Some(tag) => {
+                let tag = Literal::string(tag);
+                quote!(#[serde(crate = "rt::serde", tag = #tag)])
+            }
+            None => quote!(#[serde(crate = "rt::serde", untagged)]),
+        };
+        let result = self.std("Result");
+        let body = match &u.tag {
+            Some(tag) => self.tagged_decoder(u, tag, &variants),
+            None => self.untagged_decoder(u, &variants),
+        };
+        quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq, rt::serde::Serialize)]
+            #serde
+            #user
+            pub enum #ident {
+                #(#decls)*
+            }
+
+            impl rt::Decode for #ident {
+                fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
+                    #body
+                }
+            }
+        }
+    }
+
+    /// Reads the tag from a copy of the reader, then the variant's record with the tag
+    /// passed over.
+    fn tagged_decoder(&self, u: &Union, tag: &str, variants: &[proc_macro2::Ident]) -> TokenStream {
+        let result = self.std("Result");
+        let tags = u.variants.iter().map(|v| Literal::string(&v.name));
+        let key = Literal::string(tag);
+        let mut readers = Vec::new();
+        let mut arms = Vec::new();
+        for (i, (v, variant)) in u.variants.iter().zip(variants).enumerate() {
+            let Type::Named { package, name, .. } = &v.ty else {
+                continue;
+            };
+            let Some(record) = self.facts.record(package, name) else {
+                continue;
+            };
+            let path_ty = self.type_path(package, name);
+            let boxed = |f: &toolidl::model::Field| self.facts.is_boxed(package, name, &f.name);
+            let body = self.fields_decoder_skipping(
+                &record.fields,
+                record.open,
+                Some(tag),
+                boxed,
+                |finals| {
+                    let mut inits = super::decode::struct_inits(&record.fields, finals);
+                    inits.extend(record.open.then(|| quote!(extra)));
+                    quote!(#path_ty { #(#inits),* })
+                },
+            );
+            let reader = quote::format_ident!("variant_{}", i);
+            readers.push(quote! {
+                fn #reader(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<#path_ty, rt::ArgError> {
+                    #body
+                }
+            });
+            let index = Literal::usize_unsuffixed(i);
+            arms.push(quote!(#index => #reader(r, path).map(Self::#variant),));
+        }
+        quote! {
+            #(#readers)*
+            match rt::read::tag(r, path, #key, &[#(#tags),*])? {
+                #(#arms)*
+                _ => Err(rt::ArgError::bare(path)),
+            }
+        }
+    }
+
+    /// Tries each variant on a copy of the reader; the first that fits is the value.
+    fn untagged_decoder(&self, u: &Union, variants: &[proc_macro2::Ident]) -> TokenStream {
+        let attempts = u.variants.iter().zip(variants).map(|(v, variant)| {
+            let decode = self.decode_expr(&v.ty, false, &quote!(&mut attempt), &quote!(path));
+            let name = Literal::string(&v.name);
+            quote! {
+                let mut attempt = r.clone();
+                match #decode {
+                    Ok(value) => {
+                        *r = attempt;
+                        return Ok(Self::#variant(value));
+                    }
+                    Err(e) => failures.push((#name, e)),
+                }
+            }
+        });
+        let vec = self.std("Vec");
+        quote! {
+            let mut failures: #vec<(&str, rt::ArgError)> = #vec::new();
+            #(#attempts)*
+            Err(rt::read::no_variant(path, &failures))
         }
     }
 

@@ -28,6 +28,8 @@ pub(crate) enum Site {
     Alias,
     /// After `=` in `type Name = …;`: the constraints of the named type.
     AliasType,
+    Union,
+    UnionVariant,
 }
 
 impl Site {
@@ -46,6 +48,8 @@ impl Site {
             Site::Prompt => "a prompt",
             Site::Alias => "a named type",
             Site::AliasType => "the type of a named type",
+            Site::Union => "a union",
+            Site::UnionVariant => "a union variant",
         }
     }
 }
@@ -113,7 +117,7 @@ const SPECS: &[(&str, &[Site], &str)] = &[
 /// and its new attributes. Kept apart so that the help texts of the first edition (which
 /// list SPECS only, for the sites it knew) stay as they were.
 const EXTENDED_SITES: &[(&str, &[Site])] = &[
-    ("description", &[Alias]),
+    ("description", &[Alias, Union]),
     ("title", &[Field, Param]),
     ("rename_all", &[Service, Tool]),
     ("range", &[AliasType]),
@@ -129,6 +133,7 @@ const NEW_SPECS: &[(&str, &[Site], &str)] = &[
     ("document_members", &[Enum], "@document_members"),
     ("deprecated", VALUES, "@deprecated"),
     ("open", &[Record], "@open"),
+    ("tag", &[Union], "@tag(\"property\")"),
 ];
 
 /// The usage of `@range` with exclusive bounds.
@@ -153,7 +158,7 @@ fn sites_of(name: &str) -> Vec<Site> {
 
 /// Whether `site` is one the first edition knew (its help texts are kept as they were).
 fn first_edition(site: Site) -> bool {
-    !matches!(site, Alias | AliasType)
+    !matches!(site, Alias | AliasType | Union | UnionVariant)
 }
 
 /// The attributes of one node, checked and parsed. Spans point at what a later check
@@ -185,6 +190,8 @@ pub(crate) struct Attrs {
     pub deprecated: Option<Span>,
     /// `@open` on a record.
     pub open: bool,
+    /// `@tag("kind")` of a union, and the span of its text.
+    pub tag: Option<(String, Span)>,
     pub length: Option<(Bounds<u64>, Span)>,
     pub pattern: Option<(String, Span)>,
     pub email: Option<Span>,
@@ -271,7 +278,7 @@ impl AttrChecker<'_> {
         let name = attr.name.name.as_str();
         match name {
             "name" | "title" | "description" | "uri" | "mime" | "json_name" | "rename_all"
-            | "pattern" | "value" => {
+            | "pattern" | "value" | "tag" => {
                 let Some([Some(lit)]) = self.bind::<1>(attr, usage, &[("value", Arg::Required)])
                 else {
                     return;
@@ -302,6 +309,10 @@ impl AttrChecker<'_> {
                         self.wrong(attr, lit.span, "`@value` must not be empty", usage);
                     }
                     "value" => out.value = Some((text, span)),
+                    "tag" if text.is_empty() => {
+                        self.wrong(attr, lit.span, "`@tag` must not be empty", usage);
+                    }
+                    "tag" => out.tag = Some((text, span)),
                     _ => {
                         if text == "camelCase" {
                             out.rename_all = Some(RenamePolicy::CamelCase);

@@ -307,6 +307,22 @@ impl Resolver<'_> {
                 def: DefKind::Alias,
                 ..
             } => return None,
+            Type::Named {
+                def: DefKind::Union,
+                ..
+            } => {
+                self.error(
+                    "E0501",
+                    lit.span,
+                    format!("a value of type `{shown}` cannot have a default"),
+                )
+                .help = Some(if nullable {
+                    "the only default a union can have is `= null`".into()
+                } else {
+                    "a union has no default; make it optional (`name?: T`) or nullable with `= null`".into()
+                });
+                return None;
+            }
         };
         Some(value)
     }

@@ -84,6 +84,7 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
                     diagnostics: &mut diagnostics,
                     skip_defaults: false,
                     in_alias: false,
+                    sub: false,
                 }
                 .file(ast)
             })
@@ -162,6 +163,9 @@ struct Resolver<'a> {
     skip_defaults: bool,
     /// Resolving the type of a named type (which may not name another one).
     in_alias: bool,
+    /// A resolver of another declaration than the one being reported on: checks that look
+    /// across declarations (recursive unions) are left to the declaration's own resolution.
+    sub: bool,
 }
 
 fn collapse(text: &str) -> Option<String> {
@@ -269,6 +273,7 @@ impl Resolver<'_> {
                 Item::Enum(e) => types.push(TypeDef::Enum(self.enumeration(e))),
                 Item::Service(s) => services.push(self.service(s)),
                 Item::Alias(a) => types.push(TypeDef::Alias(self.alias(a))),
+                Item::Union(u) => types.push(TypeDef::Union(self.union(u))),
             }
         }
         self.tools_shared_across_services(ast, &services);
@@ -328,7 +333,175 @@ impl Resolver<'_> {
             diagnostics,
             skip_defaults: true,
             in_alias: false,
+            sub: true,
         }
+    }
+
+    /// `union Name { variant: T, … }`, tagged with `@tag("kind")` or untagged.
+    pub(super) fn union(&mut self, decl: &ast::UnionDecl) -> Union {
+        let attrs = self.attrs(&decl.attrs, Site::Union);
+        let tag = attrs.tag.as_ref().map(|(t, _)| t.clone());
+        if decl.variants.is_empty() {
+            let message = format!("union `{}` has no variants", decl.name.name);
+            self.error("E0206", decl.name.span, message).help =
+                Some("list at least one variant: `union Name { first: A, second: B }`".into());
+        }
+        let mut variants: Vec<UnionVariant> = Vec::new();
+        for v in &decl.variants {
+            self.attrs(&v.attrs, Site::UnionVariant);
+            if variants.iter().any(|x| x.name == v.name.name) {
+                self.error(
+                    "E0205",
+                    v.name.span,
+                    format!("union variant `{}` is declared twice", v.name.name),
+                )
+                .help = Some("remove one of them".into());
+                continue;
+            }
+            let Some(ty) = self.resolve_type(&v.ty, Position::Item) else {
+                continue;
+            };
+            if !self.union_variant_fits(decl, v, &ty, tag.as_deref()) {
+                continue;
+            }
+            variants.push(UnionVariant {
+                name: v.name.name.clone(),
+                doc: v.doc.lines.clone(),
+                ty,
+            });
+        }
+        let union = Union {
+            package: self.scope.package.clone(),
+            name: decl.name.name.clone(),
+            doc: decl.doc.lines.clone(),
+            description: description(&attrs, &decl.doc),
+            tag,
+            variants,
+        };
+        if !self.sub {
+            let own = (union.package.clone(), union.name.clone());
+            let mut seen = Vec::new();
+            if union
+                .variants
+                .iter()
+                .any(|v| self.reaches(&v.ty, &own, &mut seen))
+            {
+                let message = format!("union `{}` contains itself", decl.name.name);
+                self.error("E0902", decl.name.span, message).help = Some(
+                    "a union cannot be reached from its own variants (recursive unions are not supported yet)".into(),
+                );
+            }
+        }
+        union
+    }
+
+    /// A tagged union's variant is a record without a property named like the tag; no
+    /// variant is nullable (the union's own use may be: `Shape?`).
+    fn union_variant_fits(
+        &mut self,
+        decl: &ast::UnionDecl,
+        v: &ast::UnionVariantDecl,
+        ty: &Type,
+        tag: Option<&str>,
+    ) -> bool {
+        let union = &decl.name.name;
+        if matches!(ty, Type::Nullable { .. }) {
+            self.error(
+                "E0210",
+                v.ty.span,
+                format!("variant `{}` of union `{union}` is nullable", v.name.name),
+            )
+            .help = Some(format!(
+                "make the use of the union nullable instead: `{union}?`"
+            ));
+            return false;
+        }
+        let Some(tag) = tag else { return true };
+        let Type::Named {
+            package,
+            name,
+            def: DefKind::Record,
+        } = ty
+        else {
+            self.error(
+                "E0210",
+                v.ty.span,
+                format!(
+                    "variant `{}` of tagged union `{union}` is not a record",
+                    v.name.name
+                ),
+            )
+            .help = Some(format!(
+                "each variant of a union with @tag(\"{tag}\") is a record, which gets the `{tag}` property; drop @tag for a union of other types"
+            ));
+            return false;
+        };
+        let clash = self
+            .resolved_fields(package, name, false)
+            .unwrap_or_default()
+            .into_iter()
+            .find(|f| f.json_name == tag);
+        if let Some(field) = clash {
+            self.error(
+                "E0211",
+                v.ty.span,
+                format!("record `{name}` has a property \"{tag}\", the tag of union `{union}`"),
+            )
+            .help = Some(format!(
+                "rename field `{}` or choose another @tag",
+                field.name
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// Whether a value of `ty` can hold union `target` (through records, lists, sets, maps,
+    /// `?` and other unions).
+    fn reaches(
+        &mut self,
+        ty: &Type,
+        target: &(String, String),
+        seen: &mut Vec<(String, String)>,
+    ) -> bool {
+        match ty {
+            Type::Primitive { .. } => false,
+            Type::List { item } | Type::Set { item } => self.reaches(item, target, seen),
+            Type::Map { value } => self.reaches(value, target, seen),
+            Type::Nullable { inner } => self.reaches(inner, target, seen),
+            Type::Named { package, name, def } => {
+                let key = (package.clone(), name.clone());
+                if key == *target && *def == DefKind::Union {
+                    return true;
+                }
+                if seen.contains(&key) {
+                    return false;
+                }
+                seen.push(key);
+                let inner: Vec<Type> = match def {
+                    DefKind::Record => self
+                        .resolved_fields(package, name, false)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|f| f.ty)
+                        .collect(),
+                    DefKind::Union => self
+                        .union_def(package, name)
+                        .map_or_else(Vec::new, |u| u.variants.into_iter().map(|v| v.ty).collect()),
+                    _ => Vec::new(),
+                };
+                inner.iter().any(|t| self.reaches(t, target, seen))
+            }
+        }
+    }
+
+    /// Union `package.name`, resolved in its own file without diagnostics.
+    fn union_def(&mut self, package: &str, name: &str) -> Option<Union> {
+        let (file, Item::Union(decl)) = self.declaration(package, name)? else {
+            return None;
+        };
+        let mut scratch = Vec::new();
+        Some(self.sub_resolver(file, &mut scratch).union(decl))
     }
 
     /// `type Name = @constraints T;`

@@ -8,6 +8,7 @@ pub(super) enum DeclKind {
     Enum,
     Service,
     Alias,
+    Union,
 }
 
 pub(super) struct DefInfo {
@@ -75,6 +76,7 @@ impl World {
                     Item::Enum(_) => (DeclKind::Enum, Some(DefKind::Enum)),
                     Item::Service(_) => (DeclKind::Service, None),
                     Item::Alias(_) => (DeclKind::Alias, Some(DefKind::Alias)),
+                    Item::Union(_) => (DeclKind::Union, Some(DefKind::Union)),
                 };
                 local.insert(name.name.clone(), kind);
                 let Some(def) = def else { continue };
@@ -140,6 +142,7 @@ impl Scope {
                     DeclKind::Record => DefKind::Record,
                     DeclKind::Enum => DefKind::Enum,
                     DeclKind::Alias => DefKind::Alias,
+                    DeclKind::Union => DefKind::Union,
                     DeclKind::Service => continue,
                 };
                 let entry = imported.entry(name.clone()).or_default();

@@ -252,6 +252,9 @@ impl Resolver<'_> {
             Some(DeclKind::Alias) => {
                 return Some((self.scope.package.clone(), name, DefKind::Alias));
             }
+            Some(DeclKind::Union) => {
+                return Some((self.scope.package.clone(), name, DefKind::Union));
+            }
             Some(DeclKind::Service) => {
                 self.error("E0101", span, format!("`{name}` is a service, not a type"));
                 return None;

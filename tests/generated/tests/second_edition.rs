@@ -116,3 +116,45 @@ fn exclusive_bounds_are_checked_with_their_own_text() {
     let ok: Sample = decode(json!({"weight": 1e-9, "percent": 99.5}));
     assert_eq!(ok.ratio, 0.5);
 }
+
+#[test]
+fn a_tagged_union_reads_its_tag_first_and_reports_the_branch() {
+    use toolidl_generated_tests::golden::unions::{Circle, Shape};
+    let error = |args: Value| {
+        let raw = RawValue::from_string(args.to_string()).unwrap();
+        Shape::decode(&raw, &Path::Root).unwrap_err().to_string()
+    };
+    // The tag may come after the other members.
+    let shape: Shape = decode(json!({"radius": 2.5, "kind": "circle"}));
+    assert_eq!(shape, Shape::Circle(Circle { radius: 2.5 }));
+    assert_eq!(
+        serde_json::to_value(&shape).unwrap(),
+        json!({"kind": "circle", "radius": 2.5})
+    );
+    assert_eq!(
+        error(json!({"radius": 1})),
+        "Argument 'kind' is not valid. A value is required."
+    );
+    assert_eq!(
+        error(json!({"kind": "triangle"})),
+        "Argument 'kind' is not valid. Expected one of: circle, square, nothing."
+    );
+    assert_eq!(
+        error(json!({"kind": "square", "sideLength": -1})),
+        "Argument 'sideLength' is not valid. Expected an integer from 0 to 4294967295."
+    );
+}
+
+#[test]
+fn an_untagged_union_takes_the_first_variant_that_fits() {
+    use toolidl_generated_tests::golden::unions::Id;
+    assert_eq!(decode::<Id>(json!("x")), Id::Text("x".into()));
+    assert_eq!(decode::<Id>(json!(7)), Id::Number(7));
+    assert_eq!(decode::<Id>(json!([1, 2])), Id::Many(vec![1, 2]));
+    assert_eq!(serde_json::to_value(Id::Number(7)).unwrap(), json!(7));
+    let raw = RawValue::from_string("[300]".into()).unwrap();
+    assert_eq!(
+        Id::decode(&raw, &Path::Root).unwrap_err().to_string(),
+        "Argument '' is not valid. It fits none of its variants (text: Expected a string. number: Expected an integer. many: '[0]' Expected an integer from 0 to 255.)."
+    );
+}
