@@ -11,10 +11,15 @@ pub(crate) struct Fragment {
     /// A string, or an array of strings once `null` is added.
     pub ty: Option<Value>,
     pub format: Option<&'static str>,
+    pub title: Option<String>,
     pub description: Option<String>,
     pub enumeration: Option<Vec<Value>>,
+    /// `const`: a tagged union's tag property.
+    pub constant: Option<Value>,
     pub minimum: Option<Value>,
     pub maximum: Option<Value>,
+    pub exclusive_minimum: Option<Value>,
+    pub exclusive_maximum: Option<Value>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
     pub pattern: Option<String>,
@@ -27,7 +32,11 @@ pub(crate) struct Fragment {
     pub required: Vec<String>,
     pub additional_properties: Option<AdditionalProperties>,
     pub default: Option<Value>,
-    /// `anyOf`: only for a nullable `$ref`; written where `$ref` would be.
+    pub deprecated: bool,
+    /// `oneOf`: a tagged union's variants.
+    pub one_of: Option<Vec<Fragment>>,
+    /// `anyOf`: a nullable `$ref`, or an untagged union's variants; written where `$ref`
+    /// would be.
     pub any_of: Option<Vec<Fragment>>,
     pub reference: Option<String>,
     pub defs: Option<Map<String, Value>>,
@@ -72,17 +81,29 @@ impl Fragment {
         if let Some(format) = self.format {
             put("format", format.into());
         }
+        if let Some(title) = self.title {
+            put("title", title.into());
+        }
         if let Some(description) = self.description {
             put("description", description.into());
         }
         if let Some(values) = self.enumeration {
             put("enum", Value::Array(values));
         }
+        if let Some(value) = self.constant {
+            put("const", value);
+        }
         if let Some(minimum) = self.minimum {
             put("minimum", minimum);
         }
         if let Some(maximum) = self.maximum {
             put("maximum", maximum);
+        }
+        if let Some(minimum) = self.exclusive_minimum {
+            put("exclusiveMinimum", minimum);
+        }
+        if let Some(maximum) = self.exclusive_maximum {
+            put("exclusiveMaximum", maximum);
         }
         if let Some(n) = self.min_length {
             put("minLength", n.into());
@@ -128,6 +149,13 @@ impl Fragment {
         }
         if let Some(default) = self.default {
             put("default", default);
+        }
+        if self.deprecated {
+            put("deprecated", true.into());
+        }
+        if let Some(alternatives) = self.one_of {
+            let alternatives = alternatives.into_iter().map(Fragment::into_value).collect();
+            put("oneOf", Value::Array(alternatives));
         }
         if let Some(alternatives) = self.any_of {
             let alternatives = alternatives.into_iter().map(Fragment::into_value).collect();

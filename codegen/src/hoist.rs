@@ -13,15 +13,34 @@ use crate::{SchemaError, SchemaOptions};
 /// `(package, name)` of a record or enum.
 pub(crate) type TypeKey = (String, String);
 
-/// The record named by a type expression, looking through `?`, `list`, `set` and `map`.
-pub(crate) fn named_record(ty: &Type) -> Option<TypeKey> {
+/// The records named by a type expression, looking through `?`, `list`, `set`, `map` and
+/// the variants of unions (not through records).
+pub(crate) fn named_records(model: &Model, ty: &Type) -> Vec<TypeKey> {
+    let mut out = Vec::new();
+    collect_records(model, ty, &mut out, &mut Vec::new());
+    out
+}
+
+fn collect_records(model: &Model, ty: &Type, out: &mut Vec<TypeKey>, unions: &mut Vec<TypeKey>) {
     match ty {
-        Type::Primitive { .. } => None,
-        Type::List { item } | Type::Set { item } => named_record(item),
-        Type::Map { value } => named_record(value),
-        Type::Nullable { inner } => named_record(inner),
+        Type::Primitive { .. } => {}
+        Type::List { item } | Type::Set { item } => collect_records(model, item, out, unions),
+        Type::Map { value } => collect_records(model, value, out, unions),
+        Type::Nullable { inner } => collect_records(model, inner, out, unions),
         Type::Named { package, name, def } => {
-            (*def == DefKind::Record).then(|| (package.clone(), name.clone()))
+            let key = (package.clone(), name.clone());
+            match def {
+                DefKind::Record => out.push(key),
+                DefKind::Union if !unions.contains(&key) => {
+                    unions.push(key);
+                    if let Some(TypeDef::Union(u)) = model.lookup(package, name) {
+                        for v in &u.variants {
+                            collect_records(model, &v.ty, out, unions);
+                        }
+                    }
+                }
+                _ => {}
+            }
         }
     }
 }
@@ -68,7 +87,7 @@ fn reaches(model: &Model, start: &TypeKey, target: &TypeKey) -> Result<bool, Sch
     let mut pending = vec![start.clone()];
     while let Some(key) = pending.pop() {
         for field in &find_record(model, &key)?.fields {
-            if let Some(next) = named_record(&field.ty) {
+            for next in named_records(model, &field.ty) {
                 if &next == target {
                     return Ok(true);
                 }
@@ -102,7 +121,7 @@ impl Plan {
         let mut reached: HashSet<TypeKey> = HashSet::new();
         let mut pending: Vec<TypeKey> = Vec::new();
         let mut visit = |ty: &Type, pending: &mut Vec<TypeKey>| {
-            if let Some(key) = named_record(ty) {
+            for key in named_records(model, ty) {
                 *uses.entry(key.clone()).or_default() += 1;
                 if reached.insert(key.clone()) {
                     pending.push(key);

@@ -199,22 +199,37 @@ impl<'m> Writer<'m> {
     }
 
     fn record(&mut self, record: &Record) -> Result<Fragment, SchemaError> {
-        self.object(&record.fields, record.description.as_deref())
+        let mut fragment = self.object(&record.fields, record.description.as_deref())?;
+        if record.open {
+            // `@open`: other members are allowed (and kept).
+            fragment.additional_properties = None;
+        }
+        Ok(fragment)
     }
 
     /// A property: its type's fragment, then its own description, constraints and default.
     fn field(&mut self, field: &Field) -> Result<Fragment, SchemaError> {
         let mut fragment = self.ty(&field.ty)?;
-        if let Some(description) = &field.description {
-            fragment.description = Some(description.clone());
-        }
         let base = match &field.ty {
             Type::Nullable { inner } => inner.as_ref(),
             other => other,
         };
+        if let Some(description) = &field.description {
+            fragment.description = Some(description.clone());
+            // A documented enum's member list follows the field's own description too.
+            if let Type::Named { package, name, .. } = base
+                && let Some(TypeDef::Enum(e)) = self.model.lookup(package, name)
+            {
+                fragment.description = with_member_docs(fragment.description.take(), e);
+            }
+        }
         apply_constraints(&mut fragment, base, &field.constraints);
-        if let Some(default) = field.default.as_ref().and_then(default_value) {
-            fragment.default = Some(default);
+        if let Some(title) = &field.constraints.title {
+            fragment.title = Some(title.clone());
+        }
+        fragment.deprecated = field.constraints.deprecated;
+        if let Some(default) = field.default.as_ref() {
+            fragment.default = default_value(self.model, &field.ty, default);
         }
         Ok(fragment)
     }
@@ -256,15 +271,86 @@ impl<'m> Writer<'m> {
         match self.model.lookup(package, name) {
             Some(TypeDef::Record(record)) => self.record(record),
             Some(TypeDef::Enum(e)) => Ok(Fragment {
-                description: e.description.clone(),
-                enumeration: Some(e.variants.iter().map(|v| v.name.clone().into()).collect()),
+                description: with_member_docs(e.description.clone(), e),
+                enumeration: Some(e.variants.iter().map(|v| v.wire().into()).collect()),
                 ..Fragment::of_type("string")
             }),
-            None => Err(SchemaError::UnknownType {
+            Some(TypeDef::Union(u)) => self.union(u),
+            // Named types are inlined: no `Type` names one.
+            Some(TypeDef::Alias(_)) | None => Err(SchemaError::UnknownType {
                 package: package.to_owned(),
                 name: name.to_owned(),
             }),
         }
+    }
+}
+
+/// `@document_members`: the description, then one line per member with its wire value and
+/// doc comment (`- \`long-running\`: Runs for hours.`), so that a client that shows only
+/// descriptions learns what each value means. Unchanged without the attribute.
+fn with_member_docs(description: Option<String>, e: &toolidl::model::Enum) -> Option<String> {
+    if !e.document_members {
+        return description;
+    }
+    let mut text = description.unwrap_or_default();
+    for v in &e.variants {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        let doc = v.doc.join(" ");
+        let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+        if doc.is_empty() {
+            text.push_str(&format!("- `{}`", v.wire()));
+        } else {
+            text.push_str(&format!("- `{}`: {doc}", v.wire()));
+        }
+    }
+    (!text.is_empty()).then_some(text)
+}
+
+impl Writer<'_> {
+    /// A tagged union: `oneOf` its records, each with the tag property first
+    /// (`{"const":"circle"}`) and required; an untagged one: `anyOf` its variants' types.
+    fn union(&mut self, u: &toolidl::model::Union) -> Result<Fragment, SchemaError> {
+        let mut branches = Vec::with_capacity(u.variants.len());
+        for v in &u.variants {
+            let mut branch = match (&u.tag, &v.ty) {
+                (Some(tag), Type::Named { package, name, .. }) => {
+                    let record = find_record(self.model, &(package.clone(), name.clone()))?;
+                    let mut branch = self.record(record)?;
+                    let tag_schema = Fragment {
+                        constant: Some(v.name.clone().into()),
+                        ..Fragment::of_type("string")
+                    };
+                    branch
+                        .properties
+                        .get_or_insert_with(Vec::new)
+                        .insert(0, (tag.clone(), tag_schema));
+                    branch.required.insert(0, tag.clone());
+                    branch
+                }
+                _ => self.ty(&v.ty)?,
+            };
+            let doc = v.doc.join(" ");
+            let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !doc.is_empty() {
+                branch.description = Some(doc);
+            }
+            branches.push(branch);
+        }
+        Ok(if u.tag.is_some() {
+            Fragment {
+                description: u.description.clone(),
+                one_of: Some(branches),
+                ..Fragment::default()
+            }
+        } else {
+            Fragment {
+                description: u.description.clone(),
+                any_of: Some(branches),
+                ..Fragment::default()
+            }
+        })
     }
 }
 
@@ -354,6 +440,11 @@ fn nullable(mut fragment: Fragment) -> Fragment {
             ..Fragment::default()
         };
     }
+    // A union: one more alternative.
+    if let Some(branches) = fragment.one_of.as_mut().or(fragment.any_of.as_mut()) {
+        branches.push(Fragment::of_type("null"));
+        return fragment;
+    }
     if !fragment.has_type() {
         // `json` already accepts null.
         return fragment;
@@ -371,6 +462,10 @@ fn nullable(mut fragment: Fragment) -> Fragment {
 fn apply_constraints(fragment: &mut Fragment, base: &Type, constraints: &Constraints) {
     if let Some(range) = &constraints.range {
         apply_range(fragment, base, range);
+    }
+    if let Some(Bounds { min, max }) = &constraints.exclusive {
+        fragment.exclusive_minimum = min.map(number_value);
+        fragment.exclusive_maximum = max.map(number_value);
     }
     if let Some(Bounds { min, max }) = constraints.length {
         if matches!(base, Type::List { .. } | Type::Set { .. }) {
@@ -476,14 +571,69 @@ fn number_value(n: Number) -> Value {
 }
 
 /// A declared default as JSON; `= null` writes nothing.
-fn default_value(literal: &Literal) -> Option<Value> {
-    Some(match literal {
-        Literal::Null => return None,
+fn default_value(model: &Model, ty: &Type, literal: &Literal) -> Option<Value> {
+    match literal {
+        Literal::Null => None,
+        other => Some(json_value(model, ty, other)),
+    }
+}
+
+/// A literal of type `ty` as JSON: a record's fields by their wire names.
+fn json_value(model: &Model, ty: &Type, literal: &Literal) -> Value {
+    let item = match ty {
+        Type::Nullable { inner } => return json_value(model, inner, literal),
+        Type::List { item } | Type::Set { item } => Some(item.as_ref()),
+        Type::Map { value } => Some(value.as_ref()),
+        _ => None,
+    };
+    let json = Type::Primitive {
+        name: Primitive::Json,
+    };
+    let item = item.unwrap_or(&json);
+    match literal {
+        Literal::Null => Value::Null,
         Literal::Bool(b) => (*b).into(),
         Literal::Number(n) => number_value(*n),
         Literal::String(s) => s.clone().into(),
         Literal::Char(c) => c.to_string().into(),
-        Literal::Enum(member) => member.clone().into(),
-        Literal::List(items) => Value::Array(items.iter().filter_map(default_value).collect()),
-    })
+        Literal::Enum(member) => match ty {
+            Type::Named { package, name, .. } => match model.lookup(package, name) {
+                Some(TypeDef::Enum(e)) => e
+                    .variants
+                    .iter()
+                    .find(|v| &v.name == member)
+                    .map_or(member.as_str(), |v| v.wire())
+                    .into(),
+                _ => member.clone().into(),
+            },
+            _ => member.clone().into(),
+        },
+        Literal::List(items) => {
+            Value::Array(items.iter().map(|v| json_value(model, item, v)).collect())
+        }
+        Literal::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|e| (e.key.clone(), json_value(model, item, &e.value)))
+                .collect(),
+        ),
+        Literal::Record(entries) => {
+            let fields = match ty {
+                Type::Named { package, name, .. } => match model.lookup(package, name) {
+                    Some(TypeDef::Record(r)) => r.fields.as_slice(),
+                    _ => &[],
+                },
+                _ => &[],
+            };
+            Value::Object(
+                entries
+                    .iter()
+                    .map(|e| match fields.iter().find(|f| f.name == e.key) {
+                        Some(f) => (f.json_name.clone(), json_value(model, &f.ty, &e.value)),
+                        None => (e.key.clone(), json_value(model, &json, &e.value)),
+                    })
+                    .collect(),
+            )
+        }
+    }
 }

@@ -62,6 +62,8 @@ pub enum Item {
     Enum(EnumDecl),
     Record(RecordDecl),
     Service(ServiceDecl),
+    Alias(AliasDecl),
+    Union(UnionDecl),
 }
 
 impl Item {
@@ -70,8 +72,53 @@ impl Item {
             Item::Enum(e) => &e.name,
             Item::Record(r) => &r.name,
             Item::Service(s) => &s.name,
+            Item::Alias(a) => &a.name,
+            Item::Union(u) => &u.name,
         }
     }
+}
+
+/// `type PageSize = @range(1, 100) u8;`: a named type, with the constraints written before
+/// its type expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AliasDecl {
+    pub doc: Doc,
+    /// Attributes before `type` (`@description`).
+    pub attrs: Vec<Attribute>,
+    pub name: Ident,
+    /// Attributes after `=` (the constraints).
+    pub type_attrs: Vec<Attribute>,
+    pub ty: TypeExpr,
+    pub span: Span,
+}
+
+/// `union Shape { circle: Circle, square: Square }`, tagged with `@tag("kind")` or untagged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionDecl {
+    pub doc: Doc,
+    pub attrs: Vec<Attribute>,
+    pub name: Ident,
+    pub variants: Vec<UnionVariantDecl>,
+    pub span: Span,
+}
+
+/// `circle: Circle` in a union.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionVariantDecl {
+    pub doc: Doc,
+    pub attrs: Vec<Attribute>,
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub span: Span,
+}
+
+/// `..RepoRef` in a parameter list: the record's fields, spread as parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spread {
+    pub path: Vec<Ident>,
+    /// How many parameters are declared before it.
+    pub index: usize,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +153,8 @@ pub struct FieldDecl {
     pub doc: Doc,
     pub attrs: Vec<Attribute>,
     pub name: Ident,
+    /// The span of the `?` of `name?: T` (an optional field: absent allowed, no default).
+    pub optional: Option<Span>,
     pub ty: TypeExpr,
     pub default: Option<Literal>,
     pub span: Span,
@@ -145,6 +194,8 @@ pub struct MemberDecl {
     pub attrs: Vec<Attribute>,
     pub name: Ident,
     pub params: Vec<FieldDecl>,
+    /// `..Record` entries of the parameter list, in order.
+    pub spreads: Vec<Spread>,
     pub returns: Option<TypeExpr>,
     pub span: Span,
 }
@@ -216,8 +267,21 @@ pub enum LiteralKind {
     Bool(bool),
     Null,
     List(Vec<Literal>),
+    /// `{ key: value, … }`: a record default (keys are field names) or a map default (keys
+    /// are strings).
+    Object(Vec<Entry>),
     /// A bare identifier: an enum member.
     Ident(String),
+}
+
+/// One `key: value` of an object literal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    /// True when the key is a string literal (`"k": v`), false for a name (`k: v`).
+    pub quoted: bool,
+    pub key_span: Span,
+    pub value: Literal,
 }
 
 impl LiteralKind {
@@ -231,6 +295,7 @@ impl LiteralKind {
             LiteralKind::Bool(_) => "a bool",
             LiteralKind::Null => "`null`",
             LiteralKind::List(_) => "a list",
+            LiteralKind::Object(_) => "an object",
             LiteralKind::Ident(_) => "a name",
         }
     }

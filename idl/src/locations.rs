@@ -88,6 +88,12 @@ impl Locations {
                         self.insert(&["variant", package, name, &v.name.name], at(v.name.span));
                     }
                 }
+                Item::Union(u) => {
+                    self.insert(&["type", package, &u.name.name], at(u.name.span));
+                }
+                Item::Alias(a) => {
+                    self.insert(&["type", package, &a.name.name], at(a.name.span));
+                }
                 Item::Service(s) => {
                     let service = s.name.name.as_str();
                     self.insert(&["service", package, service], at(s.name.span));

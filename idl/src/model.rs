@@ -28,6 +28,44 @@ pub struct Model {
 pub enum TypeDef {
     Record(Record),
     Enum(Enum),
+    /// `type Name = @constraints T;`: a named type. Fields and parameters of this type
+    /// hold `ty` and these constraints themselves (the alias is inlined); it is listed for
+    /// generators that name it (a Rust `pub type`).
+    Alias(Alias),
+    /// `union Shape { circle: Circle, square: Square }`: a value of one of several types.
+    Union(Union),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Union {
+    pub package: String,
+    pub name: String,
+    pub doc: Vec<String>,
+    pub description: Option<String>,
+    /// `@tag("kind")`: the property whose value names the variant (each variant is then a
+    /// record); `None` for an untagged union (the first variant that fits).
+    pub tag: Option<String>,
+    pub variants: Vec<UnionVariant>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnionVariant {
+    /// The variant's name: its tag value in a tagged union.
+    pub name: String,
+    pub doc: Vec<String>,
+    pub ty: Type,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Alias {
+    pub package: String,
+    pub name: String,
+    pub doc: Vec<String>,
+    /// `@description`, else the doc comment, whitespace collapsed; a field or parameter of
+    /// this type without a description of its own takes it.
+    pub description: Option<String>,
+    pub ty: Type,
+    pub constraints: Constraints,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,6 +78,9 @@ pub struct Record {
     pub description: Option<String>,
     pub rename_all: Option<RenamePolicy>,
     pub fields: Vec<Field>,
+    /// `@open`: unknown members are kept (no `additionalProperties: false`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,13 +96,28 @@ pub struct Enum {
     pub doc: Vec<String>,
     pub description: Option<String>,
     pub variants: Vec<Variant>,
+    /// `@document_members`: the members' doc comments are listed in the enum's schema
+    /// description.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub document_members: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Variant {
-    /// The member name, which is also its wire value.
+    /// The member name as declared (generators derive identifiers from it); also its wire
+    /// value unless `value` says otherwise.
     pub name: String,
     pub doc: Vec<String>,
+    /// `@value("…")`: the wire value, when it differs from the name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+impl Variant {
+    /// The member's value on the wire.
+    pub fn wire(&self) -> &str {
+        self.value.as_deref().unwrap_or(&self.name)
+    }
 }
 
 /// A record field, or a parameter of a tool, resource or prompt.
@@ -79,7 +135,9 @@ pub struct Field {
     pub ty: Type,
     /// The declared default; `Some(Value::Null)` for `= null`.
     pub default: Option<Value>,
-    /// True unless a default is declared (`= null` included).
+    /// True unless a default is declared (`= null` included) or the field is optional
+    /// (`name?: T`). An optional field is `required: false` without a `default`: absent
+    /// allowed, `null` only when its type is nullable. See [`Field::is_optional`].
     pub required: bool,
     pub constraints: Constraints,
 }
@@ -118,6 +176,9 @@ pub enum Type {
 pub enum DefKind {
     Record,
     Enum,
+    /// A named type (`type Name = T;`): only while resolving, never in a resolved [`Type`].
+    Alias,
+    Union,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -170,6 +231,17 @@ pub struct Constraints {
     /// `@url`.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub url: bool,
+    /// `@range(exclusive_min: x, exclusive_max: y)`: exclusive bounds on a float.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub exclusive: Option<Bounds<Number>>,
+    // Annotations of the field's schema rather than constraints; kept here, beside them,
+    // because every generator reads a field's constraints already.
+    /// `@title("…")` of a field or parameter: its schema's `title`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub title: Option<String>,
+    /// `@deprecated`: its schema's `deprecated: true`.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub deprecated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -201,6 +273,18 @@ pub enum Value {
     /// An enum member, by name (the enum is the field's type).
     Enum(String),
     List(Vec<Value>),
+    /// A `map<string, T>` default: `{"k": v}`, entries in the order written.
+    Map(Vec<MapEntry>),
+    /// A record default: `{ x: 1 }`, keyed by the fields' declared names (not their wire
+    /// names), in the order written; fields left out take their own defaults.
+    Record(Vec<MapEntry>),
+}
+
+/// One entry of a map or record default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MapEntry {
+    pub key: String,
+    pub value: Value,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -307,6 +391,13 @@ pub struct Prompt {
     pub returns: Returns,
 }
 
+impl Field {
+    /// `name?: T`: may be absent, has no default.
+    pub fn is_optional(&self) -> bool {
+        !self.required && self.default.is_none()
+    }
+}
+
 impl Model {
     /// Looks up a record or enum by package and name.
     pub fn lookup(&self, package: &str, name: &str) -> Option<&TypeDef> {
@@ -321,6 +412,8 @@ impl TypeDef {
         match self {
             TypeDef::Record(r) => &r.package,
             TypeDef::Enum(e) => &e.package,
+            TypeDef::Alias(a) => &a.package,
+            TypeDef::Union(u) => &u.package,
         }
     }
 
@@ -328,6 +421,8 @@ impl TypeDef {
         match self {
             TypeDef::Record(r) => &r.name,
             TypeDef::Enum(e) => &e.name,
+            TypeDef::Alias(a) => &a.name,
+            TypeDef::Union(u) => &u.name,
         }
     }
 
@@ -335,6 +430,8 @@ impl TypeDef {
         match self {
             TypeDef::Record(r) => r.description.as_deref(),
             TypeDef::Enum(e) => e.description.as_deref(),
+            TypeDef::Alias(a) => a.description.as_deref(),
+            TypeDef::Union(u) => u.description.as_deref(),
         }
     }
 }

@@ -170,6 +170,8 @@ impl Builder {
                 Rule::enum_decl => file.items.push(Item::Enum(self.enum_decl(child)?)),
                 Rule::record_decl => file.items.push(Item::Record(self.record_decl(child)?)),
                 Rule::service_decl => file.items.push(Item::Service(self.service_decl(child)?)),
+                Rule::type_decl => file.items.push(Item::Alias(self.alias_decl(child)?)),
+                Rule::union_decl => file.items.push(Item::Union(self.union_decl(child)?)),
                 _ => {}
             }
         }
@@ -273,7 +275,15 @@ impl Builder {
         let mut inner = children(pair);
         let (doc, attrs) = self.prefix(inner.next()?)?;
         let name = ident(inner.next()?);
-        let ty = self.type_expr(inner.next()?)?;
+        let mut next = inner.next()?;
+        let optional = if next.as_rule() == Rule::optional_mark {
+            let span = span_of(&next);
+            next = inner.next()?;
+            Some(span)
+        } else {
+            None
+        };
+        let ty = self.type_expr(next)?;
         let default = match inner.next() {
             Some(lit) => Some(self.literal(lit)?),
             None => None,
@@ -282,6 +292,7 @@ impl Builder {
             doc,
             attrs,
             name,
+            optional,
             ty,
             default,
             span,
@@ -315,13 +326,21 @@ impl Builder {
         let (doc, attrs) = self.prefix(inner.next()?)?;
         inner.next(); // keyword
         let name = ident(inner.next()?);
-        let params = inner
-            .next()
-            .map(children)
-            .into_iter()
-            .flatten()
-            .map(|f| self.field(f))
-            .collect::<Option<Vec<_>>>()?;
+        let mut params = Vec::new();
+        let mut spreads = Vec::new();
+        for p in inner.next().map(children).into_iter().flatten() {
+            if p.as_rule() == Rule::spread {
+                let span = span_of(&p);
+                let path = path(children(p).nth(1)?);
+                spreads.push(Spread {
+                    path,
+                    index: params.len(),
+                    span,
+                });
+            } else {
+                params.push(self.field(p)?);
+            }
+        }
         let returns = match inner.next() {
             Some(r) => Some(self.type_expr(children(r).next()?)?),
             None => None,
@@ -332,7 +351,60 @@ impl Builder {
             attrs,
             name,
             params,
+            spreads,
             returns,
+            span,
+        })
+    }
+
+    fn union_decl(&mut self, pair: Pair<'_, Rule>) -> Option<UnionDecl> {
+        let span = span_of(&pair);
+        let mut inner = children(pair);
+        let (doc, attrs) = self.prefix(inner.next()?)?;
+        inner.next(); // kw_union
+        let name = ident(inner.next()?);
+        let variants = inner
+            .filter(|p| p.as_rule() == Rule::union_variant)
+            .map(|v| {
+                let span = span_of(&v);
+                let mut inner = children(v);
+                let (doc, attrs) = self.prefix(inner.next()?)?;
+                let name = ident(inner.next()?);
+                let ty = self.type_expr(inner.next()?)?;
+                Some(UnionVariantDecl {
+                    doc,
+                    attrs,
+                    name,
+                    ty,
+                    span,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(UnionDecl {
+            doc,
+            attrs,
+            name,
+            variants,
+            span,
+        })
+    }
+
+    fn alias_decl(&mut self, pair: Pair<'_, Rule>) -> Option<AliasDecl> {
+        let span = span_of(&pair);
+        let mut inner = children(pair);
+        let (doc, attrs) = self.prefix(inner.next()?)?;
+        inner.next(); // kw_type
+        let name = ident(inner.next()?);
+        let type_attrs = children(inner.next()?)
+            .map(|a| self.attribute(a))
+            .collect::<Option<Vec<_>>>()?;
+        let ty = self.type_expr(inner.next()?)?;
+        Some(AliasDecl {
+            doc,
+            attrs,
+            name,
+            type_attrs,
+            ty,
             span,
         })
     }
@@ -417,6 +489,27 @@ impl Builder {
             Rule::list_lit => LiteralKind::List(
                 children(inner)
                     .map(|l| self.literal(l))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            Rule::object_lit => LiteralKind::Object(
+                children(inner)
+                    .map(|entry| {
+                        let mut parts = children(entry);
+                        let key = parts.next()?;
+                        let key_span = span_of(&key);
+                        let (key, quoted) = if key.as_rule() == Rule::string_lit {
+                            (self.string(key)?, true)
+                        } else {
+                            (key.as_str().to_string(), false)
+                        };
+                        let value = self.literal(parts.next()?)?;
+                        Some(Entry {
+                            key,
+                            quoted,
+                            key_span,
+                            value,
+                        })
+                    })
                     .collect::<Option<Vec<_>>>()?,
             ),
             _ => LiteralKind::Ident(inner.as_str().to_string()),

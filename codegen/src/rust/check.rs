@@ -9,7 +9,7 @@ use toolidl::locations::{Location, Locations};
 use toolidl::model::{Field, Model, TypeDef};
 
 use super::names;
-use super::service::{args_name, has_completions};
+use super::service::{args_name, has_completions, method_name};
 
 struct Checker {
     out: Vec<Diagnostic>,
@@ -86,6 +86,8 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
             let kind = match t {
                 TypeDef::Record(_) => "record",
                 TypeDef::Enum(_) => "enum",
+                TypeDef::Alias(_) => "type",
+                TypeDef::Union(_) => "union",
             };
             entries.push(Entry {
                 what: format!("{kind} `{}`", t.name()),
@@ -125,6 +127,21 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                 c.fields(&r.fields, "field", |f| {
                     locations.field(&r.package, &r.name, f)
                 });
+                let extra = r
+                    .fields
+                    .iter()
+                    .find(|f| names::value_name(&f.name) == "extra");
+                if let (true, Some(f)) = (r.open, extra) {
+                    c.report(
+                        "E1103",
+                        locations.field(&r.package, &r.name, &f.name),
+                        format!(
+                            "field `{}` of open record `{}` is `extra` in Rust, the map of its other members",
+                            f.name, r.name
+                        ),
+                        "rename it; @json_name(\"…\") keeps its name on the wire",
+                    );
+                }
             }
             TypeDef::Enum(e) => {
                 let entries: Vec<Entry> = e
@@ -138,6 +155,19 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                     .collect();
                 c.namespace(&entries, "rename one of them");
             }
+            TypeDef::Union(u) => {
+                let entries: Vec<Entry> = u
+                    .variants
+                    .iter()
+                    .map(|v| Entry {
+                        what: format!("variant `{}`", v.name),
+                        rust: names::type_name(&v.name),
+                        at: locations.type_def(&u.package, &u.name),
+                    })
+                    .collect();
+                c.namespace(&entries, "rename one of them");
+            }
+            TypeDef::Alias(_) => {}
         }
     }
     for s in &model.services {
@@ -155,7 +185,7 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
             .chain(s.prompts.iter().map(|p| ("prompt", &p.ident, &p.params)));
         for (kind, ident, params) in members {
             let at = locations.member(package, &s.name, ident);
-            let rust = names::value_name(ident);
+            let rust = method_name(s, kind, ident);
             if has_completions(s) && rust == "complete" {
                 c.report(
                     "E1103",
@@ -167,11 +197,15 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                     "rename it; @name(\"…\") keeps its name on the wire",
                 );
             }
-            methods.push(Entry {
-                what: format!("{kind} `{ident}`"),
-                rust,
-                at,
-            });
+            let what = if rust == names::value_name(ident) {
+                format!("{kind} `{ident}`")
+            } else {
+                format!(
+                    "{kind} `{ident}` (whose method takes `_{kind}` because of a tool or resource `{}`)",
+                    names::value_name(ident)
+                )
+            };
+            methods.push(Entry { what, rust, at });
             let param_at = |p: &str| locations.param(package, &s.name, ident, p);
             if let Some(p) = params.iter().find(|p| names::value_name(&p.name) == "ctx") {
                 c.report(

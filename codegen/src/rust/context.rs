@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use toolidl::model::{Primitive, Type};
+use toolidl::model::{Field, Primitive, Type};
 
 use super::RustOptions;
 use super::facts::Facts;
@@ -99,6 +99,18 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// The Rust type of a field or parameter: its type's, in an `Option` when the field is
+    /// optional (`name?: T` is `Option<T>`, `name?: T?` is `Option<Option<T>>`).
+    pub fn field_type(&self, f: &Field, boxed: bool) -> TokenStream {
+        let ty = self.rust_type(&f.ty, boxed);
+        if f.is_optional() {
+            let option = self.std("Option");
+            quote!(#option<#ty>)
+        } else {
+            ty
+        }
+    }
+
     pub fn primitive(&self, p: Primitive) -> TokenStream {
         match p {
             Primitive::Bool => quote!(bool),
@@ -132,6 +144,20 @@ impl<'a> Context<'a> {
             }
         }
     }
+}
+
+/// A field's or parameter's doc comment lines, then a note when it is `@deprecated`: a
+/// `#[deprecated]` attribute would warn in the generated code itself, which builds and
+/// passes the value.
+pub fn field_doc(f: &Field) -> Vec<String> {
+    let mut lines = f.doc.clone();
+    if f.constraints.deprecated {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push("Deprecated: its schema says `deprecated: true`.".into());
+    }
+    lines
 }
 
 /// `#[doc = "…"]` attributes for doc comment lines, one per line (rendered as `///`).

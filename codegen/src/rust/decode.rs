@@ -140,6 +140,17 @@ impl Context<'_> {
         {
             checks.push(check);
         }
+        if let Some(Bounds { min, max }) = &c.exclusive {
+            let bound = |n: &Option<Number>| match n {
+                Some(n) => {
+                    let lit = values::float_literal(*n);
+                    quote!(Some(#lit))
+                }
+                None => quote!(None),
+            };
+            let (min, max) = (bound(min), bound(max));
+            checks.push(quote!(rt::check::exclusive_range(#v, #min, #max, &path)?;));
+        }
         if let Some(length) = &c.length {
             let (min, max) = (opt_usize(length.min), opt_usize(length.max));
             if matches!(base, Type::List { .. } | Type::Set { .. }) {
@@ -172,12 +183,56 @@ impl Context<'_> {
 
     /// The body of a decoder of `fields` from the object `raw` at `path`, ending in `finish`
     /// applied to the fields' final expressions (in declaration order).
+    /// `open`: other members go to the local `extra` (an `@open` record), not refused.
     pub fn fields_decoder(
         &self,
         fields: &[Field],
+        open: bool,
         boxed: impl Fn(&Field) -> bool,
         finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
     ) -> TokenStream {
+        self.fields_decoder_skipping(fields, open, None, boxed, finish)
+    }
+
+    /// [`Self::fields_decoder`] that also passes over the member `skip` (the tag of a tagged
+    /// union, read already).
+    pub fn fields_decoder_skipping(
+        &self,
+        fields: &[Field],
+        open: bool,
+        skip: Option<&str>,
+        boxed: impl Fn(&Field) -> bool,
+        finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
+    ) -> TokenStream {
+        let skipped = skip.is_some();
+        let skip = skip.map(|key| {
+            let key = Literal::string(key);
+            quote!(#key => {})
+        });
+        let other = if open {
+            quote!(_ => {
+                let value = rt::read::json(r, &path.field(key))?;
+                extra.insert(key.to_owned(), value);
+            })
+        } else {
+            quote!(_ => return Err(rt::ArgError::unknown(path, key)),)
+        };
+        let extra = open.then(|| quote!(let mut extra = rt::serde_json::Map::new();));
+        if fields.is_empty() && (open || skipped) {
+            let done = finish(Vec::new());
+            let reader = if open { quote!(r) } else { quote!(_) };
+            return quote! {
+                #extra
+                rt::read::object(r, path, |#reader, key| {
+                    match key {
+                        #skip
+                        #other
+                    }
+                    Ok(())
+                })?;
+                Ok(#done)
+            };
+        }
         if fields.is_empty() {
             let done = finish(Vec::new());
             return quote! {
@@ -216,10 +271,12 @@ impl Context<'_> {
         let done = finish(finals);
         quote! {
             #(let mut #locals = None;)*
+            #extra
             rt::read::object(r, path, |r, key| {
                 match key {
                     #(#arms)*
-                    _ => return Err(rt::ArgError::unknown(path, key)),
+                    #skip
+                    #other
                 }
                 Ok(())
             })?;
@@ -231,6 +288,7 @@ impl Context<'_> {
     fn field_final(&self, f: &Field, local: &proc_macro2::Ident) -> TokenStream {
         let wire = Literal::string(&f.json_name);
         match &f.default {
+            None if f.is_optional() => quote!(#local),
             None => quote!(rt::args::required(#local, path, #wire)?),
             Some(toolidl::model::Value::Null) => quote!(#local.flatten()),
             Some(default) => values::unwrap_default(self, local, &f.ty, default),
@@ -238,10 +296,29 @@ impl Context<'_> {
     }
 }
 
+/// `name: value` for each field of a struct literal, or `name` alone when the value is the
+/// local of that very name (an optional field: clippy's `redundant_field_names`).
+pub(super) fn struct_inits(fields: &[Field], finals: Vec<TokenStream>) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .zip(finals)
+        .map(|(f, value)| {
+            let name = names::value_ident(&f.name);
+            if name == value.to_string() {
+                quote!(#name)
+            } else {
+                quote!(#name: #value)
+            }
+        })
+        .collect()
+}
+
 /// For an `f32` field with `@range`: the same type with `f64` for `f32`, and the expression
 /// that narrows the checked `value` back.
 fn widened_f32(f: &Field) -> Option<(Type, TokenStream)> {
-    f.constraints.range?;
+    if f.constraints.range.is_none() && f.constraints.exclusive.is_none() {
+        return None;
+    }
     let f32_ty = Type::Primitive {
         name: Primitive::F32,
     };

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use toolidl::model::{DefKind, Model, Primitive, Type, TypeDef};
+use toolidl::model::{DefKind, Model, Primitive, Record, Type, TypeDef};
 
 /// A record, by package and name.
 pub type RecordKey = (String, String);
@@ -14,14 +14,29 @@ pub struct Facts {
     boxed: HashSet<(String, String, String)>,
     /// Records whose every field is `Eq + Hash`.
     hashable: HashSet<RecordKey>,
+    /// Every record, for the record defaults that name its fields.
+    records: HashMap<RecordKey, Record>,
 }
 
 impl Facts {
     pub fn of(model: &Model) -> Facts {
+        let records = model
+            .types
+            .iter()
+            .filter_map(|t| match t {
+                TypeDef::Record(r) => Some(((r.package.clone(), r.name.clone()), r.clone())),
+                TypeDef::Enum(_) | TypeDef::Alias(_) | TypeDef::Union(_) => None,
+            })
+            .collect();
         Facts {
             boxed: boxed_fields(model),
             hashable: hashable_records(model),
+            records,
         }
+    }
+
+    pub fn record(&self, package: &str, name: &str) -> Option<&Record> {
+        self.records.get(&(package.to_owned(), name.to_owned()))
     }
 
     pub fn is_boxed(&self, package: &str, record: &str, field: &str) -> bool {
@@ -128,10 +143,10 @@ fn hashable_records(model: &Model) -> HashSet<RecordKey> {
             .iter()
             .filter_map(|def| match def {
                 TypeDef::Record(r) => Some(r),
-                TypeDef::Enum(_) => None,
+                TypeDef::Enum(_) | TypeDef::Alias(_) | TypeDef::Union(_) => None,
             })
             .filter(|r| facts.record_is_hashable(&r.package, &r.name))
-            .filter(|r| r.fields.iter().any(|f| !facts.is_hashable(&f.ty)))
+            .filter(|r| r.open || r.fields.iter().any(|f| !facts.is_hashable(&f.ty)))
             .map(|r| (r.package.clone(), r.name.clone()))
             .collect();
         if spoiled.is_empty() {

@@ -2,9 +2,9 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{Enum, Record};
+use toolidl::model::{Alias, Enum, Record, Type, Union};
 
-use super::context::{Context, doc_attrs};
+use super::context::{Context, doc_attrs, field_doc};
 use super::names;
 
 /// User attributes (`type_attribute`/`field_attribute`) whose path selects `target`:
@@ -34,9 +34,13 @@ impl Context<'_> {
         };
         let boxed = |name: &str| self.facts.is_boxed(&r.package, &r.name, name);
         let fields = r.fields.iter().map(|f| {
-            let docs = doc_attrs(&f.doc);
+            let docs = doc_attrs(&field_doc(f));
             let name = names::value_ident(&f.name);
-            let ty = self.rust_type(&f.ty, boxed(&f.name));
+            let ty = self.field_type(f, boxed(&f.name));
+            // An absent optional field is left out of a result, not written as `null`.
+            let skip = f
+                .is_optional()
+                .then(|| quote!(#[serde(skip_serializing_if = "::core::option::Option::is_none")]));
             let rename = (names::value_name(&f.name) != f.json_name).then(|| {
                 let wire = Literal::string(&f.json_name);
                 quote!(#[serde(rename = #wire)])
@@ -48,18 +52,29 @@ impl Context<'_> {
             quote! {
                 #docs
                 #rename
+                #skip
                 #user
                 pub #name: #ty,
             }
         });
         let body = self.fields_decoder(
             &r.fields,
+            r.open,
             |f| boxed(&f.name),
             |finals| {
-                let names = r.fields.iter().map(|f| names::value_ident(&f.name));
-                quote!(#ident { #(#names: #finals),* })
+                let mut inits = super::decode::struct_inits(&r.fields, finals);
+                inits.extend(r.open.then(|| quote!(extra)));
+                quote!(#ident { #(#inits),* })
             },
         );
+        let string = self.std("String");
+        let extra = r.open.then(|| {
+            quote! {
+                /// The members not declared by the record (it is `@open`), as sent.
+                #[serde(flatten)]
+                pub extra: rt::serde_json::Map<#string, rt::serde_json::Value>,
+            }
+        });
         let result = self.std("Result");
         quote! {
             #docs
@@ -68,6 +83,7 @@ impl Context<'_> {
             #user
             pub struct #ident {
                 #(#fields)*
+                #extra
             }
 
             impl rt::Decode for #ident {
@@ -75,6 +91,146 @@ impl Context<'_> {
                     #body
                 }
             }
+        }
+    }
+
+    /// `pub type PageSize = u8;`: a named type. Fields and parameters of it have its type
+    /// (the alias is inlined in the model); the alias names it for the user's own code.
+    pub fn alias(&self, a: &Alias) -> TokenStream {
+        let ident = names::type_ident(&a.name);
+        let mut lines = a.doc.clone();
+        let constraints = constraint_text(&a.constraints);
+        if !constraints.is_empty() {
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.push(format!("Checked when decoded: {constraints}."));
+        }
+        let docs = doc_attrs(&lines);
+        let ty = self.rust_type(&a.ty, false);
+        quote! {
+            #docs
+            pub type #ident = #ty;
+        }
+    }
+
+    /// A union as a Rust enum with one tuple variant per union variant: internally tagged
+    /// (`#[serde(tag = "kind")]`) or untagged, with its `Decode` impl.
+    pub fn union(&self, u: &Union) -> TokenStream {
+        let ident = names::type_ident(&u.name);
+        let docs = doc_attrs(&u.doc);
+        let full = format!("{}.{}", u.package, u.name);
+        let user = attributes_for(&self.options.type_attributes, &full);
+        let variants: Vec<_> = u
+            .variants
+            .iter()
+            .map(|v| names::type_ident(&v.name))
+            .collect();
+        let decls = u.variants.iter().zip(&variants).map(|(v, variant)| {
+            let docs = doc_attrs(&v.doc);
+            let ty = self.rust_type(&v.ty, false);
+            let rename = (u.tag.is_some() && names::type_name(&v.name) != v.name).then(|| {
+                let wire = Literal::string(&v.name);
+                quote!(#[serde(rename = #wire)])
+            });
+            quote!(#docs #rename #variant(#ty),)
+        });
+        let serde = match &u.tag {
+            Some(tag) => {
+                let tag = Literal::string(tag);
+                quote!(#[serde(crate = "rt::serde", tag = #tag)])
+            }
+            None => quote!(#[serde(crate = "rt::serde", untagged)]),
+        };
+        let result = self.std("Result");
+        let body = match &u.tag {
+            Some(tag) => self.tagged_decoder(u, tag, &variants),
+            None => self.untagged_decoder(u, &variants),
+        };
+        quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq, rt::serde::Serialize)]
+            #serde
+            #user
+            pub enum #ident {
+                #(#decls)*
+            }
+
+            impl rt::Decode for #ident {
+                fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
+                    #body
+                }
+            }
+        }
+    }
+
+    /// Reads the tag from a copy of the reader, then the variant's record with the tag
+    /// passed over.
+    fn tagged_decoder(&self, u: &Union, tag: &str, variants: &[proc_macro2::Ident]) -> TokenStream {
+        let result = self.std("Result");
+        let tags = u.variants.iter().map(|v| Literal::string(&v.name));
+        let key = Literal::string(tag);
+        let mut readers = Vec::new();
+        let mut arms = Vec::new();
+        for (i, (v, variant)) in u.variants.iter().zip(variants).enumerate() {
+            let Type::Named { package, name, .. } = &v.ty else {
+                continue;
+            };
+            let Some(record) = self.facts.record(package, name) else {
+                continue;
+            };
+            let path_ty = self.type_path(package, name);
+            let boxed = |f: &toolidl::model::Field| self.facts.is_boxed(package, name, &f.name);
+            let body = self.fields_decoder_skipping(
+                &record.fields,
+                record.open,
+                Some(tag),
+                boxed,
+                |finals| {
+                    let mut inits = super::decode::struct_inits(&record.fields, finals);
+                    inits.extend(record.open.then(|| quote!(extra)));
+                    quote!(#path_ty { #(#inits),* })
+                },
+            );
+            let reader = quote::format_ident!("variant_{}", i);
+            readers.push(quote! {
+                fn #reader(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<#path_ty, rt::ArgError> {
+                    #body
+                }
+            });
+            let index = Literal::usize_unsuffixed(i);
+            arms.push(quote!(#index => #reader(r, path).map(Self::#variant),));
+        }
+        quote! {
+            #(#readers)*
+            match rt::read::tag(r, path, #key, &[#(#tags),*])? {
+                #(#arms)*
+                _ => Err(rt::ArgError::bare(path)),
+            }
+        }
+    }
+
+    /// Tries each variant on a copy of the reader; the first that fits is the value.
+    fn untagged_decoder(&self, u: &Union, variants: &[proc_macro2::Ident]) -> TokenStream {
+        let attempts = u.variants.iter().zip(variants).map(|(v, variant)| {
+            let decode = self.decode_expr(&v.ty, false, &quote!(&mut attempt), &quote!(path));
+            let name = Literal::string(&v.name);
+            quote! {
+                let mut attempt = r.clone();
+                match #decode {
+                    Ok(value) => {
+                        *r = attempt;
+                        return Ok(Self::#variant(value));
+                    }
+                    Err(e) => failures.push((#name, e)),
+                }
+            }
+        });
+        let vec = self.std("Vec");
+        quote! {
+            let mut failures: #vec<(&str, rt::ArgError)> = #vec::new();
+            #(#attempts)*
+            Err(rt::read::no_variant(path, &failures))
         }
     }
 
@@ -91,12 +247,12 @@ impl Context<'_> {
         let wires: Vec<_> = e
             .variants
             .iter()
-            .map(|v| Literal::string(&v.name))
+            .map(|v| Literal::string(v.wire()))
             .collect();
         let decls = e.variants.iter().zip(&variants).map(|(v, ident)| {
             let docs = doc_attrs(&v.doc);
-            let rename = (names::type_name(&v.name) != v.name).then(|| {
-                let wire = Literal::string(&v.name);
+            let rename = (names::type_name(&v.name) != v.wire()).then(|| {
+                let wire = Literal::string(v.wire());
                 quote!(#[serde(rename = #wire)])
             });
             quote!(#docs #rename #ident,)
@@ -139,4 +295,42 @@ impl Context<'_> {
             }
         }
     }
+}
+
+/// A named type's constraints in words, as written in the `.tool` file.
+fn constraint_text(c: &toolidl::model::Constraints) -> String {
+    let number = |n: Option<toolidl::model::Number>| {
+        n.map(|n| match n {
+            toolidl::model::Number::UInt(u) => u.to_string(),
+            toolidl::model::Number::Int(i) => i.to_string(),
+            toolidl::model::Number::Float(f) => format!("{f:?}"),
+        })
+    };
+    let bounds = |name: &str, min: Option<String>, max: Option<String>| match (min, max) {
+        (Some(a), Some(b)) => format!("`@{name}({a}, {b})`"),
+        (Some(a), None) => format!("`@{name}(min: {a})`"),
+        (None, Some(b)) => format!("`@{name}(max: {b})`"),
+        (None, None) => String::new(),
+    };
+    let mut parts = Vec::new();
+    if let Some(r) = &c.range {
+        parts.push(bounds("range", number(r.min), number(r.max)));
+    }
+    if let Some(l) = &c.length {
+        parts.push(bounds(
+            "length",
+            l.min.map(|n| n.to_string()),
+            l.max.map(|n| n.to_string()),
+        ));
+    }
+    if let Some(p) = &c.pattern {
+        parts.push(format!("`@pattern({p:?})`"));
+    }
+    if c.email {
+        parts.push("`@email`".into());
+    }
+    if c.url {
+        parts.push("`@url`".into());
+    }
+    parts.join(", ")
 }

@@ -209,6 +209,8 @@ impl Context<'_> {
         let items = types.iter().map(|t| match t {
             TypeDef::Record(r) => self.record(r),
             TypeDef::Enum(e) => self.enumeration(e),
+            TypeDef::Alias(a) => self.alias(a),
+            TypeDef::Union(u) => self.union(u),
         });
         let map_import = (uses_map(types, services) && !self.local_types.contains("BTreeMap"))
             .then(|| {
@@ -266,9 +268,13 @@ fn minor_version() -> String {
 
 /// Whether any Rust type of the package names `BTreeMap`.
 fn uses_map(types: &[&TypeDef], services: &[(&Service, ServiceListings)]) -> bool {
-    let record_fields = types.iter().flat_map(|t| match t {
-        TypeDef::Record(r) => r.fields.as_slice(),
-        TypeDef::Enum(_) => &[],
+    let type_types = types.iter().flat_map(|t| -> Vec<&Type> {
+        match t {
+            TypeDef::Record(r) => r.fields.iter().map(|f| &f.ty).collect(),
+            TypeDef::Enum(_) => Vec::new(),
+            TypeDef::Alias(a) => vec![&a.ty],
+            TypeDef::Union(u) => u.variants.iter().map(|v| &v.ty).collect(),
+        }
     });
     let service_types = services.iter().flat_map(|(s, _)| {
         let params = s
@@ -290,10 +296,7 @@ fn uses_map(types: &[&TypeDef], services: &[(&Service, ServiceListings)]) -> boo
             });
         params.chain(returns).collect::<Vec<_>>()
     });
-    record_fields
-        .map(|f| &f.ty)
-        .chain(service_types)
-        .any(has_map)
+    type_types.chain(service_types).any(has_map)
 }
 
 fn has_map(ty: &Type) -> bool {

@@ -7,7 +7,7 @@ use toolidl::model::{
     DefKind, Field, Primitive, Prompt, Resource, Returns, Service, TaskMode, Tool, Type, Value,
 };
 
-use super::context::{Context, doc_attrs};
+use super::context::{Context, doc_attrs, field_doc};
 use super::decode::{format_of, is_plain};
 use super::names;
 use crate::listings::{Listing, ServiceListings};
@@ -50,21 +50,23 @@ impl Context<'_> {
             tool.name
         );
         let fields = tool.params.iter().map(|f| {
-            let docs = if f.doc.is_empty() {
+            let doc = field_doc(f);
+            let docs = if doc.is_empty() {
                 doc_attrs(&[format!("The argument `{}`.", f.json_name)])
             } else {
-                doc_attrs(&f.doc)
+                doc_attrs(&doc)
             };
             let ident = names::value_ident(&f.name);
-            let ty = self.rust_type(&f.ty, false);
+            let ty = self.field_type(f, false);
             quote!(#docs pub #ident: #ty,)
         });
         let body = self.fields_decoder(
             &tool.params,
+            false,
             |_| false,
             |finals| {
-                let idents = tool.params.iter().map(|f| names::value_ident(&f.name));
-                quote!(#name { #(#idents: #finals),* })
+                let inits = super::decode::struct_inits(&tool.params, finals);
+                quote!(#name { #(#inits),* })
             },
         );
         let result = self.std("Result");
@@ -89,7 +91,7 @@ impl Context<'_> {
             .iter()
             .map(|f| {
                 let name = names::value_ident(&f.name);
-                let ty = self.rust_type(&f.ty, false);
+                let ty = self.field_type(f, false);
                 quote!(#name: #ty)
             })
             .collect()
@@ -115,14 +117,18 @@ impl Context<'_> {
         } else {
             doc.to_vec()
         };
-        let documented: Vec<&Field> = params.iter().filter(|p| !p.doc.is_empty()).collect();
+        let documented: Vec<(&Field, Vec<String>)> = params
+            .iter()
+            .map(|p| (p, field_doc(p)))
+            .filter(|(_, doc)| !doc.is_empty())
+            .collect();
         if !documented.is_empty() {
             lines.push(String::new());
             lines.push("# Arguments".into());
             lines.push(String::new());
-            for p in documented {
+            for (p, doc) in documented {
                 let name = names::value_name(&p.name);
-                lines.push(format!("- `{name}`: {}", p.doc.join(" ")));
+                lines.push(format!("- `{name}`: {}", doc.join(" ")));
             }
         }
         doc_attrs(&lines)
@@ -182,7 +188,7 @@ impl Context<'_> {
             let what = format!("Reads the resource `{}`.", r.uri);
             let docs = self.method_docs(&r.doc, &what, &r.params);
             self.handler_method(
-                &r.ident,
+                &method_name(service, "resource", &r.ident),
                 docs,
                 &r.params,
                 self.value_type(&r.returns),
@@ -193,7 +199,7 @@ impl Context<'_> {
             let what = format!("Renders the prompt `{}`.", p.name);
             let docs = self.method_docs(&p.doc, &what, &p.params);
             self.handler_method(
-                &p.ident,
+                &method_name(service, "prompt", &p.ident),
                 docs,
                 &p.params,
                 self.value_type(&p.returns),
@@ -278,12 +284,12 @@ impl Context<'_> {
             .prompts
             .iter()
             .filter(|p| !p.params.is_empty())
-            .map(|p| self.prompt_decoder(p));
+            .map(|p| self.prompt_decoder(p, &method_name(service, "prompt", &p.ident)));
         let resource_decoders = service
             .resources
             .iter()
             .filter(|r| r.is_template && !r.params.is_empty())
-            .map(|r| self.resource_decoder(r));
+            .map(|r| self.resource_decoder(r, &method_name(service, "resource", &r.ident)));
         let service_impl = self.service_impl(service, listings);
         quote! {
             #[doc = #doc]
@@ -552,8 +558,9 @@ impl Context<'_> {
         (decode, checks)
     }
 
-    fn prompt_decoder(&self, p: &Prompt) -> TokenStream {
-        let name = decoder_name(&p.ident);
+    /// `method`: the prompt's Rust method name.
+    fn prompt_decoder(&self, p: &Prompt, method: &str) -> TokenStream {
+        let name = decoder_name(method);
         let ty = self.args_type(&p.params);
         let locals: Vec<Ident> = p
             .params
@@ -628,7 +635,8 @@ impl Context<'_> {
     fn get_prompt(&self, service: &Service) -> TokenStream {
         let arms = service.prompts.iter().map(|p| {
             let wire = Literal::string(&p.name);
-            let method = names::value_ident(&p.ident);
+            let method_name = method_name(service, "prompt", &p.ident);
+            let method = names::value_ident(&method_name);
             let params: Vec<Ident> = p
                 .params
                 .iter()
@@ -650,7 +658,7 @@ impl Context<'_> {
                     }
                 }
             } else {
-                let decode = decoder_name(&p.ident);
+                let decode = decoder_name(&method_name);
                 let pattern = match params.as_slice() {
                     [one] => quote!(#one),
                     _ => quote!((#(#params),*)),
@@ -747,7 +755,7 @@ impl Context<'_> {
                 .and_then(|l| l.entry.get("mimeType"))
                 .and_then(|m| m.as_str())
                 .map(str::to_owned);
-            self.resource_branch(r, mime)
+            self.resource_branch(r, mime, &method_name(service, "resource", &r.ident))
         });
         let option = self.std("Option");
         let result = self.std("Result");
@@ -763,8 +771,10 @@ impl Context<'_> {
         }
     }
 
-    fn resource_branch(&self, r: &Resource, mime: Option<String>) -> TokenStream {
-        let method = names::value_ident(&r.ident);
+    /// `method`: the resource's Rust method name.
+    fn resource_branch(&self, r: &Resource, mime: Option<String>, method: &str) -> TokenStream {
+        let decode = decoder_name(method);
+        let method = names::value_ident(method);
         let template = Literal::string(&r.uri);
         let default_mime = match &r.returns {
             Returns::Value { ty } => match strip_nullable(ty) {
@@ -825,7 +835,6 @@ impl Context<'_> {
             .params
             .iter()
             .map(|f| format_ident!("var_{}", names::value_name(&f.json_name)));
-        let decode = decoder_name(&r.ident);
         let pattern = match params.as_slice() {
             [one] => quote!(#one),
             _ => quote!((#(#params),*)),
@@ -842,8 +851,9 @@ impl Context<'_> {
     }
 
     /// Reads a resource template's variables (their texts, in parameter order).
-    fn resource_decoder(&self, r: &Resource) -> TokenStream {
-        let name = decoder_name(&r.ident);
+    /// `method`: the resource's Rust method name.
+    fn resource_decoder(&self, r: &Resource, method: &str) -> TokenStream {
+        let name = decoder_name(method);
         let ty = self.args_type(&r.params);
         let locals: Vec<Ident> = r
             .params
@@ -937,6 +947,32 @@ fn enum_of(ty: &Type) -> Option<(&str, &str)> {
 /// A service answers `completion/complete` when it has a prompt or a resource template.
 pub fn has_completions(service: &Service) -> bool {
     !service.prompts.is_empty() || service.resources.iter().any(|r| r.is_template)
+}
+
+/// The Rust method of a tool, resource or prompt (`kind`) of `service`: its name in
+/// snake_case. Tools, resources and prompts are separate namespaces in a `.tool` file but
+/// one trait in Rust: a resource whose method name a tool has, or a prompt whose method name
+/// a tool or resource has, gets `_resource` or `_prompt` appended (only then, so nothing else
+/// changes). Two of one kind with one Rust name are E1101.
+pub fn method_name(service: &Service, kind: &str, ident: &str) -> String {
+    let base = names::value_name(ident);
+    let same = |other: &String| names::value_name(other) == base;
+    let taken = match kind {
+        "resource" => service.tools.iter().any(|t| same(&t.ident)),
+        "prompt" => {
+            service.tools.iter().any(|t| same(&t.ident))
+                || service
+                    .resources
+                    .iter()
+                    .any(|r| method_name(service, "resource", &r.ident) == base)
+        }
+        _ => false,
+    };
+    if taken {
+        format!("{base}_{kind}")
+    } else {
+        base
+    }
 }
 
 /// The arguments struct of a tool with parameters: `get_weather` → `GetWeatherArgs`.

@@ -2,7 +2,7 @@
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{Number, Primitive, Type, Value};
+use toolidl::model::{DefKind, Number, Primitive, Type, Value};
 
 use super::context::Context;
 use super::names;
@@ -39,7 +39,12 @@ pub fn unwrap_default(cx: &Context<'_>, local: &Ident, ty: &Type, default: &Valu
         return quote!(#local.unwrap_or_default());
     }
     let expr = default_expr(cx, ty, default);
-    if allocates(ty) {
+    let lazy = match default {
+        // A record literal of plain values is cheap (clippy: unnecessary_lazy_evaluations).
+        Value::Record(_) => calls(cx, ty, default),
+        _ => allocates(ty),
+    };
+    if lazy {
         quote!(#local.unwrap_or_else(|| #expr))
     } else {
         quote!(#local.unwrap_or(#expr))
@@ -51,7 +56,35 @@ fn is_empty_default(default: &Value) -> bool {
     match default {
         Value::String(s) => s.is_empty(),
         Value::List(items) => items.is_empty(),
+        Value::Map(entries) => entries.is_empty(),
         _ => false,
+    }
+}
+
+/// Whether the Rust expression of `value` (of type `ty`) calls a function: a string, a
+/// list, a map, bytes or JSON, anywhere in it (a record's omitted fields included).
+fn calls(cx: &Context<'_>, ty: &Type, value: &Value) -> bool {
+    match (ty, value) {
+        (_, Value::Null | Value::Bool(_) | Value::Number(_) | Value::Char(_) | Value::Enum(_)) => {
+            false
+        }
+        (Type::Nullable { inner }, v) => calls(cx, inner, v),
+        (
+            Type::Named {
+                package,
+                name,
+                def: DefKind::Record,
+            },
+            Value::Record(entries),
+        ) => cx.facts.record(package, name).is_some_and(|r| {
+            r.fields.iter().any(|f| {
+                let given = entries.iter().find(|e| e.key == f.name).map(|e| &e.value);
+                given
+                    .or(f.default.as_ref())
+                    .is_some_and(|v| calls(cx, &f.ty, v))
+            })
+        }),
+        _ => true,
     }
 }
 
@@ -73,7 +106,7 @@ fn allocates(ty: &Type) -> bool {
                 | Primitive::Char
         ),
         Type::Nullable { inner } => allocates(inner),
-        Type::Named { .. } => false,
+        Type::Named { def, .. } => *def == DefKind::Record,
         Type::List { .. } | Type::Set { .. } | Type::Map { .. } => true,
     }
 }
@@ -100,10 +133,70 @@ pub fn default_expr(cx: &Context<'_>, ty: &Type, value: &Value) -> TokenStream {
             let variant = names::type_ident(member);
             quote!(#path::#variant)
         }
+        (Type::Map { value }, Value::Map(entries)) => {
+            let map = cx.std("BTreeMap");
+            if entries.is_empty() {
+                return quote!(#map::new());
+            }
+            let string = cx.std("String");
+            let entries = entries.iter().map(|e| {
+                let key = Literal::string(&e.key);
+                let value = default_expr(cx, value, &e.value);
+                quote!((#string::from(#key), #value))
+            });
+            quote!(#map::from([#(#entries),*]))
+        }
+        (
+            Type::Named {
+                package,
+                name,
+                def: DefKind::Record,
+            },
+            Value::Record(entries),
+        ) => record_default(cx, package, name, entries),
         (Type::Primitive { name }, v) => primitive_default(cx, *name, v),
         // The resolver type-checks defaults; nothing else reaches here.
         _ => quote!(::core::default::Default::default()),
     }
+}
+
+/// A record literal: the fields written, then every other field's own default (`None` for
+/// an optional one).
+fn record_default(
+    cx: &Context<'_>,
+    package: &str,
+    name: &str,
+    entries: &[toolidl::model::MapEntry],
+) -> TokenStream {
+    let path = cx.type_path(package, name);
+    let Some(record) = cx.facts.record(package, name) else {
+        return quote!(::core::default::Default::default());
+    };
+    let fields = record.fields.iter().map(|f| {
+        let ident = names::value_ident(&f.name);
+        let given = entries.iter().find(|e| e.key == f.name).map(|e| &e.value);
+        let value = match (given.or(f.default.as_ref()), f.is_optional()) {
+            (None, _) => quote!(None),
+            (Some(v), optional) => {
+                let boxed = cx.facts.is_boxed(package, name, &f.name);
+                let expr = match (&f.ty, v, boxed) {
+                    (Type::Nullable { inner }, v, true) if *v != Value::Null => {
+                        let inner = default_expr(cx, inner, v);
+                        let b = cx.std("Box");
+                        quote!(Some(#b::new(#inner)))
+                    }
+                    _ => default_expr(cx, &f.ty, v),
+                };
+                if optional { quote!(Some(#expr)) } else { expr }
+            }
+        };
+        quote!(#ident: #value)
+    });
+    let extra = record
+        .open
+        .then(|| quote!(extra: ::core::default::Default::default()));
+    let inits = fields.chain(extra);
+    quote!(#path { #(#inits),* })
 }
 
 fn primitive_default(cx: &Context<'_>, p: Primitive, value: &Value) -> TokenStream {
@@ -156,6 +249,14 @@ fn json_tokens(value: &Value) -> TokenStream {
         Value::List(items) => {
             let items = items.iter().map(json_tokens);
             quote!([#(#items),*])
+        }
+        Value::Map(entries) | Value::Record(entries) => {
+            let entries = entries.iter().map(|e| {
+                let key = Literal::string(&e.key);
+                let value = json_tokens(&e.value);
+                quote!(#key: #value)
+            });
+            quote!({ #(#entries),* })
         }
     }
 }

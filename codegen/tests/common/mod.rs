@@ -92,6 +92,7 @@ pub fn record_in(package: &str, name: &str, fields: Vec<Field>) -> TypeDef {
         description: None,
         rename_all: None,
         fields,
+        open: false,
     })
 }
 
@@ -106,8 +107,10 @@ pub fn enumeration(name: &str, members: &[&str], description: Option<&str>) -> T
             .map(|m| Variant {
                 name: (*m).into(),
                 doc: vec![],
+                value: None,
             })
             .collect(),
+        document_members: false,
     })
 }
 

@@ -235,6 +235,7 @@ fn describe_rule(rule: Rule) -> &'static [&'static str] {
 pub(super) fn check_nesting(file_id: FileId, text: &str) -> Option<Diagnostic> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
+    let mut braces: Vec<bool> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -249,16 +250,26 @@ pub(super) fn check_nesting(file_id: FileId, text: &str) -> Option<Diagnostic> {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
             }
+            b'{' => {
+                // Only an object literal's brace nests (after `=`, `:`, `,`, `[` or `(`), so
+                // that the braces of declarations do not count.
+                let literal = matches!(
+                    bytes[..i].trim_ascii_end().last(),
+                    Some(b'=' | b':' | b',' | b'[' | b'(')
+                );
+                braces.push(literal);
+                if literal {
+                    depth += 1;
+                    if depth > MAX_NESTING {
+                        return Some(too_deep(file_id, i));
+                    }
+                }
+            }
+            b'}' if braces.pop() == Some(true) => depth = depth.saturating_sub(1),
             b'(' | b'[' | b'<' => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Some(
-                        Diagnostic::error(
-                            "E0001",
-                            format!("syntax error: nesting deeper than {MAX_NESTING} levels"),
-                        )
-                        .at(file_id, Span::new(i, i + 1)),
-                    );
+                    return Some(too_deep(file_id, i));
                 }
             }
             b')' | b']' => depth = depth.saturating_sub(1),
@@ -268,4 +279,12 @@ pub(super) fn check_nesting(file_id: FileId, text: &str) -> Option<Diagnostic> {
         i += 1;
     }
     None
+}
+
+fn too_deep(file_id: FileId, at: usize) -> Diagnostic {
+    Diagnostic::error(
+        "E0001",
+        format!("syntax error: nesting deeper than {MAX_NESTING} levels"),
+    )
+    .at(file_id, Span::new(at, at + 1))
 }

@@ -24,6 +24,12 @@ pub(crate) enum Site {
     Tool,
     Resource,
     Prompt,
+    /// Before `type` in `type Name = …;`.
+    Alias,
+    /// After `=` in `type Name = …;`: the constraints of the named type.
+    AliasType,
+    Union,
+    UnionVariant,
 }
 
 impl Site {
@@ -40,6 +46,10 @@ impl Site {
             Site::Tool => "a tool",
             Site::Resource => "a resource",
             Site::Prompt => "a prompt",
+            Site::Alias => "a named type",
+            Site::AliasType => "the type of a named type",
+            Site::Union => "a union",
+            Site::UnionVariant => "a union variant",
         }
     }
 }
@@ -103,6 +113,54 @@ const SPECS: &[(&str, &[Site], &str)] = &[
     ("url", VALUES, "@url"),
 ];
 
+/// The language's second edition: more sites for attributes of the first edition (SPECS),
+/// and its new attributes. Kept apart so that the help texts of the first edition (which
+/// list SPECS only, for the sites it knew) stay as they were.
+const EXTENDED_SITES: &[(&str, &[Site])] = &[
+    ("description", &[Alias, Union]),
+    ("title", &[Field, Param]),
+    ("rename_all", &[Service, Tool]),
+    ("range", &[AliasType]),
+    ("length", &[AliasType]),
+    ("pattern", &[AliasType]),
+    ("email", &[AliasType]),
+    ("url", &[AliasType]),
+];
+
+/// The attributes of the second edition, as SPECS lists those of the first.
+const NEW_SPECS: &[(&str, &[Site], &str)] = &[
+    ("value", &[Variant], "@value(\"wire-value\")"),
+    ("document_members", &[Enum], "@document_members"),
+    ("deprecated", VALUES, "@deprecated"),
+    ("open", &[Record], "@open"),
+    ("tag", &[Union], "@tag(\"property\")"),
+];
+
+/// The usage of `@range` with exclusive bounds.
+const EXCLUSIVE_USAGE: &str = "@range(exclusive_min: x), @range(exclusive_max: y), @range(exclusive_min: x, exclusive_max: y), or one of them with `min`/`max`";
+
+/// The sites where attribute `name` applies: those of SPECS and EXTENDED_SITES.
+fn sites_of(name: &str) -> Vec<Site> {
+    SPECS
+        .iter()
+        .chain(NEW_SPECS)
+        .filter(|(n, _, _)| *n == name)
+        .flat_map(|(_, s, _)| s.iter())
+        .chain(
+            EXTENDED_SITES
+                .iter()
+                .filter(|(n, _)| *n == name)
+                .flat_map(|(_, s)| s.iter()),
+        )
+        .copied()
+        .collect()
+}
+
+/// Whether `site` is one the first edition knew (its help texts are kept as they were).
+fn first_edition(site: Site) -> bool {
+    !matches!(site, Alias | AliasType | Union | UnionVariant)
+}
+
 /// The attributes of one node, checked and parsed. Spans point at what a later check
 /// (a type's constraints, a name's validity) would blame.
 #[derive(Debug, Default)]
@@ -116,12 +174,24 @@ pub(crate) struct Attrs {
     pub open_world: Option<bool>,
     pub ui: Option<Ui>,
     pub task: Option<TaskMode>,
+    /// `@value("…")` of an enum member, and the span of its text.
+    pub value: Option<(String, Span)>,
+    /// `@document_members` of an enum.
+    pub document_members: bool,
     pub uri: Option<(String, Span)>,
     pub mime: Option<String>,
     pub rename_all: Option<RenamePolicy>,
     pub json_name: Option<(String, Span)>,
     /// Bounds, the attribute's span, and the span of a float bound if any.
     pub range: Option<(Bounds<Number>, Span, Option<Span>)>,
+    /// `@range(exclusive_min: x, exclusive_max: y)`, and the attribute's span.
+    pub exclusive: Option<(Bounds<Number>, Span)>,
+    /// `@deprecated` on a field or parameter.
+    pub deprecated: Option<Span>,
+    /// `@open` on a record.
+    pub open: bool,
+    /// `@tag("kind")` of a union, and the span of its text.
+    pub tag: Option<(String, Span)>,
     pub length: Option<(Bounds<u64>, Span)>,
     pub pattern: Option<(String, Span)>,
     pub email: Option<Span>,
@@ -139,14 +209,28 @@ impl AttrChecker<'_> {
         let mut seen: Vec<&str> = Vec::new();
         for attr in attrs {
             let name = attr.name.name.as_str();
-            let Some(&(_, sites, usage)) = SPECS.iter().find(|(n, _, _)| *n == name) else {
+            let Some(&(_, first_sites, usage)) =
+                SPECS.iter().chain(NEW_SPECS).find(|(n, _, _)| *n == name)
+            else {
                 let mut d = Diagnostic::error("E0301", format!("unknown attribute `@{name}`"))
                     .at(self.file, attr.name.span);
-                let here: Vec<&str> = SPECS
+                // A site of the first edition lists the attributes of the first edition, as
+                // it always did; the second edition's only when there are none of those.
+                let first: Vec<&str> = SPECS
                     .iter()
-                    .filter(|(_, s, _)| s.contains(&site))
+                    .filter(|(_, s, _)| first_edition(site) && s.contains(&site))
                     .map(|(n, _, _)| *n)
                     .collect();
+                let here: Vec<&str> = if first.is_empty() {
+                    SPECS
+                        .iter()
+                        .chain(NEW_SPECS)
+                        .filter(|(n, _, _)| sites_of(n).contains(&site))
+                        .map(|(n, _, _)| *n)
+                        .collect()
+                } else {
+                    first
+                };
                 if let Some(close) = suggest(name, here.iter().copied()) {
                     d = d.help(format!("did you mean `@{close}`?"));
                 } else if here.is_empty() {
@@ -164,8 +248,8 @@ impl AttrChecker<'_> {
                 self.diagnostics.push(d);
                 continue;
             };
-            if !sites.contains(&site) {
-                let allowed: Vec<&str> = sites.iter().map(|s| s.words()).collect();
+            if !sites_of(name).contains(&site) {
+                let allowed: Vec<&str> = first_sites.iter().map(|s| s.words()).collect();
                 self.diagnostics.push(
                     Diagnostic::error(
                         "E0303",
@@ -194,7 +278,7 @@ impl AttrChecker<'_> {
         let name = attr.name.name.as_str();
         match name {
             "name" | "title" | "description" | "uri" | "mime" | "json_name" | "rename_all"
-            | "pattern" => {
+            | "pattern" | "value" | "tag" => {
                 let Some([Some(lit)]) = self.bind::<1>(attr, usage, &[("value", Arg::Required)])
                 else {
                     return;
@@ -221,6 +305,14 @@ impl AttrChecker<'_> {
                         }
                     }
                     "pattern" => out.pattern = Some((text, span)),
+                    "value" if text.is_empty() => {
+                        self.wrong(attr, lit.span, "`@value` must not be empty", usage);
+                    }
+                    "value" => out.value = Some((text, span)),
+                    "tag" if text.is_empty() => {
+                        self.wrong(attr, lit.span, "`@tag` must not be empty", usage);
+                    }
+                    "tag" => out.tag = Some((text, span)),
                     _ => {
                         if text == "camelCase" {
                             out.rename_all = Some(RenamePolicy::CamelCase);
@@ -262,18 +354,49 @@ impl AttrChecker<'_> {
                     _ => out.open_world = Some(value),
                 }
             }
-            "email" | "url" => {
+            "email" | "url" | "document_members" | "deprecated" | "open" => {
                 if self.bind::<0>(attr, usage, &[]).is_some() {
-                    if name == "email" {
-                        out.email = Some(attr.span);
-                    } else {
-                        out.url = Some(attr.span);
+                    match name {
+                        "email" => out.email = Some(attr.span),
+                        "url" => out.url = Some(attr.span),
+                        "deprecated" => out.deprecated = Some(attr.span),
+                        "open" => out.open = true,
+                        _ => out.document_members = true,
                     }
                 }
             }
             "range" => {
-                let Some([min, max]) = self.bounds(attr, usage) else {
-                    return;
+                let exclusive = attr.args.iter().flatten().any(|a| {
+                    a.name
+                        .as_ref()
+                        .is_some_and(|n| n.name.starts_with("exclusive_"))
+                });
+                let (usage, [min, max, xmin, xmax]) = if exclusive {
+                    let Some(bound) = self.bind::<4>(
+                        attr,
+                        EXCLUSIVE_USAGE,
+                        &[
+                            ("min", Arg::Optional),
+                            ("max", Arg::Optional),
+                            ("exclusive_min", Arg::Named),
+                            ("exclusive_max", Arg::Named),
+                        ],
+                    ) else {
+                        return;
+                    };
+                    if (bound[0].is_some() && bound[2].is_some())
+                        || (bound[1].is_some() && bound[3].is_some())
+                    {
+                        let message = "`@range` takes a minimum and an exclusive minimum (or a maximum and an exclusive maximum) not both";
+                        self.wrong(attr, attr.span, message, EXCLUSIVE_USAGE);
+                        return;
+                    }
+                    (EXCLUSIVE_USAGE, bound)
+                } else {
+                    let Some([min, max]) = self.bounds(attr, usage) else {
+                        return;
+                    };
+                    (usage, [min, max, None, None])
                 };
                 let mut float = None;
                 let mut number =
@@ -293,16 +416,28 @@ impl AttrChecker<'_> {
                             }
                         }
                     };
-                let (Ok(lo), Ok(hi)) = (number(min, self), number(max, self)) else {
+                let (Ok(lo), Ok(hi), Ok(xlo), Ok(xhi)) = (
+                    number(min, self),
+                    number(max, self),
+                    number(xmin, self),
+                    number(xmax, self),
+                ) else {
                     return;
                 };
-                if let (Some(lo), Some(hi)) = (lo, hi)
-                    && compare(lo, hi) == std::cmp::Ordering::Greater
-                {
-                    self.min_above_max(attr, usage);
-                    return;
+                if let (Some(lo), Some(hi)) = (lo.or(xlo), hi.or(xhi)) {
+                    let order = compare(lo, hi);
+                    let open = xlo.is_some() || xhi.is_some();
+                    if order.is_gt() || (open && order.is_eq()) {
+                        self.min_above_max(attr, usage);
+                        return;
+                    }
                 }
-                out.range = Some((Bounds { min: lo, max: hi }, attr.span, float));
+                if lo.is_some() || hi.is_some() {
+                    out.range = Some((Bounds { min: lo, max: hi }, attr.span, float));
+                }
+                if xlo.is_some() || xhi.is_some() {
+                    out.exclusive = Some((Bounds { min: xlo, max: xhi }, attr.span));
+                }
             }
             "length" => {
                 let Some([min, max]) = self.bounds(attr, usage) else {
@@ -359,7 +494,7 @@ impl AttrChecker<'_> {
                     }
                 };
             }
-            _ => unreachable!("every attribute in SPECS is parsed"),
+            _ => unreachable!("every attribute in SPECS and NEW_SPECS is parsed"),
         }
     }
 

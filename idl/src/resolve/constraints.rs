@@ -52,6 +52,24 @@ impl Resolver<'_> {
                 _ => not_applicable(self, *span, "range", "integer and float types"),
             }
         }
+        if let Some((bounds, span)) = &attrs.exclusive {
+            match prim {
+                Some(p) if is_float(p) => out.exclusive = Some(*bounds),
+                _ => {
+                    let message = format!(
+                        "exclusive bounds of `@range` do not apply to `{}`",
+                        type_text(ty)
+                    );
+                    self.error("E0601", *span, message).help = Some(
+                        if prim.is_some_and(|p| integer_range(p).is_some()) {
+                            "exclusive bounds apply to f32 and f64; on an integer, write the next value inclusively: `@range(min: 1)` for more than 0".into()
+                        } else {
+                            "exclusive bounds apply to f32 and f64".into()
+                        },
+                    );
+                }
+            }
+        }
         if let Some((bounds, span)) = &attrs.length {
             if is_string || matches!(base, Type::List { .. } | Type::Set { .. }) {
                 out.length = Some(*bounds);
@@ -84,12 +102,77 @@ impl Resolver<'_> {
         out
     }
 
+    /// A named type's constraints and a field's own: a kind of constraint comes from one of
+    /// them, never from both (E0605).
+    pub(super) fn merge_constraints(
+        &mut self,
+        alias: &str,
+        from_alias: &Constraints,
+        own: Constraints,
+        attrs: &Attrs,
+    ) -> Constraints {
+        let spans = [
+            (
+                "range",
+                from_alias.range.is_some() && own.range.is_some(),
+                attrs.range.as_ref().map(|r| r.1),
+            ),
+            (
+                "range",
+                from_alias.exclusive.is_some() && own.exclusive.is_some(),
+                attrs.exclusive.as_ref().map(|r| r.1),
+            ),
+            (
+                "length",
+                from_alias.length.is_some() && own.length.is_some(),
+                attrs.length.as_ref().map(|l| l.1),
+            ),
+            (
+                "pattern",
+                from_alias.pattern.is_some() && own.pattern.is_some(),
+                attrs.pattern.as_ref().map(|p| p.1),
+            ),
+            ("email", from_alias.email && own.email, attrs.email),
+            ("url", from_alias.url && own.url, attrs.url),
+        ];
+        for (attr, both, span) in spans {
+            if let (true, Some(span)) = (both, span) {
+                self.error(
+                    "E0605",
+                    span,
+                    format!("`@{attr}` is given by type `{alias}` already"),
+                )
+                .help = Some(format!(
+                    "a field cannot narrow or widen its named type's `@{attr}`: remove this one, or declare another named type"
+                ));
+            }
+        }
+        Constraints {
+            range: own.range.or(from_alias.range),
+            length: own.length.or(from_alias.length),
+            pattern: own.pattern.or_else(|| from_alias.pattern.clone()),
+            email: own.email || from_alias.email,
+            url: own.url || from_alias.url,
+            exclusive: own.exclusive.or(from_alias.exclusive),
+            title: own.title,
+            deprecated: own.deprecated,
+        }
+    }
+
     pub(super) fn default(
         &mut self,
         lit: &Literal,
         ty: &Type,
         constraints: &Constraints,
     ) -> Option<Value> {
+        let value = self.value_of(lit, ty)?;
+        self.check_default_constraints(lit, &value, constraints);
+        Some(value)
+    }
+
+    /// The value of a literal as a value of `ty`, type-checked all the way down (list
+    /// items, map values, record fields and their own constraints).
+    fn value_of(&mut self, lit: &Literal, ty: &Type) -> Option<Value> {
         let (base, nullable) = match ty {
             Type::Nullable { inner } => (inner.as_ref(), true),
             other => (other, false),
@@ -107,13 +190,75 @@ impl Resolver<'_> {
             .help = Some(format!("make the type nullable: `{shown}?`"));
             return None;
         }
-        if let LiteralKind::List(_) = lit.kind {
-            self.error("E0501", lit.span, "a default cannot be a list")
-                .help = Some("list literals are only allowed in attribute arguments".into());
-            return None;
-        }
         let value = match base {
             Type::Primitive { name } => self.primitive_default(lit, *name, &shown)?,
+            Type::List { item } | Type::Set { item } => {
+                let LiteralKind::List(items) = &lit.kind else {
+                    return self.composite_mismatch(lit, &shown, "a list `[…]`");
+                };
+                let values: Vec<Option<Value>> =
+                    items.iter().map(|l| self.value_of(l, item)).collect();
+                let values: Vec<Value> = values.into_iter().collect::<Option<_>>()?;
+                if matches!(base, Type::Set { .. }) {
+                    for (i, v) in values.iter().enumerate() {
+                        if values[..i].contains(v) {
+                            self.error(
+                                "E0501",
+                                items[i].span,
+                                format!("a default of `{shown}` repeats this item"),
+                            )
+                            .help =
+                                Some("the items of a set differ: remove the repeated one".into());
+                            return None;
+                        }
+                    }
+                }
+                Value::List(values)
+            }
+            Type::Map { value } => {
+                let LiteralKind::Object(entries) = &lit.kind else {
+                    return self.composite_mismatch(lit, &shown, "a map `{\"key\": value}`");
+                };
+                let mut out: Vec<MapEntry> = Vec::new();
+                let mut ok = true;
+                for entry in entries {
+                    if !entry.quoted {
+                        self.error(
+                            "E0501",
+                            entry.key_span,
+                            "the keys of a map default are strings",
+                        )
+                        .help = Some(format!("write the key in double quotes: \"{}\"", entry.key));
+                        ok = false;
+                        continue;
+                    }
+                    if self.repeated(&out, entry, format!("key \"{}\"", entry.key)) {
+                        ok = false;
+                        continue;
+                    }
+                    match self.value_of(&entry.value, value) {
+                        Some(v) => out.push(MapEntry {
+                            key: entry.key.clone(),
+                            value: v,
+                        }),
+                        None => ok = false,
+                    }
+                }
+                if !ok {
+                    return None;
+                }
+                Value::Map(out)
+            }
+            Type::Named {
+                package,
+                name,
+                def: DefKind::Record,
+            } => {
+                let LiteralKind::Object(entries) = &lit.kind else {
+                    return self.composite_mismatch(lit, &shown, "a record `{ field: value }`");
+                };
+                self.record_value(lit, entries, package, name)?
+            }
             Type::Named {
                 package,
                 name,
@@ -156,22 +301,203 @@ impl Resolver<'_> {
                     }
                 }
             }
-            _ => {
+            // `T??` is refused before defaults are checked; named types are inlined.
+            Type::Nullable { .. }
+            | Type::Named {
+                def: DefKind::Alias,
+                ..
+            } => return None,
+            Type::Named {
+                def: DefKind::Union,
+                ..
+            } => {
                 self.error(
                     "E0501",
                     lit.span,
                     format!("a value of type `{shown}` cannot have a default"),
                 )
                 .help = Some(if nullable {
-                    "the only default such a type can have is `= null`".into()
+                    "the only default a union can have is `= null`".into()
                 } else {
-                    "defaults are literals: bools, numbers, strings, chars and enum members".into()
+                    "a union has no default; make it optional (`name?: T`) or nullable with `= null`".into()
                 });
                 return None;
             }
         };
-        self.check_default_constraints(lit, &value, constraints);
         Some(value)
+    }
+
+    /// A `json` default: any JSON a literal can write (objects with string keys).
+    fn json_value(&mut self, lit: &Literal) -> Option<Value> {
+        Some(match &lit.kind {
+            LiteralKind::Null => Value::Null,
+            LiteralKind::Bool(b) => Value::Bool(*b),
+            LiteralKind::Int(n) => Value::Number(int_number(*n)),
+            LiteralKind::Float(f) => Value::Number(Number::Float(*f)),
+            LiteralKind::String(s) => Value::String(s.clone()),
+            LiteralKind::List(items) => {
+                let values: Vec<Option<Value>> = items.iter().map(|l| self.json_value(l)).collect();
+                Value::List(values.into_iter().collect::<Option<_>>()?)
+            }
+            LiteralKind::Object(entries) => {
+                let mut out: Vec<MapEntry> = Vec::new();
+                for entry in entries {
+                    if !entry.quoted || out.iter().any(|e| e.key == entry.key) {
+                        let message = if entry.quoted {
+                            format!("key \"{}\" is given twice", entry.key)
+                        } else {
+                            "the keys of a JSON object are strings".to_owned()
+                        };
+                        self.error("E0501", entry.key_span, message).help = Some(format!(
+                            "write each key once, in double quotes: \"{}\"",
+                            entry.key
+                        ));
+                        return None;
+                    }
+                    let value = self.json_value(&entry.value)?;
+                    out.push(MapEntry {
+                        key: entry.key.clone(),
+                        value,
+                    });
+                }
+                Value::Map(out)
+            }
+            other => {
+                let message = format!(
+                    "expected a string, number, bool, `null`, list or object in a `json` default, found {}",
+                    other.describe()
+                );
+                self.error("E0501", lit.span, message);
+                return None;
+            }
+        })
+    }
+
+    /// Reports `entry` when `out` has its key already.
+    fn repeated(&mut self, out: &[MapEntry], entry: &ast::Entry, what: String) -> bool {
+        let repeated = out.iter().any(|e| e.key == entry.key);
+        if repeated {
+            self.error("E0501", entry.key_span, format!("{what} is given twice"))
+                .help = Some("remove one of them".into());
+        }
+        repeated
+    }
+
+    /// A list, map or record type given another kind of literal.
+    fn composite_mismatch(&mut self, lit: &Literal, shown: &str, expected: &str) -> Option<Value> {
+        let message = format!(
+            "expected {expected} for `{shown}`, found {}",
+            lit.kind.describe()
+        );
+        self.error("E0501", lit.span, message);
+        None
+    }
+
+    /// `{ field: value, … }` for record `package.name`: known fields, each once, each value
+    /// of its field's type and within its constraints, and every required field given.
+    fn record_value(
+        &mut self,
+        lit: &Literal,
+        entries: &[ast::Entry],
+        package: &str,
+        name: &str,
+    ) -> Option<Value> {
+        let fields = self.record_fields(package, name)?;
+        let mut out: Vec<MapEntry> = Vec::new();
+        let mut ok = true;
+        for entry in entries {
+            if entry.quoted {
+                self.error(
+                    "E0501",
+                    entry.key_span,
+                    "the fields of a record default are named without quotes",
+                )
+                .help = Some(format!("write `{}: …`", entry.key));
+                ok = false;
+                continue;
+            }
+            let Some(field) = fields.iter().find(|f| f.name == entry.key) else {
+                let help = match suggest(&entry.key, fields.iter().map(|f| f.name.as_str())) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!(
+                        "fields of `{name}`: {}",
+                        fields
+                            .iter()
+                            .map(|f| f.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                self.error(
+                    "E0501",
+                    entry.key_span,
+                    format!("record `{name}` has no field `{}`", entry.key),
+                )
+                .help = Some(help);
+                ok = false;
+                continue;
+            };
+            if self.repeated(&out, entry, format!("field `{}`", entry.key)) {
+                ok = false;
+                continue;
+            }
+            match self.value_of(&entry.value, &field.ty) {
+                Some(v) => {
+                    self.check_default_constraints(&entry.value, &v, &field.constraints);
+                    out.push(MapEntry {
+                        key: entry.key.clone(),
+                        value: v,
+                    });
+                }
+                None => ok = false,
+            }
+        }
+        let missing: Vec<&str> = fields
+            .iter()
+            .filter(|f| f.required && !entries.iter().any(|e| e.key == f.name))
+            .map(|f| f.name.as_str())
+            .collect();
+        if !missing.is_empty() {
+            let list = missing
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.error(
+                "E0501",
+                lit.span,
+                format!("a default of record `{name}` leaves out its required {list}"),
+            )
+            .help = Some(
+                "give every field that has no default and is not optional (`name?: T`)".into(),
+            );
+            return None;
+        }
+        ok.then_some(Value::Record(out))
+    }
+
+    /// The fields of record `package.name`, resolved in its own file (types, constraints,
+    /// whether required), without diagnostics: its own resolution reports them.
+    fn record_fields(&mut self, package: &str, name: &str) -> Option<Vec<Field>> {
+        self.resolved_fields(package, name, false)
+    }
+
+    /// The fields of record `package.name` as [`Self::record_fields`] finds them, with their
+    /// defaults when `with_defaults`.
+    pub(super) fn resolved_fields(
+        &mut self,
+        package: &str,
+        name: &str,
+        with_defaults: bool,
+    ) -> Option<Vec<Field>> {
+        let (file, Item::Record(decl)) = self.declaration(package, name)? else {
+            return None;
+        };
+        let mut scratch = Vec::new();
+        let mut resolver = self.sub_resolver(file, &mut scratch);
+        resolver.skip_defaults = !with_defaults;
+        let record = resolver.record(decl);
+        Some(record.fields)
     }
 
     pub(super) fn primitive_default(
@@ -247,6 +573,9 @@ impl Resolver<'_> {
             (LiteralKind::Int(n), Primitive::Json) => Some(Value::Number(int_number(*n))),
             (LiteralKind::Float(f), Primitive::Json) => Some(Value::Number(Number::Float(*f))),
             (LiteralKind::Bool(b), Primitive::Json) => Some(Value::Bool(*b)),
+            (LiteralKind::List(_) | LiteralKind::Object(_), Primitive::Json) => {
+                self.json_value(lit)
+            }
             (_, Primitive::Json) => mismatch(self, "a string, number or bool", None),
             _ => {
                 self.error(
@@ -272,6 +601,32 @@ impl Resolver<'_> {
             this.error("E0502", lit.span, message).help =
                 Some("a default must satisfy the constraints of its own field".into());
         };
+        if let (Some(range), Value::Number(n)) = (&c.exclusive, value) {
+            if let Some(min) = range.min
+                && !compare(*n, min).is_gt()
+            {
+                broken(
+                    self,
+                    format!(
+                        "default {} is not above the exclusive minimum {}",
+                        number_text(*n),
+                        number_text(min)
+                    ),
+                );
+            }
+            if let Some(max) = range.max
+                && !compare(*n, max).is_lt()
+            {
+                broken(
+                    self,
+                    format!(
+                        "default {} is not below the exclusive maximum {}",
+                        number_text(*n),
+                        number_text(max)
+                    ),
+                );
+            }
+        }
         if let (Some(range), Value::Number(n)) = (&c.range, value) {
             if let Some(min) = range.min
                 && compare(*n, min).is_lt()
@@ -298,16 +653,24 @@ impl Resolver<'_> {
                 );
             }
         }
+        if let (Some(length), Value::List(items)) = (&c.length, value) {
+            let count = items.len() as u64;
+            if length.min.is_some_and(|m| count < m) || length.max.is_some_and(|m| count > m) {
+                let unit = if count == 1 { "item" } else { "items" };
+                broken(
+                    self,
+                    format!(
+                        "default has {count} {unit}; `@length` allows {}",
+                        bounds_text(length)
+                    ),
+                );
+            }
+        }
         let Value::String(s) = value else { return };
         if let Some(length) = &c.length {
             let count = s.chars().count() as u64;
             if length.min.is_some_and(|m| count < m) || length.max.is_some_and(|m| count > m) {
-                let bounds = match (length.min, length.max) {
-                    (Some(a), Some(b)) => format!("{a} to {b}"),
-                    (Some(a), None) => format!("at least {a}"),
-                    (None, Some(b)) => format!("at most {b}"),
-                    (None, None) => String::new(),
-                };
+                let bounds = bounds_text(length);
                 let unit = if count == 1 {
                     "character"
                 } else {
@@ -340,6 +703,16 @@ impl Resolver<'_> {
                 format!("default \"{s}\" is not an absolute URL (`@url`)"),
             );
         }
+    }
+}
+
+/// `1 to 3`, `at least 1`, `at most 3`.
+fn bounds_text(length: &Bounds<u64>) -> String {
+    match (length.min, length.max) {
+        (Some(a), Some(b)) => format!("{a} to {b}"),
+        (Some(a), None) => format!("at least {a}"),
+        (None, Some(b)) => format!("at most {b}"),
+        (None, None) => String::new(),
     }
 }
 

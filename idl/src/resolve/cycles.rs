@@ -10,7 +10,7 @@ impl Resolver<'_> {
             .iter()
             .filter_map(|t| match t {
                 TypeDef::Record(r) => Some(r),
-                TypeDef::Enum(_) => None,
+                TypeDef::Enum(_) | TypeDef::Alias(_) | TypeDef::Union(_) => None,
             })
             .collect();
         let index = |name: &str| records.iter().position(|r| r.name == name);

@@ -4,7 +4,7 @@ use super::*;
 
 impl Resolver<'_> {
     pub(super) fn service(&mut self, decl: &ast::ServiceDecl) -> Service {
-        self.attrs(&decl.attrs, Site::Service);
+        let service_attrs = self.attrs(&decl.attrs, Site::Service);
         let mut service = Service {
             name: decl.name.name.clone(),
             doc: decl.doc.lines.clone(),
@@ -12,10 +12,15 @@ impl Resolver<'_> {
             resources: Vec::new(),
             prompts: Vec::new(),
         };
-        let mut idents: Vec<(&str, Span)> = Vec::new();
+        // Tools, resources and prompts are three namespaces: a tool and a prompt may share
+        // a name (the Rust generator tells their methods apart).
+        let mut idents: Vec<(MemberKind, &str, Span)> = Vec::new();
         let mut wire: Vec<((MemberKind, String), &str, Span)> = Vec::new();
         for member in &decl.members {
-            if let Some((_, first)) = idents.iter().find(|(n, _)| *n == member.name.name) {
+            if let Some((_, _, first)) = idents
+                .iter()
+                .find(|(k, n, _)| *k == member.kind && *n == member.name.name)
+            {
                 let at = self.position_text(*first);
                 let d = self.error(
                     "E0202",
@@ -26,14 +31,16 @@ impl Resolver<'_> {
                     ),
                 );
                 d.note = Some(format!("first declared at {at}"));
-                d.help =
-                    Some("tools, resources and prompts of a service share one namespace".into());
+                d.help = Some(format!(
+                    "the {kind}s of a service have distinct names (a tool, a resource and a prompt may share one)",
+                    kind = member.kind.keyword()
+                ));
                 continue;
             }
-            idents.push((&member.name.name, member.name.span));
+            idents.push((member.kind, &member.name.name, member.name.span));
             let name = match member.kind {
                 MemberKind::Tool => {
-                    let tool = self.tool(member);
+                    let tool = self.tool(member, service_attrs.rename_all);
                     let name = tool.name.clone();
                     service.tools.push(tool);
                     name
@@ -109,9 +116,12 @@ impl Resolver<'_> {
         }
     }
 
-    pub(super) fn tool(&mut self, decl: &MemberDecl) -> Tool {
+    /// A tool; `rename` is its service's `@rename_all`, which the tool's own overrides.
+    pub(super) fn tool(&mut self, decl: &MemberDecl, rename: Option<RenamePolicy>) -> Tool {
         let attrs = self.attrs(&decl.attrs, Site::Tool);
-        let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
+        let rename = attrs.rename_all.or(rename);
+        let params = self.fields(&decl.params, Site::Param, rename, "E0203", "parameter");
+        let params = self.spread(decl, params);
         let returns = self.returns(decl.returns.as_ref(), true);
         let (name, span, derived) = match &attrs.name {
             Some((name, span)) => (name.clone(), *span, false),
@@ -168,6 +178,8 @@ impl Resolver<'_> {
         self.blank_name(&attrs, "resource");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
         self.text_like(decl, &params);
+        self.no_optional_params(decl);
+        self.no_spreads(decl);
         let returns = self.returns(decl.returns.as_ref(), false);
         let mut is_template = false;
         let uri = match &attrs.uri {
@@ -237,6 +249,116 @@ impl Resolver<'_> {
         }
     }
 
+    /// The parameters of a tool with the fields of each `..Record` in its place (with the
+    /// record's wire names and defaults); a spread field named like another parameter is
+    /// reported (E0203) and left out.
+    fn spread(&mut self, decl: &MemberDecl, own: Vec<Field>) -> Vec<Field> {
+        let mut groups: Vec<(usize, Span, Vec<Field>)> = Vec::new();
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for spread in &decl.spreads {
+            let path_span = match (spread.path.first(), spread.path.last()) {
+                (Some(a), Some(b)) => a.span.to(b.span),
+                _ => spread.span,
+            };
+            let te = TypeExpr {
+                path: spread.path.clone(),
+                args: None,
+                nullable: Vec::new(),
+                span: path_span,
+            };
+            let Some((package, name, def)) = self.lookup(&te) else {
+                continue;
+            };
+            if def != DefKind::Record {
+                self.error(
+                    "E0209",
+                    path_span,
+                    format!("`..{name}` spreads the fields of a record, and `{name}` is not one"),
+                )
+                .help = Some("spread a record: `..RecordName`".into());
+                continue;
+            }
+            if seen.contains(&(package.clone(), name.clone())) {
+                self.error("E0209", path_span, format!("`..{name}` is spread twice"))
+                    .help = Some("remove one of them".into());
+                continue;
+            }
+            let fields = self
+                .resolved_fields(&package, &name, true)
+                .unwrap_or_default();
+            seen.push((package, name));
+            groups.push((spread.index, spread.span, fields));
+        }
+        if groups.is_empty() {
+            return own;
+        }
+        let mut out: Vec<Field> = Vec::new();
+        let mut own = own.into_iter();
+        let mut taken = 0;
+        for (index, span, fields) in groups {
+            while taken < index {
+                match own.next() {
+                    Some(f) => out.push(f),
+                    None => break,
+                }
+                taken += 1;
+            }
+            for field in fields {
+                if let Some(other) = out
+                    .iter()
+                    .chain(own.as_slice())
+                    .find(|f| f.name == field.name || f.json_name == field.json_name)
+                {
+                    let message = format!(
+                        "parameter `{}` of the spread record is declared twice (as `{}`)",
+                        field.name, other.name
+                    );
+                    self.error("E0203", span, message).help =
+                        Some("rename the parameter, or do not spread the record".into());
+                    continue;
+                }
+                out.push(field);
+            }
+        }
+        out.extend(own);
+        out
+    }
+
+    /// `..Record` is for tools: the variables of a resource and the arguments of a prompt
+    /// are each declared.
+    fn no_spreads(&mut self, decl: &MemberDecl) {
+        for spread in &decl.spreads {
+            let kind = decl.kind.keyword();
+            self.error(
+                "E0209",
+                spread.span,
+                format!("a {kind}'s parameters cannot spread a record"),
+            )
+            .help =
+                Some("spreading `..Record` is for tool parameters; declare each parameter".into());
+        }
+    }
+
+    /// `name?: T` is for tool parameters and record fields: a resource's template variables
+    /// are always there, and a prompt's arguments are text (`T?` or a default covers them).
+    fn no_optional_params(&mut self, decl: &MemberDecl) {
+        for p in &decl.params {
+            let Some(mark) = p.optional else { continue };
+            let kind = decl.kind.keyword();
+            let message = format!(
+                "parameter `{}` of {kind} `{}` cannot be optional (`?:`)",
+                p.name.name, decl.name.name
+            );
+            self.error("E0806", mark, message).help = Some(if decl.kind == MemberKind::Prompt {
+                "a prompt argument the client may leave out is nullable (`T?`) or has a default"
+                    .into()
+            } else {
+                "every variable of a resource's URI template is always there: write `name: T`"
+                    .into()
+            });
+        }
+    }
+
     /// `@name` of a resource or prompt: any text but an empty or blank one (a tool's name has
     /// its own rules, E0401).
     fn blank_name(&mut self, attrs: &Attrs, kind: &str) {
@@ -253,6 +375,8 @@ impl Resolver<'_> {
         self.blank_name(&attrs, "prompt");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
         self.text_like(decl, &params);
+        self.no_optional_params(decl);
+        self.no_spreads(decl);
         Prompt {
             ident: decl.name.name.clone(),
             name: attrs

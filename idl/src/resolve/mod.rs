@@ -82,6 +82,9 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
                     file,
                     scope: Scope::new(file, &files, &world),
                     diagnostics: &mut diagnostics,
+                    skip_defaults: false,
+                    in_alias: false,
+                    sub: false,
                 }
                 .file(ast)
             })
@@ -155,6 +158,14 @@ struct Resolver<'a> {
     file: FileId,
     scope: Scope,
     diagnostics: &'a mut Vec<Diagnostic>,
+    /// Resolving a record only to check a default written for it elsewhere: its own
+    /// defaults are not needed (and could refer back to it).
+    skip_defaults: bool,
+    /// Resolving the type of a named type (which may not name another one).
+    in_alias: bool,
+    /// A resolver of another declaration than the one being reported on: checks that look
+    /// across declarations (recursive unions) are left to the declaration's own resolution.
+    sub: bool,
 }
 
 fn collapse(text: &str) -> Option<String> {
@@ -162,11 +173,45 @@ fn collapse(text: &str) -> Option<String> {
     (!collapsed.is_empty()).then_some(collapsed)
 }
 
+/// "field" or "parameter", for messages.
+fn site_noun(site: Site) -> &'static str {
+    if site == Site::Field {
+        "field"
+    } else {
+        "parameter"
+    }
+}
+
+/// A type expression as written in the source.
+fn type_written(text: &str, te: &TypeExpr) -> String {
+    text.get(te.span.start..te.span.end)
+        .map_or_else(|| te.path_text(), |t| t.trim_end().to_owned())
+}
+
 fn description(attrs: &Attrs, doc: &ast::Doc) -> Option<String> {
     attrs
         .description
         .clone()
         .or_else(|| collapse(&doc.lines.join(" ")))
+}
+
+impl<'a> Resolver<'a> {
+    /// The declaration of the record, enum or named type `package.name`, and its file.
+    fn declaration(&self, package: &str, name: &str) -> Option<(FileId, &'a Item)> {
+        let file = self
+            .world
+            .defs
+            .get(&(package.to_owned(), name.to_owned()))?
+            .file;
+        let files: &'a [LoadedFile] = self.files;
+        let item = files[file.0]
+            .ast
+            .as_ref()?
+            .items
+            .iter()
+            .find(|item| item.name().name == name)?;
+        Some((file, item))
+    }
 }
 
 impl Resolver<'_> {
@@ -227,6 +272,8 @@ impl Resolver<'_> {
                 Item::Record(r) => types.push(TypeDef::Record(self.record(r))),
                 Item::Enum(e) => types.push(TypeDef::Enum(self.enumeration(e))),
                 Item::Service(s) => services.push(self.service(s)),
+                Item::Alias(a) => types.push(TypeDef::Alias(self.alias(a))),
+                Item::Union(u) => types.push(TypeDef::Union(self.union(u))),
             }
         }
         self.tools_shared_across_services(ast, &services);
@@ -270,6 +317,216 @@ impl Resolver<'_> {
         }
     }
 
+    /// A resolver of `file` that reports into `diagnostics` and resolves records only to
+    /// check defaults written for them.
+    fn sub_resolver<'b>(
+        &'b self,
+        file: FileId,
+        diagnostics: &'b mut Vec<Diagnostic>,
+    ) -> Resolver<'b> {
+        Resolver {
+            world: self.world,
+            files: self.files,
+            sources: self.sources,
+            file,
+            scope: Scope::new(file, self.files, self.world),
+            diagnostics,
+            skip_defaults: true,
+            in_alias: false,
+            sub: true,
+        }
+    }
+
+    /// `union Name { variant: T, … }`, tagged with `@tag("kind")` or untagged.
+    pub(super) fn union(&mut self, decl: &ast::UnionDecl) -> Union {
+        let attrs = self.attrs(&decl.attrs, Site::Union);
+        let tag = attrs.tag.as_ref().map(|(t, _)| t.clone());
+        if decl.variants.is_empty() {
+            let message = format!("union `{}` has no variants", decl.name.name);
+            self.error("E0206", decl.name.span, message).help =
+                Some("list at least one variant: `union Name { first: A, second: B }`".into());
+        }
+        let mut variants: Vec<UnionVariant> = Vec::new();
+        for v in &decl.variants {
+            self.attrs(&v.attrs, Site::UnionVariant);
+            if variants.iter().any(|x| x.name == v.name.name) {
+                self.error(
+                    "E0205",
+                    v.name.span,
+                    format!("union variant `{}` is declared twice", v.name.name),
+                )
+                .help = Some("remove one of them".into());
+                continue;
+            }
+            let Some(ty) = self.resolve_type(&v.ty, Position::Item) else {
+                continue;
+            };
+            if !self.union_variant_fits(decl, v, &ty, tag.as_deref()) {
+                continue;
+            }
+            variants.push(UnionVariant {
+                name: v.name.name.clone(),
+                doc: v.doc.lines.clone(),
+                ty,
+            });
+        }
+        let union = Union {
+            package: self.scope.package.clone(),
+            name: decl.name.name.clone(),
+            doc: decl.doc.lines.clone(),
+            description: description(&attrs, &decl.doc),
+            tag,
+            variants,
+        };
+        if !self.sub {
+            let own = (union.package.clone(), union.name.clone());
+            let mut seen = Vec::new();
+            if union
+                .variants
+                .iter()
+                .any(|v| self.reaches(&v.ty, &own, &mut seen))
+            {
+                let message = format!("union `{}` contains itself", decl.name.name);
+                self.error("E0902", decl.name.span, message).help = Some(
+                    "a union cannot be reached from its own variants (recursive unions are not supported yet)".into(),
+                );
+            }
+        }
+        union
+    }
+
+    /// A tagged union's variant is a record without a property named like the tag; no
+    /// variant is nullable (the union's own use may be: `Shape?`).
+    fn union_variant_fits(
+        &mut self,
+        decl: &ast::UnionDecl,
+        v: &ast::UnionVariantDecl,
+        ty: &Type,
+        tag: Option<&str>,
+    ) -> bool {
+        let union = &decl.name.name;
+        if matches!(ty, Type::Nullable { .. }) {
+            self.error(
+                "E0210",
+                v.ty.span,
+                format!("variant `{}` of union `{union}` is nullable", v.name.name),
+            )
+            .help = Some(format!(
+                "make the use of the union nullable instead: `{union}?`"
+            ));
+            return false;
+        }
+        let Some(tag) = tag else { return true };
+        let Type::Named {
+            package,
+            name,
+            def: DefKind::Record,
+        } = ty
+        else {
+            self.error(
+                "E0210",
+                v.ty.span,
+                format!(
+                    "variant `{}` of tagged union `{union}` is not a record",
+                    v.name.name
+                ),
+            )
+            .help = Some(format!(
+                "each variant of a union with @tag(\"{tag}\") is a record, which gets the `{tag}` property; drop @tag for a union of other types"
+            ));
+            return false;
+        };
+        let clash = self
+            .resolved_fields(package, name, false)
+            .unwrap_or_default()
+            .into_iter()
+            .find(|f| f.json_name == tag);
+        if let Some(field) = clash {
+            self.error(
+                "E0211",
+                v.ty.span,
+                format!("record `{name}` has a property \"{tag}\", the tag of union `{union}`"),
+            )
+            .help = Some(format!(
+                "rename field `{}` or choose another @tag",
+                field.name
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// Whether a value of `ty` can hold union `target` (through records, lists, sets, maps,
+    /// `?` and other unions).
+    fn reaches(
+        &mut self,
+        ty: &Type,
+        target: &(String, String),
+        seen: &mut Vec<(String, String)>,
+    ) -> bool {
+        match ty {
+            Type::Primitive { .. } => false,
+            Type::List { item } | Type::Set { item } => self.reaches(item, target, seen),
+            Type::Map { value } => self.reaches(value, target, seen),
+            Type::Nullable { inner } => self.reaches(inner, target, seen),
+            Type::Named { package, name, def } => {
+                let key = (package.clone(), name.clone());
+                if key == *target && *def == DefKind::Union {
+                    return true;
+                }
+                if seen.contains(&key) {
+                    return false;
+                }
+                seen.push(key);
+                let inner: Vec<Type> = match def {
+                    DefKind::Record => self
+                        .resolved_fields(package, name, false)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|f| f.ty)
+                        .collect(),
+                    DefKind::Union => self
+                        .union_def(package, name)
+                        .map_or_else(Vec::new, |u| u.variants.into_iter().map(|v| v.ty).collect()),
+                    _ => Vec::new(),
+                };
+                inner.iter().any(|t| self.reaches(t, target, seen))
+            }
+        }
+    }
+
+    /// Union `package.name`, resolved in its own file without diagnostics.
+    fn union_def(&mut self, package: &str, name: &str) -> Option<Union> {
+        let (file, Item::Union(decl)) = self.declaration(package, name)? else {
+            return None;
+        };
+        let mut scratch = Vec::new();
+        Some(self.sub_resolver(file, &mut scratch).union(decl))
+    }
+
+    /// `type Name = @constraints T;`
+    fn alias(&mut self, decl: &ast::AliasDecl) -> Alias {
+        let attrs = self.attrs(&decl.attrs, Site::Alias);
+        let type_attrs = self.attrs(&decl.type_attrs, Site::AliasType);
+        self.in_alias = true;
+        let ty = self.resolve_type(&decl.ty, Position::Value);
+        self.in_alias = false;
+        let constraints = match &ty {
+            Some(ty) => self.constraints(&type_attrs, ty),
+            None => Constraints::default(),
+        };
+        Alias {
+            package: self.scope.package.clone(),
+            name: decl.name.name.clone(),
+            doc: decl.doc.lines.clone(),
+            description: description(&attrs, &decl.doc),
+            ty: ty.unwrap_or(Type::Primitive {
+                name: Primitive::Json,
+            }),
+            constraints,
+        }
+    }
+
     fn record(&mut self, decl: &ast::RecordDecl) -> Record {
         let attrs = self.attrs(&decl.attrs, Site::Record);
         let fields = self.fields(
@@ -286,6 +543,7 @@ impl Resolver<'_> {
             description: description(&attrs, &decl.doc),
             rename_all: attrs.rename_all,
             fields,
+            open: attrs.open,
         }
     }
 
@@ -299,7 +557,7 @@ impl Resolver<'_> {
         }
         let mut variants: Vec<Variant> = Vec::new();
         for v in &decl.variants {
-            self.attrs(&v.attrs, Site::Variant);
+            let variant_attrs = self.attrs(&v.attrs, Site::Variant);
             if variants.iter().any(|x| x.name == v.name.name) {
                 self.error(
                     "E0205",
@@ -309,9 +567,23 @@ impl Resolver<'_> {
                 .help = Some("remove one of them".into());
                 continue;
             }
+            let value_span = variant_attrs.value.as_ref().map(|(_, s)| *s);
+            let value = variant_attrs.value.map(|(value, _)| value);
+            let wire = value.as_deref().unwrap_or(&v.name.name);
+            if let Some(other) = variants.iter().find(|x| x.wire() == wire) {
+                let span = value_span.unwrap_or(v.name.span);
+                let message = format!(
+                    "enum members `{}` and `{}` have the same wire value \"{wire}\"",
+                    other.name, v.name.name
+                );
+                self.error("E0205", span, message).help =
+                    Some("give one of them another value with @value(\"…\")".into());
+                continue;
+            }
             variants.push(Variant {
                 name: v.name.name.clone(),
                 doc: v.doc.lines.clone(),
+                value,
             });
         }
         Enum {
@@ -320,6 +592,7 @@ impl Resolver<'_> {
             doc: decl.doc.lines.clone(),
             description: description(&attrs, &decl.doc),
             variants,
+            document_members: attrs.document_members,
         }
     }
 
@@ -361,12 +634,41 @@ impl Resolver<'_> {
     fn field(&mut self, decl: &FieldDecl, site: Site, rename: Option<RenamePolicy>) -> Field {
         let attrs = self.attrs(&decl.attrs, site);
         let ty = self.resolve_type(&decl.ty, Position::Value);
+        let alias = ty.as_ref().and_then(|_| self.field_alias(&decl.ty));
         let constraints = match &ty {
-            Some(ty) => self.constraints(&attrs, ty),
+            Some(ty) => {
+                let own = self.constraints(&attrs, ty);
+                match &alias {
+                    Some(alias) => {
+                        self.merge_constraints(&alias.name, &alias.constraints, own, &attrs)
+                    }
+                    None => own,
+                }
+            }
             None => Constraints::default(),
         };
-        let default = match (&decl.default, &ty) {
-            (Some(lit), Some(ty)) => self.default(lit, ty, &constraints),
+        let constraints = Constraints {
+            title: attrs.title.clone(),
+            deprecated: attrs.deprecated.is_some(),
+            ..constraints
+        };
+        let default = match (&decl.default, &ty, decl.optional) {
+            (Some(lit), _, Some(_)) => {
+                let message = format!(
+                    "optional {} `{}` cannot have a default",
+                    site_noun(site),
+                    decl.name.name
+                );
+                let written = type_written(&self.sources.get(self.file).text, &decl.ty);
+                let name = &decl.name.name;
+                self.error("E0505", lit.span, message).help = Some(format!(
+                    "an optional {noun} is left out when absent, so it never takes a default: write `{name}: {written} = …` to fill in a default, or `{name}?: {written}` without one",
+                    noun = site_noun(site)
+                ));
+                None
+            }
+            (Some(_), _, None) if self.skip_defaults => None,
+            (Some(lit), Some(ty), None) => self.default(lit, ty, &constraints),
             _ => None,
         };
         let json_name = match (&attrs.json_name, rename) {
@@ -378,12 +680,13 @@ impl Resolver<'_> {
             name: decl.name.name.clone(),
             json_name,
             doc: decl.doc.lines.clone(),
-            description: description(&attrs, &decl.doc),
+            description: description(&attrs, &decl.doc)
+                .or_else(|| alias.and_then(|a| a.description)),
             ty: ty.unwrap_or(Type::Primitive {
                 name: Primitive::Json,
             }),
             default,
-            required: decl.default.is_none(),
+            required: decl.default.is_none() && decl.optional.is_none(),
             constraints,
         }
     }

@@ -7,11 +7,15 @@ pub(super) enum DeclKind {
     Record,
     Enum,
     Service,
+    Alias,
+    Union,
 }
 
 pub(super) struct DefInfo {
     pub(super) kind: DefKind,
     pub(super) variants: Vec<String>,
+    /// The file that declares it.
+    pub(super) file: FileId,
 }
 
 /// Every declared name of every file, checked for duplicates.
@@ -71,6 +75,8 @@ impl World {
                     Item::Record(_) => (DeclKind::Record, Some(DefKind::Record)),
                     Item::Enum(_) => (DeclKind::Enum, Some(DefKind::Enum)),
                     Item::Service(_) => (DeclKind::Service, None),
+                    Item::Alias(_) => (DeclKind::Alias, Some(DefKind::Alias)),
+                    Item::Union(_) => (DeclKind::Union, Some(DefKind::Union)),
                 };
                 local.insert(name.name.clone(), kind);
                 let Some(def) = def else { continue };
@@ -101,6 +107,7 @@ impl World {
                     DefInfo {
                         kind: def,
                         variants,
+                        file,
                     },
                 );
             }
@@ -134,6 +141,8 @@ impl Scope {
                 let def = match kind {
                     DeclKind::Record => DefKind::Record,
                     DeclKind::Enum => DefKind::Enum,
+                    DeclKind::Alias => DefKind::Alias,
+                    DeclKind::Union => DefKind::Union,
                     DeclKind::Service => continue,
                 };
                 let entry = imported.entry(name.clone()).or_default();

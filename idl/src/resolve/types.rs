@@ -5,8 +5,10 @@ use super::*;
 /// Where a type expression stands.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Position {
-    /// A field, a parameter, or inside another type.
+    /// A field, a parameter, or a member's result.
     Value,
+    /// A type argument of `list`, `set` or `map`.
+    Item,
     /// A tool's result: `content` and `call_result` are allowed.
     ToolResult,
 }
@@ -72,7 +74,7 @@ impl Resolver<'_> {
             let items: Vec<Option<Type>> = args
                 .args
                 .iter()
-                .map(|a| self.resolve_type(a, Position::Value))
+                .map(|a| self.resolve_type(a, Position::Item))
                 .collect();
             if name == "map" {
                 let key = items[0].as_ref();
@@ -120,7 +122,91 @@ impl Resolver<'_> {
             }
         }
         let (package, name, def) = self.lookup(te)?;
+        if def == DefKind::Alias {
+            return self.expand_alias(te, &package, &name, position);
+        }
         Some(Type::Named { package, name, def })
+    }
+
+    /// A named type used in a type expression: its type, when it may stand there.
+    fn expand_alias(
+        &mut self,
+        te: &TypeExpr,
+        package: &str,
+        name: &str,
+        position: Position,
+    ) -> Option<Type> {
+        if self.in_alias {
+            self.error(
+                "E0108",
+                te.path_span(),
+                format!("named type `{name}` cannot be used to declare another named type"),
+            )
+            .help = Some(format!("write the type of `{name}` itself"));
+            return None;
+        }
+        let alias = self.alias_def(package, name)?;
+        if position == Position::Item && alias.constraints != Constraints::default() {
+            self.error(
+                "E0107",
+                te.path_span(),
+                format!("`{name}` has constraints, so it can only be the whole type of a field or parameter"),
+            )
+            .help = Some(
+                "constraints apply to a field or parameter, not to the items of a list, set or map: use the type without them here".into(),
+            );
+            return None;
+        }
+        if !te.nullable.is_empty() && matches!(alias.ty, Type::Nullable { .. }) {
+            self.error(
+                "E0105",
+                te.nullable[0],
+                format!("`{name}` is nullable already"),
+            )
+            .help = Some("a type is nullable at most once: remove this `?`".into());
+            return None;
+        }
+        Some(alias.ty)
+    }
+
+    /// The named type `package.name`, resolved in its own file, without diagnostics (its own
+    /// resolution reports them).
+    pub(super) fn alias_def(&mut self, package: &str, name: &str) -> Option<Alias> {
+        let (file, Item::Alias(decl)) = self.declaration(package, name)? else {
+            return None;
+        };
+        let mut scratch = Vec::new();
+        let alias = self.sub_resolver(file, &mut scratch).alias(decl);
+        // An alias whose type did not resolve is reported at its declaration.
+        (alias.ty
+            != Type::Primitive {
+                name: Primitive::Json,
+            }
+            || decl.ty.path_text() == "json")
+            .then_some(alias)
+    }
+
+    /// The named type used as the whole type of a field or parameter (with or without `?`),
+    /// found without reporting anything.
+    pub(super) fn field_alias(&mut self, te: &TypeExpr) -> Option<Alias> {
+        if te.args.is_some() {
+            return None;
+        }
+        let name = te.path.last()?.name.clone();
+        let package = if te.path.len() > 1 {
+            join_path(&te.path[..te.path.len() - 1])
+        } else if self.world.locals[self.file.0].get(&name) == Some(&DeclKind::Alias) {
+            self.scope.package.clone()
+        } else {
+            match self.scope.imported.get(&name).map(Vec::as_slice) {
+                Some([(package, DefKind::Alias)]) => package.clone(),
+                _ => return None,
+            }
+        };
+        let kind = self.world.defs.get(&(package.clone(), name.clone()))?.kind;
+        (kind == DefKind::Alias && !self.in_alias)
+            .then(|| self.alias_def(&package, &name))
+            .flatten()
     }
 
     pub(super) fn lookup(&mut self, te: &TypeExpr) -> Option<(String, String, DefKind)> {
@@ -163,6 +249,12 @@ impl Resolver<'_> {
                 return Some((self.scope.package.clone(), name, DefKind::Record));
             }
             Some(DeclKind::Enum) => return Some((self.scope.package.clone(), name, DefKind::Enum)),
+            Some(DeclKind::Alias) => {
+                return Some((self.scope.package.clone(), name, DefKind::Alias));
+            }
+            Some(DeclKind::Union) => {
+                return Some((self.scope.package.clone(), name, DefKind::Union));
+            }
             Some(DeclKind::Service) => {
                 self.error("E0101", span, format!("`{name}` is a service, not a type"));
                 return None;

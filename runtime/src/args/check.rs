@@ -31,6 +31,28 @@ pub fn range<T: PartialOrd + Display + Copy>(
     Err(ArgError::new(path, reason))
 }
 
+/// `@range(exclusive_min: x, exclusive_max: y)` on a float: `exclusiveMinimum` /
+/// `exclusiveMaximum`.
+pub fn exclusive_range(
+    value: f64,
+    min: Option<f64>,
+    max: Option<f64>,
+    path: &Path<'_>,
+) -> Result<(), ArgError> {
+    let below = min.is_some_and(|m| value <= m);
+    let above = max.is_some_and(|m| value >= m);
+    if !(below || above) {
+        return Ok(());
+    }
+    let reason = match (min, max) {
+        (Some(lo), Some(hi)) => format!("Expected a value greater than {lo} and less than {hi}."),
+        (Some(lo), None) => format!("Expected a value greater than {lo}."),
+        (None, Some(hi)) => format!("Expected a value less than {hi}."),
+        (None, None) => return Ok(()),
+    };
+    Err(ArgError::new(path, reason))
+}
+
 /// `@length` on a string: `minLength` / `maxLength`, counted in Unicode code points.
 pub fn length(
     s: &str,

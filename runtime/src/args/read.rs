@@ -233,6 +233,49 @@ pub fn enum_member(
     }
 }
 
+/// The variant of a tagged union: the index in `values` of the string at member `key` of the
+/// object that is next (read from a copy of the reader, so the object can be read again).
+/// A missing tag is "A value is required." at `path.key`, another value "Expected one of:
+/// …" there.
+pub fn tag(r: &Reader<'_>, path: &Path<'_>, key: &str, values: &[&str]) -> Result<usize, ArgError> {
+    let mut r = r.clone();
+    let mut found = None;
+    object(&mut r, path, |r, k| {
+        if k == key && found.is_none() {
+            let at = path.field(key);
+            let index = match r.kind() {
+                Kind::String => {
+                    let s = r.read_string().map_err(|_| malformed(&at))?;
+                    values.iter().position(|v| *v == s)
+                }
+                _ => None,
+            };
+            found = Some(index.ok_or_else(|| super::decode::not_a_member(&at, values))?);
+        }
+        Ok(())
+    })?;
+    found.ok_or_else(|| ArgError::missing(path, key))
+}
+
+/// No variant of an untagged union fits: each variant's name and why it does not.
+pub fn no_variant(path: &Path<'_>, failures: &[(&str, ArgError)]) -> ArgError {
+    let reasons: Vec<String> = failures
+        .iter()
+        .map(|(name, e)| {
+            let reason = e.reason().unwrap_or("Not valid.");
+            if e.path() == path.render() {
+                format!("{name}: {reason}")
+            } else {
+                format!("{name}: '{}' {reason}", e.path())
+            }
+        })
+        .collect();
+    ArgError::new(
+        path,
+        format!("It fits none of its variants ({}).", reasons.join(" ")),
+    )
+}
+
 /// Reads any value as `serde_json::Value`.
 pub fn json(r: &mut Reader<'_>, path: &Path<'_>) -> Result<serde_json::Value, ArgError> {
     let text = r.read_raw().map_err(|_| malformed(path))?;

@@ -43,6 +43,14 @@ fn types(s: &Value) -> Vec<String> {
     }
 }
 
+/// The alternatives of `anyOf` (nullable references, untagged unions) or `oneOf` (tagged
+/// unions).
+fn branches(s: &Value) -> Option<&Vec<Value>> {
+    s.get("anyOf")
+        .or_else(|| s.get("oneOf"))
+        .and_then(Value::as_array)
+}
+
 fn is_null_schema(s: &Value) -> bool {
     types(s) == ["null"]
 }
@@ -105,7 +113,10 @@ impl Schemas {
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
             return self.valid(&self.def(r), depth.saturating_sub(1));
         }
-        if let Some(branches) = s.get("anyOf").and_then(Value::as_array) {
+        if let Some(c) = s.get("const") {
+            return just(c.clone());
+        }
+        if let Some(branches) = branches(s) {
             if depth == 0 && branches.iter().any(is_null_schema) {
                 return just(Value::Null);
             }
@@ -247,10 +258,20 @@ impl Schemas {
             arms.push((4, self.near(&self.def(r), depth.saturating_sub(1))));
             return weighted(arms);
         }
-        if let Some(branches) = s.get("anyOf").and_then(Value::as_array) {
+        if let Some(branches) = branches(s) {
             for b in branches {
                 arms.push((4, self.near(b, depth)));
             }
+            return weighted(arms);
+        }
+        if let Some(c) = s.get("const") {
+            // Another member of a tagged union's tags, or a near miss of this one.
+            let mut near = vec![c.clone()];
+            if let Some(text) = c.as_str() {
+                near.push(Value::String(format!("{text}x")));
+                near.push(Value::String(text.to_uppercase()));
+            }
+            arms.push((4, select(near).boxed()));
             return weighted(arms);
         }
         if let Some(members) = s.get("enum").and_then(Value::as_array) {
@@ -303,11 +324,27 @@ impl Schemas {
         loop {
             if let Some(r) = s.get("$ref").and_then(Value::as_str) {
                 s = self.def(r);
-            } else if let Some(branches) = s.get("anyOf").and_then(Value::as_array) {
+            } else if let Some(branches) = branches(&s) {
                 if v.is_null() {
                     return None;
                 }
-                s = branches.iter().find(|b| !is_null_schema(b))?.clone();
+                // The branch whose `const` properties (a tag) `v` has, else the first.
+                let fits = |b: &&&Value| {
+                    b.get("properties")
+                        .and_then(Value::as_object)
+                        .is_some_and(|props| {
+                            props
+                                .iter()
+                                .all(|(k, p)| p.get("const").is_none_or(|c| v.get(k) == Some(c)))
+                        })
+                };
+                let candidates: Vec<&Value> =
+                    branches.iter().filter(|b| !is_null_schema(b)).collect();
+                s = candidates
+                    .iter()
+                    .find(fits)
+                    .or(candidates.first())
+                    .map(|b| (*b).clone())?;
             } else {
                 return Some(s);
             }
