@@ -546,6 +546,10 @@ fn openai(schema: &mut Value) {
         notes.push(format!("Format: {format}."));
         obj.shift_remove("format");
     }
+    // OpenAI strict has `anyOf`, not `oneOf` (the server still allows exactly one).
+    if let Some(branches) = obj.shift_remove("oneOf") {
+        obj.insert("anyOf".into(), branches);
+    }
     let unsupported: Vec<String> = obj
         .keys()
         .filter(|k| !OPENAI_KEYWORDS.contains(&k.as_str()) && k.as_str() != "$schema")
@@ -631,12 +635,16 @@ fn gemini(schema: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
             "items" => {
                 out.insert(key.clone(), gemini(value, defs, depth));
             }
-            "anyOf" => {
+            // `oneOf` is `anyOf` for Gemini (the server still allows exactly one).
+            "anyOf" | "oneOf" => {
                 let branches = value
                     .as_array()
                     .map(|b| b.iter().map(|s| gemini(s, defs, depth)).collect())
                     .unwrap_or_default();
-                out.insert(key.clone(), Value::Array(branches));
+                out.insert("anyOf".into(), Value::Array(branches));
+            }
+            "const" if value.is_string() => {
+                out.insert("enum".into(), Value::Array(vec![value.clone()]));
             }
             "enum" => match value.as_array() {
                 // `null` among the members is `nullable`, which the type array gave.

@@ -206,6 +206,20 @@ fn rename_package(model: &Model, to: &str) -> Model {
                     e.package = to.to_string();
                 }
             }
+            TypeDef::Alias(a) => {
+                if a.package == from {
+                    a.package = to.to_string();
+                }
+                ty(&mut a.ty, &from, to);
+            }
+            TypeDef::Union(u) => {
+                if u.package == from {
+                    u.package = to.to_string();
+                }
+                for v in &mut u.variants {
+                    ty(&mut v.ty, &from, to);
+                }
+            }
         }
     }
     for s in &mut model.services {
@@ -253,8 +267,15 @@ fn uses(model: &Model) -> HashMap<(String, String), Use> {
                     } else {
                         entry.input = true;
                     }
-                    if let Some(TypeDef::Record(r)) = model.lookup(&package, &name) {
-                        stack.extend(r.fields.iter().map(|f| f.ty.clone()));
+                    match model.lookup(&package, &name) {
+                        Some(TypeDef::Record(r)) => {
+                            stack.extend(r.fields.iter().map(|f| f.ty.clone()));
+                        }
+                        Some(TypeDef::Union(u)) => {
+                            stack.extend(u.variants.iter().map(|v| v.ty.clone()));
+                        }
+                        Some(TypeDef::Alias(a)) => stack.push(a.ty.clone()),
+                        _ => {}
                     }
                 }
             }
@@ -513,6 +534,20 @@ fn value_text(v: Option<&Value>) -> String {
             Value::Enum(e) => e.clone(),
             Value::List(items) => {
                 format!("[{}]", items.iter().map(one).collect::<Vec<_>>().join(", "))
+            }
+            Value::Map(entries) => {
+                let entries: Vec<String> = entries
+                    .iter()
+                    .map(|e| format!("{:?}: {}", e.key, one(&e.value)))
+                    .collect();
+                format!("{{{}}}", entries.join(", "))
+            }
+            Value::Record(entries) => {
+                let entries: Vec<String> = entries
+                    .iter()
+                    .map(|e| format!("{}: {}", e.key, one(&e.value)))
+                    .collect();
+                format!("{{ {} }}", entries.join(", "))
             }
         }
     }
@@ -970,6 +1005,8 @@ impl Differ {
         let docs = |t: &TypeDef| match t {
             TypeDef::Record(r) => (r.doc.clone(), r.description.clone()),
             TypeDef::Enum(e) => (e.doc.clone(), e.description.clone()),
+            TypeDef::Alias(a) => (a.doc.clone(), a.description.clone()),
+            TypeDef::Union(u) => (u.doc.clone(), u.description.clone()),
         };
         if docs(old) != docs(new) {
             self.push(
@@ -1030,6 +1067,9 @@ impl Differ {
                     }
                 }
             }
+            // A named type is written out where it is used: its uses report what changed.
+            (TypeDef::Alias(_), TypeDef::Alias(_)) => {}
+            (TypeDef::Union(a), TypeDef::Union(b)) => self.union(a, b, &what, use_, site),
             _ => self.push(
                 "TYPE_KIND_CHANGED",
                 Client::Breaking,
@@ -1041,10 +1081,71 @@ impl Differ {
     }
 }
 
+impl Differ {
+    /// A union's variants: one removed narrows what it accepts, one added widens what it
+    /// may hold, a changed type or tag property is a different union.
+    fn union(&mut self, a: &Union, b: &Union, what: &str, use_: Use, site: Site) {
+        if a.tag != b.tag {
+            let shown =
+                |t: &Option<String>| t.as_deref().map_or("none".into(), |t| format!("`{t}`"));
+            self.push(
+                "UNION_TAG_CHANGED",
+                Client::Breaking,
+                true,
+                site.clone(),
+                format!(
+                    "{what}: tag property {} is now {}",
+                    shown(&a.tag),
+                    shown(&b.tag)
+                ),
+            );
+        }
+        for v in &a.variants {
+            match b.variants.iter().find(|w| w.name == v.name) {
+                None => self.push(
+                    "UNION_VARIANT_REMOVED",
+                    client(use_.input),
+                    true,
+                    site.clone(),
+                    format!("{what}: variant `{}` removed", v.name),
+                ),
+                Some(w) if type_text(&w.ty) != type_text(&v.ty) => self.push(
+                    "UNION_VARIANT_CHANGED",
+                    Client::Breaking,
+                    true,
+                    site.clone(),
+                    format!(
+                        "{what}: variant `{}` was `{}`, now `{}`",
+                        v.name,
+                        type_text(&v.ty),
+                        type_text(&w.ty)
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+        for v in b
+            .variants
+            .iter()
+            .filter(|v| !a.variants.iter().any(|w| w.name == v.name))
+        {
+            self.push(
+                "UNION_VARIANT_ADDED",
+                client(use_.output),
+                true,
+                site.clone(),
+                format!("{what}: variant `{}` added", v.name),
+            );
+        }
+    }
+}
+
 fn kind_of(t: &TypeDef) -> &'static str {
     match t {
         TypeDef::Record(_) => "record",
         TypeDef::Enum(_) => "enum",
+        TypeDef::Alias(_) => "named type",
+        TypeDef::Union(_) => "union",
     }
 }
 
@@ -1052,6 +1153,8 @@ fn a_kind(t: &TypeDef) -> &'static str {
     match t {
         TypeDef::Record(_) => "a record",
         TypeDef::Enum(_) => "an enum",
+        TypeDef::Alias(_) => "a named type",
+        TypeDef::Union(_) => "a union",
     }
 }
 

@@ -43,7 +43,7 @@ pub fn format(file: FileId, text: &str) -> Result<String, Vec<Diagnostic>> {
     if parsed.file.is_none() || !errors.is_empty() {
         return Err(errors);
     }
-    layout(text).ok_or_else(|| {
+    let unexpected = || {
         vec![
             Diagnostic::error(
                 "E0000",
@@ -52,7 +52,16 @@ pub fn format(file: FileId, text: &str) -> Result<String, Vec<Diagnostic>> {
             .at(file, Span::new(0, 0))
             .help("please report this file to the toolidl maintainers"),
         ]
-    })
+    };
+    let formatted = layout(text).ok_or_else(unexpected)?;
+    // Never lose a token or a comment: a layout that would is refused, not written.
+    let kept = significant_tokens(&formatted) == significant_tokens(text)
+        && comments(&formatted) == comments(text);
+    if kept {
+        Ok(formatted)
+    } else {
+        Err(unexpected())
+    }
 }
 
 /// The significant tokens of `text` in order: every token but commas, doc comments without
@@ -184,9 +193,44 @@ fn literal<'s>(pair: Pair<'s, Rule>, out: &mut Vec<Piece<'s>>) {
     for child in children(pair) {
         match child.as_rule() {
             Rule::list_lit => list(child, out, literal),
+            Rule::object_lit => object(child, out),
             _ => out.push(tok(&child)),
         }
     }
+}
+
+/// `{}`, or `{ key: value, … }` on one line.
+fn object<'s>(pair: Pair<'s, Rule>, out: &mut Vec<Piece<'s>>) {
+    let parts: Vec<_> = children(pair).collect();
+    let (Some(open), Some(close)) = (parts.first(), parts.last()) else {
+        return;
+    };
+    out.push(tok(open));
+    let entries = &parts[1..parts.len() - 1];
+    for (i, entry) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(sep(","));
+        }
+        for (j, part) in children(entry.clone()).enumerate() {
+            let at = out.len();
+            match part.as_rule() {
+                Rule::literal => literal(part, out),
+                _ => out.push(tok(&part)),
+            }
+            // A space after `{`, after each comma, and after the colon.
+            if (j == 0 || j == 2)
+                && let Some(piece) = out.get_mut(at)
+            {
+                piece.space = true;
+            }
+        }
+    }
+    let close = tok(close);
+    out.push(if entries.is_empty() {
+        close
+    } else {
+        close.spaced()
+    });
 }
 
 /// `value` or `name: value`.
@@ -264,6 +308,14 @@ struct Element<'s> {
 
 impl<'s> Element<'s> {
     fn split(pair: Pair<'s, Rule>) -> Option<Element<'s>> {
+        if pair.as_rule() == Rule::spread {
+            // `..Record`: no prefix.
+            return Some(Element {
+                above: Vec::new(),
+                inline: Vec::new(),
+                body: children(pair).collect(),
+            });
+        }
         let mut inner = children(pair);
         let mut above: Vec<Pair<'s, Rule>> = inner.next()?.into_inner().collect();
         let last_doc = above
@@ -322,11 +374,17 @@ impl<'s> Formatter<'s> {
                     self.statement(child)?;
                     after_package = false;
                 }
-                Rule::enum_decl | Rule::record_decl | Rule::service_decl => {
+                Rule::enum_decl | Rule::record_decl | Rule::service_decl | Rule::union_decl => {
                     if !first {
                         self.e.blank_line();
                     }
                     self.item(child)?;
+                }
+                Rule::type_decl => {
+                    if !first {
+                        self.e.blank_line();
+                    }
+                    self.type_decl(child)?;
                 }
                 _ => continue,
             }
@@ -369,6 +427,37 @@ impl<'s> Formatter<'s> {
             self.e.line_start();
             self.e.pieces(&attribute_line(std::slice::from_ref(attr)));
         }
+    }
+
+    /// `type Name = @constraints T;` on one line (its doc comment and attributes above).
+    fn type_decl(&mut self, pair: Pair<'s, Rule>) -> Option<()> {
+        self.e.line_start_keep_blank();
+        let mut inner = children(pair);
+        let prefix: Vec<_> = inner.next()?.into_inner().collect();
+        self.prefix_lines(&prefix);
+        self.e.line_start();
+        let mut line = Vec::new();
+        for (i, part) in inner.enumerate() {
+            let at = line.len();
+            match part.as_rule() {
+                Rule::type_attrs => {
+                    line.extend(attribute_line(&part.into_inner().collect::<Vec<_>>()))
+                }
+                Rule::type_expr => type_expr(part, &mut line),
+                _ => line.push(tok(&part)),
+            }
+            // Spaces between `type`, the name, `=`, the attributes and the type; none
+            // before `;`.
+            if i > 0
+                && line.len() > at
+                && line[at].text != ";"
+                && let Some(piece) = line.get_mut(at)
+            {
+                piece.space = true;
+            }
+        }
+        self.e.pieces(&line);
+        Some(())
     }
 
     /// `package …;` or `import …;`.
