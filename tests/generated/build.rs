@@ -1,4 +1,4 @@
-//! Generates every golden `.tool` file (schema and codegen cases) into OUT_DIR, and the table
+//! Generates every golden `.tool` file (schema, codegen and servers cases) into OUT_DIR, and the table
 //! of the differential test (`differential_cases.rs`): per tool, its published `inputSchema`
 //! and a function decoding arguments with the generated code.
 
@@ -97,8 +97,10 @@ fn main() {
     let golden = Path::new("../golden");
     let mut roots = tool_files(&golden.join("schema"));
     roots.extend(tool_files(&golden.join("codegen")));
+    roots.extend(tool_files(&golden.join("servers")));
     println!("cargo:rerun-if-changed=../golden/schema");
     println!("cargo:rerun-if-changed=../golden/codegen");
+    println!("cargo:rerun-if-changed=../golden/servers");
     // Golden files warn on purpose (names with dots); their warnings are not this crate's.
     let result = toolidl_build::configure()
         .emit_warnings(false)
