@@ -152,6 +152,23 @@ impl FsLoader {
         std::fs::read_to_string(&path).map_err(|e| io_reason(&e))
     }
 
+    /// The `.tool` files in the folder of `name`, by file name.
+    fn siblings(&self, name: &str) -> Vec<String> {
+        let path = self.full(name);
+        let Some(dir) = path.parent() else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".tool"))
+            .collect();
+        names.sort();
+        names
+    }
+
     fn key(&self, name: &str) -> String {
         match std::fs::canonicalize(self.full(name)) {
             Ok(path) => slash_path(&path),
@@ -163,7 +180,10 @@ impl FsLoader {
 impl SourceLoader for FsLoader {
     fn load(&self, from: &SourceId, import_path: &str) -> Result<(SourceId, String), LoadError> {
         let name = join_relative(&from.name, import_path);
-        let text = self.read(&name).map_err(|message| LoadError { message })?;
+        let text = self.read(&name).map_err(|message| LoadError {
+            message,
+            siblings: self.siblings(&name),
+        })?;
         Ok((
             SourceId {
                 key: self.key(&name),

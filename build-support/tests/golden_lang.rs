@@ -154,3 +154,29 @@ fn no_expected_file_without_its_case() {
         }
     }
 }
+
+/// Every error of the invalid cases says what to do about it (a `= help:` line).
+#[test]
+fn every_error_has_a_help_line() {
+    let dir = golden_dir("invalid");
+    let mut missing = Vec::new();
+    for name in files_ending(&dir, ".diagnostics.txt") {
+        let text = fs::read_to_string(dir.join(&name)).unwrap();
+        let mut block = String::new();
+        for line in text.lines().chain(["error["]) {
+            if line.starts_with("error[") || line.starts_with("warning[") {
+                if block.starts_with("error[") && !block.contains("= help:") {
+                    missing.push(format!("{name}: {}", block.lines().next().unwrap_or("")));
+                }
+                block.clear();
+            }
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "errors without help:\n{}",
+        missing.join("\n")
+    );
+}

@@ -34,6 +34,8 @@ pub struct Diagnostic {
     pub location: Option<(FileId, Span)>,
     pub help: Option<String>,
     pub note: Option<String>,
+    /// A second place the diagnostic points at, with its label (`first declared here`).
+    pub secondary: Option<(FileId, Span, String)>,
 }
 
 impl Diagnostic {
@@ -45,6 +47,7 @@ impl Diagnostic {
             location: None,
             help: None,
             note: None,
+            secondary: None,
         }
     }
 
@@ -53,6 +56,12 @@ impl Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message)
         }
+    }
+
+    /// Also points at `span` of `file`, labelled (`first declared here`).
+    pub fn also(mut self, file: FileId, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.secondary = Some((file, span, label.into()));
+        self
     }
 
     pub fn at(mut self, file: FileId, span: Span) -> Diagnostic {
@@ -85,34 +94,23 @@ impl Diagnostic {
         let mut pad = String::from("  ");
         if let Some((file, span)) = self.location {
             let file = sources.get(file);
-            let (line, col) = file.line_col(span.start);
-            let width = line.to_string().len();
+            let (line, _) = file.line_col(span.start);
+            let mut width = line.to_string().len();
+            if let Some((other, second, _)) = &self.secondary {
+                let (second_line, _) = sources.get(*other).line_col(second.start);
+                width = width.max(second_line.to_string().len());
+            }
             pad = " ".repeat(width + 2);
-            let _ = writeln!(
-                out,
-                "{}--> {}:{line}:{col}",
-                " ".repeat(width + 1),
-                file.id.name
-            );
-            let _ = writeln!(out, "{pad}|");
-            let text = file.line_text(line);
-            let _ = writeln!(out, " {line:>width$} | {}", expand_tabs(text));
-            // Carets: from the column to the span's end, clipped to this line, at least one.
-            let before: String = text.chars().take(col - 1).collect();
-            let (end_line, end_col) = file.line_col(span.end);
-            let caret_chars = if end_line == line {
-                end_col.saturating_sub(col)
-            } else {
-                text.chars().count().saturating_sub(col - 1)
-            };
-            let spanned: String = text.chars().skip(col - 1).take(caret_chars).collect();
-            let carets = expand_tabs(&spanned).chars().count().max(1);
-            let _ = writeln!(
-                out,
-                "{pad}| {}{}",
-                " ".repeat(expand_tabs(&before).chars().count()),
-                "^".repeat(carets)
-            );
+            place(&mut out, "-->", file, span, width);
+            snippet(&mut out, file, span, width, '^', "");
+            if let Some((other, second, label)) = &self.secondary {
+                let other_file = sources.get(*other);
+                let _ = writeln!(out, "{pad}|");
+                if *other != self.location.map_or(*other, |l| l.0) {
+                    place(&mut out, ":::", other_file, *second, width);
+                }
+                snippet(&mut out, other_file, *second, width, '-', label);
+            }
         }
         if let Some(note) = &self.note {
             let _ = writeln!(out, "{pad}= note: {note}");
@@ -122,6 +120,61 @@ impl Diagnostic {
         }
         out
     }
+}
+
+/// `--> file:line:col` (or `:::` for a second file), then an empty gutter line.
+fn place(
+    out: &mut String,
+    arrow: &str,
+    file: &crate::source::SourceFile,
+    span: Span,
+    width: usize,
+) {
+    let (line, col) = file.line_col(span.start);
+    let _ = writeln!(
+        out,
+        "{}{arrow} {}:{line}:{col}",
+        " ".repeat(width + 1),
+        file.id.name
+    );
+    let _ = writeln!(out, "{}|", " ".repeat(width + 2));
+}
+
+/// One source line and the marks under `span` (`^` for the primary place, `-` and a label
+/// for a secondary one).
+fn snippet(
+    out: &mut String,
+    file: &crate::source::SourceFile,
+    span: Span,
+    width: usize,
+    mark: char,
+    label: &str,
+) {
+    let pad = " ".repeat(width + 2);
+    let (line, col) = file.line_col(span.start);
+    let text = file.line_text(line);
+    let _ = writeln!(out, " {line:>width$} | {}", expand_tabs(text));
+    // Marks: from the column to the span's end, clipped to this line, at least one.
+    let before: String = text.chars().take(col - 1).collect();
+    let (end_line, end_col) = file.line_col(span.end);
+    let count = if end_line == line {
+        end_col.saturating_sub(col)
+    } else {
+        text.chars().count().saturating_sub(col - 1)
+    };
+    let spanned: String = text.chars().skip(col - 1).take(count).collect();
+    let marks = expand_tabs(&spanned).chars().count().max(1);
+    let label = if label.is_empty() {
+        String::new()
+    } else {
+        format!(" {label}")
+    };
+    let _ = writeln!(
+        out,
+        "{pad}| {}{}{label}",
+        " ".repeat(expand_tabs(&before).chars().count()),
+        mark.to_string().repeat(marks)
+    );
 }
 
 fn expand_tabs(text: &str) -> String {

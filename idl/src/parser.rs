@@ -478,7 +478,8 @@ impl Builder {
                 _ => {
                     self.diagnostics.push(
                         Diagnostic::error("E0003", "float literal out of range")
-                            .at(self.file_id, span),
+                            .at(self.file_id, span)
+                            .help("a float holds magnitudes up to about 1.8e308"),
                     );
                     LiteralKind::Float(0.0)
                 }

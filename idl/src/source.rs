@@ -37,9 +37,22 @@ impl SourceId {
 }
 
 /// Why an import could not be loaded (the loader's own words, e.g. the OS error).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LoadError {
     pub message: String,
+    /// The `.tool` files beside the missing one (file names), from which the diagnostic
+    /// suggests a likely typo; empty when the loader cannot tell.
+    pub siblings: Vec<String>,
+}
+
+impl LoadError {
+    /// An error with no siblings to suggest.
+    pub fn new(message: impl Into<String>) -> Self {
+        LoadError {
+            message: message.into(),
+            siblings: Vec::new(),
+        }
+    }
 }
 
 /// Resolves `import "path";` written in the file `from` and returns the imported file's id and
@@ -76,9 +89,8 @@ impl MemoryLoader {
 impl SourceLoader for MemoryLoader {
     fn load(&self, from: &SourceId, import_path: &str) -> Result<(SourceId, String), LoadError> {
         let path = join_relative(&from.key, import_path);
-        self.get(&path).ok_or_else(|| LoadError {
-            message: format!("no file `{path}`"),
-        })
+        self.get(&path)
+            .ok_or_else(|| LoadError::new(format!("no file `{path}`")))
     }
 }
 

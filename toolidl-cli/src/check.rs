@@ -38,11 +38,17 @@ pub fn run(files: &[PathBuf]) -> i32 {
     }
 }
 
-/// `package acme.weather: 5 types, 1 service, 2 tools, 1 resource, 1 prompt`.
+/// `package acme.weather: 3 types, 1 service, 2 tools, 1 resource, 1 prompt`: what the
+/// file itself declares (types of imported packages are not counted).
 fn summary(model: &Model) -> String {
     let count = |f: fn(&Service) -> usize| -> usize { model.services.iter().map(f).sum() };
+    let own_types = model
+        .types
+        .iter()
+        .filter(|t| t.package() == model.package)
+        .count();
     let counts = [
-        (model.types.len(), "type"),
+        (own_types, "type"),
         (model.services.len(), "service"),
         (count(|s| s.tools.len()), "tool"),
         (count(|s| s.resources.len()), "resource"),

@@ -193,7 +193,7 @@ impl GitLoader {
 impl SourceLoader for GitLoader {
     fn load(&self, from: &SourceId, import_path: &str) -> Result<(SourceId, String), LoadError> {
         let name = join_relative(&from.name, import_path);
-        let text = self.show(&name).map_err(|message| LoadError { message })?;
+        let text = self.show(&name).map_err(LoadError::new)?;
         Ok((SourceId::new(name), text))
     }
 }

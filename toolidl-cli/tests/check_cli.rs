@@ -30,7 +30,7 @@ fn a_valid_file_exits_0_and_prints_its_warnings() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(
         stdout(&output),
-        "valid/design_example.tool: ok (package acme.weather: 5 types, 1 service, 2 tools, 1 resource, 1 prompt)\n"
+        "valid/design_example.tool: ok (package acme.weather: 2 types, 1 service, 2 tools, 1 resource, 1 prompt)\n"
     );
     let err = stderr(&output);
     assert!(err.contains("warning[W0401]"), "{err}");

@@ -33,6 +33,20 @@ pub(super) fn syntax_error(
             .help(DOC_PLACEMENT);
     }
     let (found, found_len) = describe_found(&text[pos..]);
+    // A missing comma is reported where it is missing, at the end of the line before, as
+    // rustc does, rather than at the next line's first token.
+    if expected.contains(&"','")
+        && let Some(end) = end_of_previous_line(text, pos)
+    {
+        return Diagnostic::error(
+            "E0001",
+            format!(
+                "syntax error: expected ',' at the end of this line, found {found} on the next"
+            ),
+        )
+        .at(file_id, Span::new(end, end))
+        .help("separate fields, parameters and enum members with `,`");
+    }
     let message = match expected.as_slice() {
         [] => format!("syntax error: unexpected {found}"),
         [one] => format!("syntax error: expected {one}, found {found}"),
@@ -47,6 +61,44 @@ pub(super) fn syntax_error(
         diagnostic = diagnostic.help(help);
     }
     diagnostic
+}
+
+/// The end of the code on the nearest line before the line of `pos` that holds code
+/// (comments and blank lines skipped), when `pos` is the first token of its line.
+fn end_of_previous_line(text: &str, pos: usize) -> Option<usize> {
+    let before = text.get(..pos)?;
+    let line_start = before.rfind('\n')? + 1;
+    if !before[line_start..].trim().is_empty() {
+        return None;
+    }
+    let mut end = line_start - 1;
+    loop {
+        let start = before[..end].rfind('\n').map_or(0, |i| i + 1);
+        let code = code_part(&before[start..end]).trim_end();
+        if !code.is_empty() {
+            return Some(start + code.len());
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
+    }
+}
+
+/// A line without its `//` comment (a `//` inside a string is not one).
+fn code_part(line: &str) -> &str {
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '/' if !in_string && line[i..].starts_with("//") => return &line[..i],
+            _ => {}
+        }
+    }
+    line
 }
 
 const DOC_PLACEMENT: &str = "a `///` doc comment must come right before an item, field, parameter, variant or service member";
@@ -120,7 +172,20 @@ fn syntax_help(rest: &str, expected: &[&str]) -> Option<String> {
     if expected.contains(&"';'") {
         return Some("declarations of packages, imports and service members end with `;`".into());
     }
-    None
+    if rest.trim().is_empty() {
+        return Some("the file ends inside a declaration: close it".into());
+    }
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let keywords = expected
+        .iter()
+        .filter_map(|e| e.strip_prefix('\'')?.strip_suffix('\''));
+    if let Some(close) = crate::diagnostics::suggest(&word, keywords) {
+        return Some(format!("did you mean `{close}`?"));
+    }
+    Some("the tokens this place allows are listed above".into())
 }
 
 /// The token found at a syntax error, in words, and its length in bytes.
@@ -287,4 +352,5 @@ fn too_deep(file_id: FileId, at: usize) -> Diagnostic {
         format!("syntax error: nesting deeper than {MAX_NESTING} levels"),
     )
     .at(file_id, Span::new(at, at + 1))
+    .help("name the inner parts: declare records, unions or named types for them")
 }

@@ -49,6 +49,13 @@ impl Resolver<'_> {
                     }
                 }
                 Some(p) if is_float(p) => out.range = Some(*bounds),
+                _ if is_text_or_list(base) => {
+                    let message = format!("`@range` does not apply to `{}`", type_text(ty));
+                    self.error("E0601", *span, message).help = Some(
+                        "`@range` bounds numbers; for the length of a text or a list, use `@length(min, max)`"
+                            .into(),
+                    );
+                }
                 _ => not_applicable(self, *span, "range", "integer and float types"),
             }
         }
@@ -389,7 +396,15 @@ impl Resolver<'_> {
             "expected {expected} for `{shown}`, found {}",
             lit.kind.describe()
         );
-        self.error("E0501", lit.span, message);
+        let example = match expected {
+            e if e.starts_with("a list") => "`[]` or `[\"a\", \"b\"]`",
+            e if e.starts_with("a map") => "`{}` or `{\"key\": value}`",
+            e if e.starts_with("a record") => {
+                "`{}` or `{ field: value }` (fields by their declared names)"
+            }
+            _ => "a literal of that type",
+        };
+        self.error("E0501", lit.span, message).help = Some(format!("write {example}"));
         None
     }
 
@@ -511,7 +526,9 @@ impl Resolver<'_> {
                 "expected {expected} for `{shown}`, found {}",
                 lit.kind.describe()
             );
-            this.error("E0501", lit.span, message).help = help;
+            // Every wrong-type default says which literal would fit.
+            let help = help.unwrap_or_else(|| fitting_literal(p, &lit.kind));
+            this.error("E0501", lit.span, message).help = Some(help);
             None
         };
         match (&lit.kind, p) {
@@ -523,7 +540,9 @@ impl Resolver<'_> {
                 } else {
                     let message =
                         format!("default {n} is out of range for `{shown}` ({lo} to {hi})");
-                    self.error("E0501", lit.span, message);
+                    self.error("E0501", lit.span, message).help = Some(format!(
+                        "write a value from {lo} to {hi}, or choose a wider type"
+                    ));
                     None
                 }
             }
@@ -535,7 +554,8 @@ impl Resolver<'_> {
                         "E0501",
                         lit.span,
                         format!("default {f} is out of range for `f32`"),
-                    );
+                    )
+                    .help = Some("write a smaller number, or use `f64`".into());
                     return None;
                 }
                 Some(Value::Number(Number::Float(*f)))
@@ -750,4 +770,56 @@ fn range_outside_type(bounds: &Bounds<Number>, lo: i128, hi: i128) -> Option<Str
         return Some(format!("max {}", exact(max).unwrap_or_default()));
     }
     None
+}
+
+/// Whether `@length` applies where `@range` was written: strings, chars and lists or sets.
+fn is_text_or_list(ty: &Type) -> bool {
+    matches!(
+        ty,
+        Type::Primitive {
+            name: Primitive::String | Primitive::Char
+        } | Type::List { .. }
+            | Type::Set { .. }
+    )
+}
+
+/// A literal of primitive `p` close to `found`, as a help line: `write "3"`, `write 3`, ….
+fn fitting_literal(p: Primitive, found: &LiteralKind) -> String {
+    let text = match found {
+        LiteralKind::String(s) | LiteralKind::Ident(s) => Some(s.clone()),
+        LiteralKind::Int(n) => Some(n.to_string()),
+        LiteralKind::Float(f) => Some(f.to_string()),
+        LiteralKind::Bool(b) => Some(b.to_string()),
+        LiteralKind::Char(c) => Some(c.to_string()),
+        _ => None,
+    };
+    let text = text.as_deref().unwrap_or("");
+    if p == Primitive::Bool {
+        return match text {
+            "true" | "false" => format!("write `{text}` without quotes"),
+            _ => "write `true` or `false`".into(),
+        };
+    }
+    if integer_range(p).is_some() {
+        return match text.parse::<i128>() {
+            Ok(n) => format!("write the number without quotes: {n}"),
+            Err(_) => "write an integer, such as 0".into(),
+        };
+    }
+    if is_float(p) {
+        return match text.parse::<f64>() {
+            Ok(f) => format!("write the number without quotes: {f:?}"),
+            Err(_) => "write a number, such as 0.0".into(),
+        };
+    }
+    if p == Primitive::Char {
+        return "write one character in single quotes, such as 'x'".into();
+    }
+    if p == Primitive::Json {
+        return "write a string, a number, a bool, `null`, a list `[…]` or an object `{…}`".into();
+    }
+    if text.is_empty() {
+        return "write a string in double quotes, such as \"text\"".into();
+    }
+    format!("write a string in double quotes: \"{text}\"")
 }

@@ -68,12 +68,25 @@ impl Loading<'_> {
             |code, message: String| Diagnostic::error(code, message).at(file, import.path_span);
         match self.loader.load(id, &import.path) {
             Err(e) => {
+                let (dir, name) = match import.path.rsplit_once('/') {
+                    Some((dir, name)) => (format!("{dir}/"), name),
+                    None => (String::new(), import.path.as_str()),
+                };
+                let help = match crate::diagnostics::suggest(
+                    name,
+                    e.siblings.iter().map(String::as_str),
+                ) {
+                    Some(close) => format!(
+                        "did you mean \"{dir}{close}\"? (import paths are relative to the importing file)"
+                    ),
+                    None => "import paths are relative to the importing file".into(),
+                };
                 self.diagnostics.push(
                     error(
                         "E1001",
                         format!("cannot read import \"{}\": {}", import.path, e.message),
                     )
-                    .help("import paths are relative to the importing file"),
+                    .help(help),
                 );
                 None
             }

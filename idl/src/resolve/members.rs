@@ -21,7 +21,7 @@ impl Resolver<'_> {
                 .iter()
                 .find(|(k, n, _)| *k == member.kind && *n == member.name.name)
             {
-                let at = self.position_text(*first);
+                let file = self.file;
                 let d = self.error(
                     "E0202",
                     member.name.span,
@@ -30,7 +30,7 @@ impl Resolver<'_> {
                         decl.name.name, member.name.name
                     ),
                 );
-                d.note = Some(format!("first declared at {at}"));
+                d.secondary = Some((file, *first, "first declared here".into()));
                 d.help = Some(format!(
                     "the {kind}s of a service have distinct names (a tool, a resource and a prompt may share one)",
                     kind = member.kind.keyword()

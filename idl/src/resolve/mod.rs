@@ -350,12 +350,15 @@ impl Resolver<'_> {
         for v in &decl.variants {
             self.attrs(&v.attrs, Site::UnionVariant);
             if variants.iter().any(|x| x.name == v.name.name) {
-                self.error(
+                let first = first_span(decl.variants.iter().map(|x| &x.name), &v.name);
+                let file = self.file;
+                let d = self.error(
                     "E0205",
                     v.name.span,
                     format!("union variant `{}` is declared twice", v.name.name),
-                )
-                .help = Some("remove one of them".into());
+                );
+                d.help = Some("remove one of them".into());
+                d.secondary = Some((file, first, "first declared here".into()));
                 continue;
             }
             let Some(ty) = self.resolve_type(&v.ty, Position::Item) else {
@@ -559,12 +562,15 @@ impl Resolver<'_> {
         for v in &decl.variants {
             let variant_attrs = self.attrs(&v.attrs, Site::Variant);
             if variants.iter().any(|x| x.name == v.name.name) {
-                self.error(
+                let first = first_span(decl.variants.iter().map(|x| &x.name), &v.name);
+                let file = self.file;
+                let d = self.error(
                     "E0205",
                     v.name.span,
                     format!("enum member `{}` is declared twice", v.name.name),
-                )
-                .help = Some("remove one of them".into());
+                );
+                d.help = Some("remove one of them".into());
+                d.secondary = Some((file, first, "first declared here".into()));
                 continue;
             }
             let value_span = variant_attrs.value.as_ref().map(|(_, s)| *s);
@@ -609,12 +615,15 @@ impl Resolver<'_> {
         for decl in decls {
             let field = self.field(decl, site, rename);
             if out.iter().any(|f| f.name == field.name) {
-                self.error(
+                let first = first_span(decls.iter().map(|d| &d.name), &decl.name);
+                let file = self.file;
+                let d = self.error(
                     code,
                     decl.name.span,
                     format!("{what} `{}` is declared twice", field.name),
-                )
-                .help = Some("rename or remove one of them".into());
+                );
+                d.help = Some("rename or remove one of them".into());
+                d.secondary = Some((file, first, "first declared here".into()));
                 continue;
             }
             if let Some(other) = out.iter().find(|f| f.json_name == field.json_name) {
@@ -690,4 +699,12 @@ impl Resolver<'_> {
             constraints,
         }
     }
+}
+
+/// The span of the first of `names` spelled like `name` (`name`'s own if none is earlier).
+fn first_span<'a>(names: impl Iterator<Item = &'a ast::Ident>, name: &ast::Ident) -> Span {
+    names
+        .take_while(|n| n.span != name.span)
+        .find(|n| n.name == name.name)
+        .map_or(name.span, |n| n.span)
 }

@@ -55,17 +55,13 @@ impl World {
                     continue;
                 }
                 if let Some(first) = first_span.get(&name.name) {
-                    let (line, col) = sources.get(file).line_col(first.start);
                     diagnostics.push(
                         Diagnostic::error(
                             "E0201",
                             format!("the name `{}` is declared twice", name.name),
                         )
                         .at(file, name.span)
-                        .note(format!(
-                            "first declared at {}:{line}:{col}",
-                            sources.get(file).id.name
-                        ))
+                        .also(file, *first, "first declared here")
                         .help("records, enums and services of a file share one namespace"),
                     );
                     continue;

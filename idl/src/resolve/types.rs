@@ -103,7 +103,10 @@ impl Resolver<'_> {
                 "E0103",
                 args.span,
                 format!("`{name}` takes no type arguments"),
-            );
+            )
+            .help = Some(format!(
+                "only `list<T>`, `set<T>` and `map<string, T>` take type arguments; write `{name}`"
+            ));
             return None;
         }
         if te.path.len() == 1 {
@@ -256,7 +259,10 @@ impl Resolver<'_> {
                 return Some((self.scope.package.clone(), name, DefKind::Union));
             }
             Some(DeclKind::Service) => {
-                self.error("E0101", span, format!("`{name}` is a service, not a type"));
+                self.error("E0101", span, format!("`{name}` is a service, not a type"))
+                    .help = Some(
+                    "a type is a primitive, a record, an enum, a union or a named type; a service only groups tools, resources and prompts".into(),
+                );
                 return None;
             }
             None => {}
@@ -284,9 +290,16 @@ impl Resolver<'_> {
                     candidates.extend(locals.iter().map(String::as_str));
                     let imported: Vec<String> = self.scope.imported.keys().cloned().collect();
                     candidates.extend(imported.iter().map(String::as_str));
-                    let hint = suggest(&name, candidates).map(|s| format!("did you mean `{s}`?"));
+                    let hint = suggest(&name, candidates).map_or_else(
+                        || {
+                            format!(
+                                "declare `{name}` in this file, or import the file that declares it"
+                            )
+                        },
+                        |s| format!("did you mean `{s}`?"),
+                    );
                     self.error("E0101", span, format!("unknown type `{name}`"))
-                        .help = hint;
+                        .help = Some(hint);
                 }
                 None
             }
