@@ -95,7 +95,11 @@ pub(crate) fn input_schema_with(
     let plan = Plan::for_root(model, cycles, &roots, options)?;
     note_suffixes(&plan, tool, "inputSchema", notes);
     let mut writer = Writer::new(model, plan);
-    let root = writer.object(&tool.params, None)?;
+    let mut root = writer.object(&tool.params, None)?;
+    if tool.open {
+        // `@open` on a tool: arguments it does not declare are accepted (and ignored).
+        root.additional_properties = None;
+    }
     writer.finish(root)
 }
 

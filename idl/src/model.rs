@@ -314,6 +314,10 @@ pub struct Tool {
     /// `@task`: the tool can run as a task (the MCP tasks extension).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<TaskMode>,
+    /// `@open`: arguments the tool does not declare are accepted (and ignored), as many
+    /// servers' schemas allow; its `inputSchema` has no `additionalProperties: false`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 /// How a `@task` tool runs.

@@ -77,6 +77,8 @@ fn differential_cases(roots: &[PathBuf]) -> String {
                         "|raw| <toolidl_generated_tests::{}::{args} as Decode>::decode(raw, &Path::Root).map(|_| ())",
                         module_path(&model.package)
                     ),
+                    // What generated `call_tool` does for a tool without parameters.
+                    None if tool.open => "|raw| args::object(raw, &Path::Root, |_, _| Ok(()))".to_owned(),
                     None => "|raw| args::object(raw, &Path::Root, |key, _| Err(ArgError::unknown(&Path::Root, key)))"
                         .to_owned(),
                 };

@@ -94,7 +94,8 @@ fn a_file_that_does_not_parse_is_refused_and_left_alone() {
     assert_eq!(output.status.code(), Some(1));
     let err = text(&output.stderr);
     assert!(err.starts_with("error[E0001]: syntax error"), "{err}");
-    assert!(err.contains("--> broken.tool:3:5"), "{err}");
+    // Reported where the comma is missing: the end of line 2.
+    assert!(err.contains("--> broken.tool:2:10"), "{err}");
     assert!(err.ends_with("toolidl fmt: 1 of 2 files failed\n"), "{err}");
     assert_eq!(
         fs::read_to_string(dir.path().join("broken.tool")).unwrap(),

@@ -182,12 +182,12 @@ impl Context<'_> {
     }
 
     /// The body of a decoder of `fields` from the object `raw` at `path`, ending in `finish`
-    /// applied to the fields' final expressions (in declaration order).
-    /// `open`: other members go to the local `extra` (an `@open` record), not refused.
+    /// applied to the fields' final expressions (in declaration order). `others` says what
+    /// becomes of members that are not fields.
     pub fn fields_decoder(
         &self,
         fields: &[Field],
-        open: bool,
+        open: Others,
         boxed: impl Fn(&Field) -> bool,
         finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
     ) -> TokenStream {
@@ -199,7 +199,7 @@ impl Context<'_> {
     pub fn fields_decoder_skipping(
         &self,
         fields: &[Field],
-        open: bool,
+        open: Others,
         skip: Option<&str>,
         boxed: impl Fn(&Field) -> bool,
         finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
@@ -209,18 +209,23 @@ impl Context<'_> {
             let key = Literal::string(key);
             quote!(#key => {})
         });
-        let other = if open {
-            quote!(_ => {
+        let other = match open {
+            Others::Keep => quote!(_ => {
                 let value = rt::read::json(r, &path.field(key))?;
                 extra.insert(key.to_owned(), value);
-            })
-        } else {
-            quote!(_ => return Err(rt::ArgError::unknown(path, key)),)
+            }),
+            // Read (it must be JSON), then dropped.
+            Others::Ignore => quote!(_ => {
+                rt::read::json(r, &path.field(key))?;
+            }),
+            Others::Refuse => quote!(_ => return Err(rt::ArgError::unknown(path, key)),),
         };
-        let extra = open.then(|| quote!(let mut extra = rt::serde_json::Map::new();));
-        if fields.is_empty() && (open || skipped) {
+        let extra =
+            (open == Others::Keep).then(|| quote!(let mut extra = rt::serde_json::Map::new();));
+        let reads_others = open != Others::Refuse;
+        if fields.is_empty() && (reads_others || skipped) {
             let done = finish(Vec::new());
-            let reader = if open { quote!(r) } else { quote!(_) };
+            let reader = if reads_others { quote!(r) } else { quote!(_) };
             return quote! {
                 #extra
                 rt::read::object(r, path, |#reader, key| {
@@ -403,4 +408,22 @@ fn range_check(base: &Type, range: &Bounds<Number>, v: &TokenStream) -> Option<T
     };
     let (min, max) = (wrap(min), wrap(max));
     Some(quote!(rt::check::range(#v, #min, #max, &path)?;))
+}
+
+/// What a decoder does with an object's members that are not its fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Others {
+    /// `Argument 'x' is not valid. Unknown property.`
+    Refuse,
+    /// Into the `extra` map (an `@open` record).
+    Keep,
+    /// Read and dropped (an `@open` tool's arguments).
+    Ignore,
+}
+
+impl Others {
+    /// `Keep` for an `@open` record, else `Refuse`.
+    pub fn of_record(open: bool) -> Others {
+        if open { Others::Keep } else { Others::Refuse }
+    }
 }

@@ -59,7 +59,7 @@ impl Context<'_> {
         });
         let body = self.fields_decoder(
             &r.fields,
-            r.open,
+            super::decode::Others::of_record(r.open),
             |f| boxed(&f.name),
             |finals| {
                 let mut inits = super::decode::struct_inits(&r.fields, finals);
@@ -183,7 +183,7 @@ impl Context<'_> {
             let boxed = |f: &toolidl::model::Field| self.facts.is_boxed(package, name, &f.name);
             let body = self.fields_decoder_skipping(
                 &record.fields,
-                record.open,
+                super::decode::Others::of_record(record.open),
                 Some(tag),
                 boxed,
                 |finals| {

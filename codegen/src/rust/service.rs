@@ -60,9 +60,14 @@ impl Context<'_> {
             let ty = self.field_type(f, false);
             quote!(#docs pub #ident: #ty,)
         });
+        let others = if tool.open {
+            super::decode::Others::Ignore
+        } else {
+            super::decode::Others::Refuse
+        };
         let body = self.fields_decoder(
             &tool.params,
-            false,
+            others,
             |_| false,
             |finals| {
                 let inits = super::decode::struct_inits(&tool.params, finals);
@@ -425,7 +430,17 @@ impl Context<'_> {
                 quote!(let value = #call; #output)
             };
             let run = quote!(Box::pin(async move { #body }));
-            if t.params.is_empty() {
+            if t.params.is_empty() && t.open {
+                // `@open` without parameters: any object is accepted, and ignored.
+                quote! {
+                    #wire => {
+                        if let Err(e) = rt::args::object(args, &rt::Path::Root, |_, _| Ok(())) {
+                            return rt::ready(Err(e.into()));
+                        }
+                        #run
+                    }
+                }
+            } else if t.params.is_empty() {
                 quote! {
                     #wire => {
                         if let Err(e) = rt::args::object(args, &rt::Path::Root, |key, _| {

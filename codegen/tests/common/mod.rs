@@ -126,6 +126,7 @@ pub fn tool(name: &str, params: Vec<Field>, returns: Returns) -> Tool {
         annotations: Annotations::default(),
         ui: None,
         task: None,
+        open: false,
     }
 }
 

@@ -93,7 +93,6 @@ const SPECS: &[(&str, &[Site], &str)] = &[
         &[Tool],
         "@ui(\"ui://…\") or @ui(\"ui://…\", visibility: [\"model\", \"app\"])",
     ),
-    ("task", &[Tool], "@task, @task(optional) or @task(required)"),
     ("uri", &[Resource], "@uri(\"scheme://path/{param}\")"),
     ("mime", &[Resource], "@mime(\"text/plain\")"),
     ("rename_all", &[Record], "@rename_all(\"camelCase\")"),
@@ -132,7 +131,8 @@ const NEW_SPECS: &[(&str, &[Site], &str)] = &[
     ("value", &[Variant], "@value(\"wire-value\")"),
     ("document_members", &[Enum], "@document_members"),
     ("deprecated", VALUES, "@deprecated"),
-    ("open", &[Record], "@open"),
+    ("open", &[Record, Tool], "@open"),
+    ("task", &[Tool], "@task, @task(optional) or @task(required)"),
     ("tag", &[Union], "@tag(\"property\")"),
 ];
 

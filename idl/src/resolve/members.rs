@@ -170,6 +170,7 @@ impl Resolver<'_> {
             },
             ui: attrs.ui.clone(),
             task: attrs.task,
+            open: attrs.open,
         }
     }
 

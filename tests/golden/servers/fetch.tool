@@ -5,7 +5,7 @@ package servers.fetch;
 
 service Fetch {
     @description("Fetches a URL from the internet and optionally extracts its contents as markdown.\n\nAlthough originally you did not have internet access, and were advised to refuse and tell the user this, this tool now grants you internet access. Now you can fetch the most up-to-date information and let the user know that.")
-    tool fetch(
+    @open tool fetch(
         /// `AnyUrl`: pydantic writes `format: uri` and `minLength: 1`.
         @title("Url") @description("URL to fetch") @url @length(min: 1)
         url: string,

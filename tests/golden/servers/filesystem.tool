@@ -75,22 +75,22 @@ service Filesystem {
     @title("Read File (Deprecated)")
     @description("Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.")
     @read_only @open_world(false)
-    tool read_file(..ReadTextRange) -> TextContent;
+    @open tool read_file(..ReadTextRange) -> TextContent;
 
     @title("Read Text File")
     @description("Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.")
     @read_only @open_world(false)
-    tool read_text_file(..ReadTextRange) -> TextContent;
+    @open tool read_text_file(..ReadTextRange) -> TextContent;
 
     @title("Read Media File")
     @description("Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.")
     @read_only @open_world(false)
-    tool read_media_file(path: string) -> MediaContent;
+    @open tool read_media_file(path: string) -> MediaContent;
 
     @title("Read Multiple Files")
     @description("Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.")
     @read_only @open_world(false)
-    tool read_multiple_files(
+    @open tool read_multiple_files(
         @description("Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.")
         @length(min: 1)
         paths: list<string>,
@@ -99,13 +99,13 @@ service Filesystem {
     @title("Write File")
     @description("Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.")
     @read_only(false) @idempotent @destructive @open_world(false)
-    tool write_file(path: string, content: string) -> TextContent;
+    @open tool write_file(path: string, content: string) -> TextContent;
 
     @title("Edit File")
     @description("Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.")
     @read_only(false) @idempotent(false) @destructive @open_world(false)
     @rename_all("camelCase")
-    tool edit_file(
+    @open tool edit_file(
         path: string,
         edits: list<EditOperation>,
         @description("Preview changes using git-style diff format")
@@ -115,18 +115,18 @@ service Filesystem {
     @title("Create Directory")
     @description("Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.")
     @read_only(false) @idempotent @destructive(false) @open_world(false)
-    tool create_directory(path: string) -> TextContent;
+    @open tool create_directory(path: string) -> TextContent;
 
     @title("List Directory")
     @description("Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.")
     @read_only @open_world(false)
-    tool list_directory(path: string) -> TextContent;
+    @open tool list_directory(path: string) -> TextContent;
 
     @title("List Directory with Sizes")
     @description("Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.")
     @read_only @open_world(false)
     @rename_all("camelCase")
-    tool list_directory_with_sizes(
+    @open tool list_directory_with_sizes(
         path: string,
         @description("Sort entries by name or size")
         sort_by: SortBy = name,
@@ -136,26 +136,26 @@ service Filesystem {
     @description("Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.")
     @read_only @open_world(false)
     @rename_all("camelCase")
-    tool directory_tree(path: string, exclude_patterns: list<string> = []) -> TextContent;
+    @open tool directory_tree(path: string, exclude_patterns: list<string> = []) -> TextContent;
 
     @title("Move File")
     @description("Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.")
     @read_only(false) @idempotent(false) @destructive @open_world(false)
-    tool move_file(source: string, destination: string) -> TextContent;
+    @open tool move_file(source: string, destination: string) -> TextContent;
 
     @title("Search Files")
     @description("Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.")
     @read_only @open_world(false)
     @rename_all("camelCase")
-    tool search_files(path: string, pattern: string, exclude_patterns: list<string> = []) -> TextContent;
+    @open tool search_files(path: string, pattern: string, exclude_patterns: list<string> = []) -> TextContent;
 
     @title("Get File Info")
     @description("Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.")
     @read_only @open_world(false)
-    tool get_file_info(path: string) -> TextContent;
+    @open tool get_file_info(path: string) -> TextContent;
 
     @title("List Allowed Directories")
     @description("Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.")
     @read_only @open_world(false)
-    tool list_allowed_directories() -> TextContent;
+    @open tool list_allowed_directories() -> TextContent;
 }

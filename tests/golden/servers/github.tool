@@ -218,7 +218,7 @@ record Pagination {
 service GitHub {
     @description("Get information about a specific issue in a GitHub repository.")
     @title("Get issue details") @read_only @idempotent(false)
-    tool issue_read(
+    @open tool issue_read(
         @description("The read operation to perform on a single issue.\nOptions are:\n1. get - Get issue details. Also returns best-effort hierarchy flags (`has_parent`, `has_children`); `parent` and `sub_issues_summary` are optional relationship summaries, and `closed_by_pull_requests` summarizes the pull requests configured to close the issue as `total_count` plus up to 5 `references`.\n2. get_comments - Get issue comments.\n3. get_sub_issues - Get sub-issues (children) of the issue.\n4. get_parent - Get the parent issue, if this issue is a sub-issue of another.\n5. get_labels - Get labels assigned to the issue.\n")
         method: IssueReadMethod,
         @description("The owner of the repository")
@@ -233,7 +233,7 @@ service GitHub {
     @description("Create a new or update an existing issue in a GitHub repository.")
     @title("Create or update issue/pull request") @read_only(false) @idempotent(false)
     @ui("ui://github-mcp-server/issue-write", visibility: ["model", "app"])
-    tool issue_write(
+    @open tool issue_write(
         @description("Write operation to perform on a single issue.\nOptions are:\n- 'create' - creates a new issue.\n- 'update' - updates an existing issue.\n")
         method: IssueWriteMethod,
         @description("Repository owner")
@@ -269,7 +269,7 @@ service GitHub {
 
     @description("Add a comment and/or reaction to a specific issue or issue comment in a GitHub repository. Use this tool with pull requests as well (in this case pass pull request number as issue_number), but only if user is not asking specifically to add or react to review comments. At least one of body or reaction is required.")
     @title("Add comment to issue or pull request") @read_only(false) @idempotent(false)
-    tool add_issue_comment(
+    @open tool add_issue_comment(
         @description("Repository owner")
         owner: string,
         @description("Repository name")
@@ -288,7 +288,7 @@ service GitHub {
 
     @description("List issues in a GitHub repository. For pagination, use the 'endCursor' from the previous response's 'pageInfo' in the 'after' parameter.")
     @title("List issues") @read_only @idempotent(false)
-    tool list_issues(
+    @open tool list_issues(
         @description("Repository owner")
         owner: string,
         @description("Repository name")
@@ -317,7 +317,7 @@ service GitHub {
 
     @description("Search issues using natural-language semantic matching. Best for conceptual or paraphrased queries (e.g. \"login fails after password reset\"). Already scoped to is:issue.")
     @title("Search issues") @read_only @idempotent(false)
-    tool search_issues(
+    @open tool search_issues(
         @description("The search query, as natural language. When the user gives alternative wordings, include them as plain words rather than joining them with OR.")
         query: string,
         @description("Optional repository owner. If provided with repo, only issues for this repository are listed.")
@@ -335,7 +335,7 @@ service GitHub {
 
     @description("Get information on a specific pull request in GitHub repository.")
     @title("Get details for a single pull request") @read_only @idempotent(false)
-    tool pull_request_read(
+    @open tool pull_request_read(
         @description("Action to specify what pull request data needs to be retrieved from GitHub. \nPossible options: \n 1. get - Get details of a specific pull request.\n 2. get_diff - Get the diff of a pull request.\n 3. get_status - Get combined commit status of a head commit in a pull request.\n 4. get_files - Get the list of files changed in a pull request. Use with pagination parameters to control the number of results returned.\n 5. get_commits - Get the list of commits on a pull request. Use with pagination parameters to control the number of results returned.\n 6. get_review_comments - Get review threads on a pull request. Each thread contains logically grouped review comments made on the same code location during pull request reviews. Returns threads with metadata (isResolved, isOutdated, isCollapsed) and their associated comments. Use cursor-based pagination (perPage, after) to control results.\n 7. get_reviews - Get the reviews on a pull request. When asked for review comments, use get_review_comments method. Use with pagination parameters to control the number of results returned.\n 8. get_comments - Get comments on a pull request. Use this if user doesn't specifically want review comments. Use with pagination parameters to control the number of results returned.\n 9. get_check_runs - Get check runs for the head commit of a pull request. Check runs are the individual CI/CD jobs and checks that run on the PR.\n")
         method: PullRequestReadMethod,
         @description("Repository owner")
@@ -352,7 +352,7 @@ service GitHub {
 
     @description("List pull requests in a GitHub repository. If the user specifies an author, then DO NOT use this tool and use the search_pull_requests tool instead.")
     @title("List pull requests") @read_only @idempotent(false)
-    tool list_pull_requests(
+    @open tool list_pull_requests(
         @description("Repository owner")
         owner: string,
         @description("Repository name")
@@ -375,7 +375,7 @@ service GitHub {
     @description("Create a new pull request in a GitHub repository.")
     @title("Open new pull request") @read_only(false) @idempotent(false)
     @ui("ui://github-mcp-server/pr-write", visibility: ["model", "app"])
-    tool create_pull_request(
+    @open tool create_pull_request(
         @description("Repository owner")
         owner: string,
         @description("Repository name")
@@ -399,7 +399,7 @@ service GitHub {
     @description("Update an existing pull request in a GitHub repository.")
     @title("Edit pull request") @read_only(false) @idempotent(false)
     @ui("ui://github-mcp-server/pr-edit", visibility: ["model", "app"])
-    tool update_pull_request(
+    @open tool update_pull_request(
         @description("Repository owner")
         owner: string,
         @description("Repository name")
@@ -425,7 +425,7 @@ service GitHub {
 
     @description("Merge a pull request in a GitHub repository.")
     @title("Merge pull request") @read_only(false) @idempotent(false)
-    tool merge_pull_request(
+    @open tool merge_pull_request(
         @description("Repository owner")
         owner: string,
         @description("Repository name")

@@ -101,23 +101,23 @@ service Memory {
     @title("Create Entities")
     @description("Create multiple new entities in the knowledge graph")
     @read_only(false) @destructive(false) @idempotent(false) @open_world(false)
-    tool create_entities(entities: list<Entity>) -> CreatedEntities;
+    @open tool create_entities(entities: list<Entity>) -> CreatedEntities;
 
     @title("Create Relations")
     @description("Create multiple new relations between entities in the knowledge graph. Relations should be in active voice")
     @read_only(false) @destructive(false) @idempotent(false) @open_world(false)
-    tool create_relations(relations: list<Relation>) -> CreatedRelations;
+    @open tool create_relations(relations: list<Relation>) -> CreatedRelations;
 
     @title("Add Observations")
     @description("Add new observations to existing entities in the knowledge graph")
     @read_only(false) @destructive(false) @idempotent(false) @open_world(false)
-    tool add_observations(observations: list<ObservationAddition>) -> AddObservationsResult;
+    @open tool add_observations(observations: list<ObservationAddition>) -> AddObservationsResult;
 
     @title("Delete Entities")
     @description("Delete multiple entities and their associated relations from the knowledge graph")
     @read_only(false) @destructive @idempotent @open_world(false)
     @rename_all("camelCase")
-    tool delete_entities(
+    @open tool delete_entities(
         @description("An array of entity names to delete")
         entity_names: list<string>,
     ) -> DeleteResult;
@@ -125,12 +125,12 @@ service Memory {
     @title("Delete Observations")
     @description("Delete specific observations from entities in the knowledge graph")
     @read_only(false) @destructive @idempotent @open_world(false)
-    tool delete_observations(deletions: list<ObservationDeletion>) -> DeleteResult;
+    @open tool delete_observations(deletions: list<ObservationDeletion>) -> DeleteResult;
 
     @title("Delete Relations")
     @description("Delete multiple relations from the knowledge graph")
     @read_only(false) @destructive @idempotent @open_world(false)
-    tool delete_relations(
+    @open tool delete_relations(
         @description("An array of relations to delete")
         relations: list<Relation>,
     ) -> DeleteResult;
@@ -138,12 +138,12 @@ service Memory {
     @title("Read Graph")
     @description("Read the entire knowledge graph")
     @read_only @destructive(false) @idempotent @open_world(false)
-    tool read_graph() -> Graph;
+    @open tool read_graph() -> Graph;
 
     @title("Search Nodes")
     @description("Search for nodes in the knowledge graph based on a query")
     @read_only @destructive(false) @idempotent @open_world(false)
-    tool search_nodes(
+    @open tool search_nodes(
         @description("The search query to match against entity names, types, and observation content")
         query: string,
     ) -> Graph;
@@ -151,7 +151,7 @@ service Memory {
     @title("Open Nodes")
     @description("Open specific nodes in the knowledge graph by their names")
     @read_only @destructive(false) @idempotent @open_world(false)
-    tool open_nodes(
+    @open tool open_nodes(
         @description("An array of entity names to retrieve")
         names: list<string>,
     ) -> Graph;

@@ -7,14 +7,14 @@ package servers.time;
 service Time {
     @description("Get current time in a specific timezone")
     @read_only @destructive(false) @idempotent @open_world(false)
-    tool get_current_time(
+    @open tool get_current_time(
         @description("IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'UTC' as local timezone if no timezone provided by the user.")
         timezone: string,
     ) -> string;
 
     @description("Convert time between timezones")
     @read_only @destructive(false) @idempotent @open_world(false)
-    tool convert_time(
+    @open tool convert_time(
         @description("Source IANA timezone name (e.g., 'America/New_York', 'Europe/London'). Use 'UTC' as local timezone if no source timezone provided by the user.")
         source_timezone: string,
         @description("Time to convert in 24-hour format (HH:MM)")
