@@ -1,27 +1,37 @@
 //! `toolidl check FILE...`
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use toolidl::diagnostics::{self, Diagnostic};
 use toolidl::model::{Model, Service};
 
-use toolidl_build::compile::compile_file;
+use toolidl_build::compile::load;
 
-/// Checks every file; prints diagnostics to stderr and one summary line per good file to
-/// stdout. Exit code 0 when every file resolves (warnings may print), 1 otherwise.
+/// Checks every file, with the generator's own checks (E11xx: names Rust cannot use or that
+/// clash there), so that a file `check` accepts also builds; prints diagnostics to stderr
+/// and one summary line per good file to stdout. Exit code 0 when every file resolves
+/// (warnings may print), 1 otherwise.
 pub fn run(files: &[PathBuf]) -> i32 {
     let mut failed = 0;
     for path in files {
-        match compile_file(path) {
-            Ok(compiled) => {
-                if !compiled.warnings.is_empty() {
-                    eprint!("{}", compiled.warnings);
+        let output = load(Path::new(""), path).output;
+        let mut all = output.diagnostics;
+        if let Some(model) = &output.model {
+            all.extend(toolidl_codegen::rust::check(model, &output.locations));
+            diagnostics::sort(&mut all);
+        }
+        let rendered = diagnostics::render_all(&all, &output.sources);
+        match output.model {
+            Some(model) if !all.iter().any(Diagnostic::is_error) => {
+                if !rendered.is_empty() {
+                    eprint!("{rendered}");
                     eprintln!();
                 }
-                println!("{}: ok ({})", path.display(), summary(&compiled.model));
+                println!("{}: ok ({})", path.display(), summary(&model));
             }
-            Err(failure) => {
+            _ => {
                 failed += 1;
-                eprint!("{}", failure.rendered);
+                eprint!("{rendered}");
                 eprintln!();
             }
         }

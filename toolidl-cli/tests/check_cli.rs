@@ -187,3 +187,14 @@ fn schema_notes_a_defs_key_that_got_a_suffix() {
     );
     assert!(stdout(&output).contains("\"#/$defs/Page2\""));
 }
+
+#[test]
+fn check_runs_the_generator_s_checks_too() {
+    // Names that only clash once they are Rust names (E11xx): the build would fail, so
+    // `check` does too.
+    let output = toolidl(&["check", "../codegen/invalid/clashes.tool"]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(err.contains("error[E1101]"), "{err}");
+    assert!(stdout(&output).is_empty());
+}
