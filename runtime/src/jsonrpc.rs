@@ -92,7 +92,7 @@ impl std::error::Error for RpcError {}
 ///
 /// `id` keeps its raw text so it is echoed byte for byte; a present `null` is kept
 /// (as `Some("null")`) so it can be refused rather than mistaken for a notification.
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone)]
 pub(crate) struct Incoming<'a> {
     #[serde(borrow, default)]
     pub jsonrpc: Option<Cow<'a, str>>,

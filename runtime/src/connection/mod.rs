@@ -224,13 +224,22 @@ impl Connection {
 
     /// Handles one JSON-RPC message (without its newline).
     pub fn handle_line(&self, line: &str) {
-        let msg: Incoming = match serde_json::from_str(line) {
-            Ok(m) => m,
+        match serde_json::from_str::<Incoming>(line) {
+            Ok(msg) => self.handle_message(msg),
             Err(_) => {
                 let (id, error) = unreadable(line);
-                return self.reply_error(id.unwrap_or("null"), &error);
+                self.reply_error(id.unwrap_or("null"), &error)
             }
-        };
+        }
+    }
+
+    /// Handles one message the transport has parsed already (HTTP reads each body once).
+    #[cfg(feature = "http")]
+    pub(crate) fn handle_routed_message(&self, msg: Incoming<'_>, route: Route) {
+        self.with_route(route, |c| c.handle_message(msg))
+    }
+
+    fn handle_message(&self, msg: Incoming<'_>) {
         let id_text = msg.id.filter(|id| jsonrpc::valid_id(id)).map(RawValue::get);
         if msg.jsonrpc.as_deref() != Some("2.0") {
             let e = RpcError::new(

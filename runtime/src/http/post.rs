@@ -33,6 +33,8 @@ struct Peek<'a> {
     name: Option<Cow<'a, str>>,
     /// `params.arguments` of a `tools/call`, for its `Mcp-Param-*` headers.
     arguments: Option<&'a RawValue>,
+    /// The message as parsed, handed on so that a connection does not parse it again.
+    message: Option<Message<'a>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -72,6 +74,7 @@ fn peek(text: &str) -> Peek<'_> {
         version: None,
         name: None,
         arguments: None,
+        message: None,
     };
     let Ok(msg) = serde_json::from_str::<Message>(text) else {
         return invalid;
@@ -101,10 +104,11 @@ fn peek(text: &str) -> Peek<'_> {
     Peek {
         kind,
         id,
-        method: msg.method,
+        method: msg.method.clone(),
         version: params.meta.and_then(|m| m.protocol_version),
         name,
         arguments,
+        message: Some(msg),
     }
 }
 
@@ -312,7 +316,10 @@ async fn alone(
         conn.assume_session(revision);
     }
     let (tx, rx) = mpsc::unbounded_channel();
-    conn.handle_routed(text, tx);
+    match &p.message {
+        Some(message) => conn.handle_routed_message(message.clone(), tx),
+        None => conn.handle_routed(text, tx),
+    }
     let listen = p.method.as_deref() == Some("subscriptions/listen");
     body::answer(Answer {
         rx,
