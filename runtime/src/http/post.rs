@@ -409,7 +409,7 @@ async fn in_session(
             .as_deref()
             .is_some_and(|n| config.poll_tools.iter().any(|t| t == n));
     let (tx, rx) = mpsc::unbounded_channel();
-    let handled = session.handle(text, tx);
+    let handled = session.handle(text, p.message.clone(), tx);
     let guard = Guard {
         _permit: Some(permit),
         own_connection: None,

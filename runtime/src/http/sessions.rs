@@ -16,7 +16,7 @@ use super::config::HttpConfig;
 use super::headers;
 use super::replay::{Replay, Resume};
 use crate::connection::{Connection, Outbox, Route};
-use crate::jsonrpc::IdScanner;
+use crate::jsonrpc::{IdScanner, Incoming};
 use crate::revision::Revision;
 
 /// One session: the connection `initialize` opened, and its outbox (messages tied to no
@@ -92,10 +92,14 @@ impl Session {
     }
 
     /// Hands the session's connection one message; `false` once the session has ended.
-    pub fn handle(&self, message: &str, route: Route) -> bool {
+    /// `parsed`: the message as the transport parsed it already, if it could.
+    pub fn handle(&self, message: &str, parsed: Option<Incoming<'_>>, route: Route) -> bool {
         match &*lock(&self.conn) {
             Some(conn) => {
-                conn.handle_routed(message, route);
+                match parsed {
+                    Some(msg) => conn.handle_routed_message(msg, route),
+                    None => conn.handle_routed(message, route),
+                }
                 true
             }
             None => false,
