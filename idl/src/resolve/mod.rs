@@ -226,6 +226,18 @@ impl Resolver<'_> {
         self.diagnostics.last_mut().expect("just pushed")
     }
 
+    /// E0205: `what` (an enum member, a union variant) named like an earlier one at `first`.
+    fn declared_twice(&mut self, what: &str, name: &ast::Ident, first: Span) {
+        let file = self.file;
+        let d = self.error(
+            "E0205",
+            name.span,
+            format!("{what} `{}` is declared twice", name.name),
+        );
+        d.help = Some("remove one of them".into());
+        d.secondary = Some((file, first, "first declared here".into()));
+    }
+
     fn warning(
         &mut self,
         code: &'static str,
@@ -351,14 +363,7 @@ impl Resolver<'_> {
             self.attrs(&v.attrs, Site::UnionVariant);
             if variants.iter().any(|x| x.name == v.name.name) {
                 let first = first_span(decl.variants.iter().map(|x| &x.name), &v.name);
-                let file = self.file;
-                let d = self.error(
-                    "E0205",
-                    v.name.span,
-                    format!("union variant `{}` is declared twice", v.name.name),
-                );
-                d.help = Some("remove one of them".into());
-                d.secondary = Some((file, first, "first declared here".into()));
+                self.declared_twice("union variant", &v.name, first);
                 continue;
             }
             let Some(ty) = self.resolve_type(&v.ty, Position::Item) else {
@@ -563,14 +568,7 @@ impl Resolver<'_> {
             let variant_attrs = self.attrs(&v.attrs, Site::Variant);
             if variants.iter().any(|x| x.name == v.name.name) {
                 let first = first_span(decl.variants.iter().map(|x| &x.name), &v.name);
-                let file = self.file;
-                let d = self.error(
-                    "E0205",
-                    v.name.span,
-                    format!("enum member `{}` is declared twice", v.name.name),
-                );
-                d.help = Some("remove one of them".into());
-                d.secondary = Some((file, first, "first declared here".into()));
+                self.declared_twice("enum member", &v.name, first);
                 continue;
             }
             let value_span = variant_attrs.value.as_ref().map(|(_, s)| *s);
