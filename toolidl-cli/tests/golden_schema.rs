@@ -27,7 +27,7 @@ use std::process::{Command, Output};
 use serde_json::{Map, Value};
 
 mod support;
-use support::{first_difference, invalid_instances, list, validator};
+use support::{invalid_instances, list, validator};
 
 fn golden_dir() -> PathBuf {
     common::schema_dir()
@@ -62,24 +62,7 @@ fn schema_of(stem: &str) -> String {
 
 #[test]
 fn schema_output_equals_the_golden_files() {
-    let bless = std::env::var_os("TOOLIDL_BLESS").is_some_and(|v| v == "1");
-    let mut failures = Vec::new();
-    for stem in cases() {
-        let actual = schema_of(&stem);
-        let path = golden_dir().join(format!("{stem}.json"));
-        if bless {
-            fs::write(&path, &actual).unwrap();
-            continue;
-        }
-        let expected = fs::read_to_string(&path).unwrap_or_default();
-        if actual != expected {
-            failures.push(format!(
-                "{stem}: output differs from {stem}.json, {}",
-                first_difference(&actual, &expected)
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    support::check_golden_json(&golden_dir(), &cases(), schema_of);
 }
 
 /// Checks one schema against its instances; returns the failures.

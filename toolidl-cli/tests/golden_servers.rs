@@ -31,7 +31,7 @@ use std::process::Command;
 use serde_json::{Map, Value};
 
 mod support;
-use support::{first_difference, invalid_instances, list, validator as ours};
+use support::{invalid_instances, list, validator as ours};
 
 fn servers_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/servers")
@@ -80,24 +80,7 @@ fn read_json(stem: &str, suffix: &str) -> Map<String, Value> {
 
 #[test]
 fn schema_output_equals_the_golden_files() {
-    let bless = std::env::var_os("TOOLIDL_BLESS").is_some_and(|v| v == "1");
-    let mut failures = Vec::new();
-    for stem in servers() {
-        let actual = schema_of(&stem);
-        let path = servers_dir().join(format!("{stem}.json"));
-        if bless {
-            fs::write(&path, &actual).unwrap();
-            continue;
-        }
-        let expected = fs::read_to_string(&path).unwrap_or_default();
-        if actual != expected {
-            failures.push(format!(
-                "{stem}: output differs from {stem}.json, {}",
-                first_difference(&actual, &expected)
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    support::check_golden_json(&servers_dir(), &servers(), schema_of);
 }
 
 /// An original schema, in the draft its `$schema` names (draft-07 for the zod-made ones),

@@ -3,6 +3,29 @@
 
 use serde_json::{Map, Value};
 
+/// Compares each `<stem>.json` of `dir` with `actual(stem)`; with `TOOLIDL_BLESS=1`, writes
+/// it instead. Panics listing every difference.
+pub fn check_golden_json(dir: &std::path::Path, stems: &[String], actual: impl Fn(&str) -> String) {
+    let bless = std::env::var_os("TOOLIDL_BLESS").is_some_and(|v| v == "1");
+    let mut failures = Vec::new();
+    for stem in stems {
+        let actual = actual(stem);
+        let path = dir.join(format!("{stem}.json"));
+        if bless {
+            std::fs::write(&path, &actual).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_default();
+        if actual != expected {
+            failures.push(format!(
+                "{stem}: output differs from {stem}.json, {}",
+                first_difference(&actual, &expected)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
 /// The first line where two texts differ, for a failure message.
 pub fn first_difference(actual: &str, expected: &str) -> String {
     for (n, (a, e)) in actual.lines().zip(expected.lines()).enumerate() {
