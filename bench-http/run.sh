@@ -5,7 +5,8 @@
 # workspace, target in bench-http/target), then for each row starts a fresh server on a
 # loopback port (127.0.0.1 only), runs `load` with 1, 16 and 64 keep-alive clients for
 # BENCH_SECS seconds each (default 5), stops the server and reads its peak RSS (VmHWM from
-# /proc/PID/status just before stopping it). Prints a table at the end.
+# /proc/PID/status just before stopping it) and its CPU time per request (user + system, all
+# threads, from /proc/PID/stat around each point). Prints a table at the end.
 #
 # Environment: BENCH_SECS (5), BENCH_CLIENTS (1,16,64), BENCH_PORT (18931; a free port is
 # needed there), BENCH_PIN=1 (server on CPU 0, load generator on CPU 1, with taskset, so the
@@ -56,15 +57,16 @@ row() {
     done
     echo "== $name, $mode"
     local out status=0
-    out=$("${PIN_LOAD[@]}" "$LOAD" "$URL" --mode "$load_mode" --secs "$SECS" --clients "$CLIENTS" --label "$name $mode") || status=$?
+    out=$("${PIN_LOAD[@]}" "$LOAD" "$URL" --mode "$load_mode" --secs "$SECS" --clients "$CLIENTS" --label "$name $mode" \
+        --server-pid "$server_pid" --clk-tck "$(getconf CLK_TCK)") || status=$?
     grep -v '^RESULT' <<<"$out"
     local rss
     rss=$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")
     kill "$server_pid"
     wait "$server_pid" 2>/dev/null || true
     server_pid=
-    grep '^RESULT' <<<"$out" | while IFS=$'\t' read -r _ _ clients rps p50 p99 errors; do
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$mode" "$clients" "$rps" "$p50" "$p99" "$errors" "$rss" >>"$results"
+    grep '^RESULT' <<<"$out" | while IFS=$'\t' read -r _ _ clients rps p50 p99 errors cpu; do
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$mode" "$clients" "$rps" "$p50" "$p99" "$errors" "$rss" "$cpu" >>"$results"
     done
     if [ "$status" != 0 ]; then
         echo "load failed against $name $mode (status $status)" >&2
@@ -86,11 +88,11 @@ pinning="unpinned"
 echo "tools/call add, ${SECS} s per point, $(nproc) CPUs, load generator on the same machine ($pinning);"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| server | mode | clients | req/s | p50 ms | p99 ms | errors | peak RSS (VmHWM) |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
-while IFS=$'\t' read -r name mode clients rps p50 p99 errors rss; do
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s MiB |\n' "$name" "$mode" "$clients" "$rps" "$p50" "$p99" "$errors" \
-        "$(awk -v k="$rss" 'BEGIN {printf "%.1f", k / 1024}')"
+echo "| server | mode | clients | req/s | p50 ms | p99 ms | errors | peak RSS (VmHWM) | server CPU µs/req |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+while IFS=$'\t' read -r name mode clients rps p50 p99 errors rss cpu; do
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s MiB | %s |\n' "$name" "$mode" "$clients" "$rps" "$p50" "$p99" "$errors" \
+        "$(awk -v k="$rss" 'BEGIN {printf "%.1f", k / 1024}')" "$cpu"
 done <"$results"
 echo
 # toolidl / rmcp at the largest client count, mode by mode (rows pair up in order).
@@ -100,4 +102,10 @@ awk -F'\t' -v max="$max" '
     $3 == max && $1 == "toolidl" { t[++nt] = $4; m[nt] = $2 }
     $3 == max && $1 == "rmcp" { r[++nr] = $4; rm[nr] = $2 }
     END { for (i = 1; i <= nt && i <= nr; i++) printf "  %s vs rmcp %s: %.2fx\n", m[i], rm[i], t[i] / r[i] }
+' "$results"
+echo "rmcp / toolidl server CPU time per request at $max clients (how much less CPU toolidl spends):"
+awk -F'\t' -v max="$max" '
+    $3 == max && $1 == "toolidl" { t[++nt] = $9; m[nt] = $2 }
+    $3 == max && $1 == "rmcp" { r[++nr] = $9; rm[nr] = $2 }
+    END { for (i = 1; i <= nt && i <= nr; i++) if (t[i] > 0) printf "  %s vs rmcp %s: %.1f / %.1f us = %.2fx\n", m[i], rm[i], r[i], t[i], r[i] / t[i] }
 ' "$results"

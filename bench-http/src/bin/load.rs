@@ -1,7 +1,8 @@
 //! Load generator: `tools/call add` over Streamable HTTP, keep-alive HTTP/1.1, one TCP
 //! connection per client.
 //!
-//! `load URL [--mode session|stateless|2026] [--secs N] [--clients 1,16,64] [--label L]`
+//! `load URL [--mode session|stateless|2026] [--secs N] [--clients 1,16,64] [--label L]
+//!  [--server-pid PID --clk-tck HZ]`
 //!
 //! - `session`: protocol 2025-11-25; each client sends `initialize`, reads `Mcp-Session-Id`
 //!   (required), sends `notifications/initialized`, then calls with the session id.
@@ -14,6 +15,11 @@
 //! Every reply (`application/json` or `text/event-stream`) is parsed and its sum checked; a
 //! wrong or missing sum is counted as an error and makes the exit status nonzero. For each
 //! client count it prints requests/s, p50 and p99 latency, and a `RESULT` line for scripts.
+//!
+//! With `--server-pid`, it also reads the server's CPU time (user + system, all threads, from
+//! `/proc/PID/stat`) before and after each point and prints the server's CPU microseconds per
+//! request. On a small machine where the load generator shares the cores, requests/s measures
+//! the pair; CPU per request measures the server alone.
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -228,6 +234,18 @@ async fn run_client(t: Target, mode: Mode, idx: u64, deadline: Instant) -> (Vec<
     (lat, errors)
 }
 
+/// The CPU time a process has used so far, in seconds (utime + stime of `/proc/PID/stat`).
+fn cpu_seconds(pid: u32, clk_tck: f64) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the parenthesised command name, which may itself hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / clk_tck)
+}
+
 fn pct(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -244,6 +262,8 @@ async fn main() {
     let mut secs = 5.0f64;
     let mut clients = vec![1usize, 16, 64];
     let mut label = String::new();
+    let mut server_pid: Option<u32> = None;
+    let mut clk_tck = 100.0f64;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--mode" => {
@@ -264,6 +284,19 @@ async fn main() {
                     .collect()
             }
             "--label" => label = args.next().expect("--label L"),
+            "--server-pid" => {
+                server_pid = Some(
+                    args.next()
+                        .and_then(|s| s.parse().ok())
+                        .expect("--server-pid PID"),
+                )
+            }
+            "--clk-tck" => {
+                clk_tck = args
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .expect("--clk-tck HZ")
+            }
             _ if url.is_none() => url = Some(a),
             _ => panic!("unexpected argument {a}"),
         }
@@ -273,6 +306,7 @@ async fn main() {
     for &n in &clients {
         let deadline = Instant::now() + Duration::from_secs_f64(secs);
         let started = Instant::now();
+        let cpu_before = server_pid.and_then(|pid| cpu_seconds(pid, clk_tck));
         let tasks: Vec<_> = (0..n as u64)
             .map(|i| tokio::spawn(run_client(t.clone(), mode, i, deadline)))
             .collect();
@@ -284,14 +318,22 @@ async fn main() {
             errors += e;
         }
         let elapsed = started.elapsed().as_secs_f64();
+        let cpu_after = server_pid.and_then(|pid| cpu_seconds(pid, clk_tck));
+        // Server CPU microseconds per request, or "-" without --server-pid.
+        let cpu_per_req = match (cpu_before, cpu_after) {
+            (Some(b), Some(a)) if !lat.is_empty() => {
+                format!("{:.1}", (a - b) * 1e6 / lat.len() as f64)
+            }
+            _ => "-".to_string(),
+        };
         lat.sort_unstable();
         let rps = lat.len() as f64 / elapsed;
         let (p50, p99) = (pct(&lat, 0.50), pct(&lat, 0.99));
         println!(
-            "{label:<22} clients {n:>3}: {rps:>9.0} req/s  p50 {p50:>7.3} ms  p99 {p99:>7.3} ms  ({} calls, {errors} errors)",
+            "{label:<22} clients {n:>3}: {rps:>9.0} req/s  p50 {p50:>7.3} ms  p99 {p99:>7.3} ms  server CPU {cpu_per_req} µs/req  ({} calls, {errors} errors)",
             lat.len()
         );
-        println!("RESULT\t{label}\t{n}\t{rps:.0}\t{p50:.3}\t{p99:.3}\t{errors}");
+        println!("RESULT\t{label}\t{n}\t{rps:.0}\t{p50:.3}\t{p99:.3}\t{errors}\t{cpu_per_req}");
         failed |= errors > 0 || lat.is_empty();
     }
     if failed {
