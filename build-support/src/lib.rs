@@ -16,7 +16,7 @@
 //!     .unwrap();
 //! ```
 //!
-//! [`compile`] reports every `.tool` file it read to cargo (`cargo:rerun-if-changed`), and
+//! [`compile()`] reports every `.tool` file it read to cargo (`cargo:rerun-if-changed`), and
 //! each warning (`cargo:warning`); it rewrites a generated file only when its content changed.
 //! On error, [`Error`] displays (and debug-prints) the diagnostics exactly as `toolidl check`
 //! renders them. See `docs/build.md`.

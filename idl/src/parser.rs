@@ -1,4 +1,4 @@
-//! `.tool` text → [`ast::File`], with pest. Syntax errors name what was expected in words.
+//! `.tool` text → [`crate::ast::File`], with pest. Syntax errors name what was expected in words.
 
 use pest::Parser as _;
 use pest::iterators::Pair;

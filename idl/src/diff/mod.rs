@@ -9,7 +9,7 @@
 //! sees one list), then, among those left, by declared identifier (a rename). Parameters and
 //! fields are matched by wire name, then by declared name. A record or enum is compared where
 //! it is declared; its uses compare by name. Whether a change narrows or widens what is
-//! accepted ([`relation`]) decides its class: for inputs (parameters, and records and enums
+//! accepted (the private `relation` module) decides its class: for inputs (parameters, and records and enums
 //! reachable from them) narrowing breaks clients; for outputs (results, and what they reach)
 //! widening does.
 

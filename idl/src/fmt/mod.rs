@@ -3,7 +3,7 @@
 //! The formatter walks the parse tree (not the AST, which drops `//` comments and the
 //! spelling of literals) and writes every token as written, in order; only whitespace,
 //! commas that end a list and the place of line breaks change. Every `//` comment is put
-//! back between the two tokens it stood between ([`emit`]). The layout rules are in
+//! back between the two tokens it stood between (the private `emit` module). The layout rules are in
 //! `docs/fmt.md`:
 //!
 //! - 4 spaces per level; lines of at most [`MAX_WIDTH`] columns where a rule can wrap;
