@@ -1190,6 +1190,70 @@ async fn the_session_stream_carries_list_changes() {
     stop.await.unwrap();
 }
 
+/// The message of the next chunk of an event stream (one event per chunk).
+async fn next_event(c: &mut Client) -> Value {
+    let chunk = String::from_utf8(c.chunk().await).unwrap();
+    let data = chunk
+        .lines()
+        .find_map(|l| l.strip_prefix("data: ").filter(|d| !d.is_empty()))
+        .unwrap_or_else(|| panic!("no data in {chunk:?}"));
+    serde_json::from_str(data).unwrap()
+}
+
+#[tokio::test]
+async fn a_stateless_listen_stream_carries_list_changes_and_resource_updates() {
+    // Stateless: every POST gets a connection of its own, and only a `subscriptions/listen`
+    // one is kept for change notifications.
+    let server = start(HttpConfig::new().stateless(true)).await;
+    let mut c = server.client().await;
+    for id in 0..20 {
+        let r = c
+            .post(
+                &modern_headers("tools/call", Some("text")),
+                &modern_call(id, "text", json!({})),
+            )
+            .await;
+        assert_eq!(text_of(&r.json()), "hi \"there\"");
+    }
+    let mut l = server.client().await;
+    let listen = request(
+        5,
+        "subscriptions/listen",
+        json!({
+            "notifications": {"toolsListChanged": true, "resourceSubscriptions": ["mem://readme"]},
+            "_meta": modern_meta(json!({}))
+        }),
+    );
+    l.write(
+        "POST",
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "subscriptions/listen"),
+        ],
+        listen.to_string().as_bytes(),
+    )
+    .await;
+    let head = l.read_head().await;
+    assert_eq!(head.status, 200);
+    assert_eq!(head.header("content-type"), Some("text/event-stream"));
+    let ack = next_event(&mut l).await;
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    // The calls before did not subscribe to anything; the listen stream did.
+    server.server.add_service(std::sync::Arc::new(common::Solo));
+    let note = next_event(&mut l).await;
+    assert_eq!(note["method"], "notifications/tools/list_changed");
+    assert_eq!(server.server.notify_resource_updated("mem://readme"), 1);
+    let note = next_event(&mut l).await;
+    assert_eq!(note["method"], "notifications/resources/updated");
+    assert_eq!(note["params"]["uri"], "mem://readme");
+    // Shutdown ends the stream.
+    let stop = tokio::spawn(server.shutdown());
+    assert!(l.chunk().await.is_empty());
+    stop.await.unwrap();
+}
+
 #[tokio::test]
 async fn shutdown_lets_calls_in_flight_finish() {
     let mut server = start(HttpConfig::new()).await;

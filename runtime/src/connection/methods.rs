@@ -179,6 +179,10 @@ impl Connection {
             resources,
             route,
         });
+        // A one-request connection is tracked from here on, so that changes reach it.
+        if self.shared.ephemeral.load(Ordering::Relaxed) {
+            self.server.track(&self.shared);
+        }
     }
 
     /// The `resourceSubscriptions` of a listen filter that the server honors: the

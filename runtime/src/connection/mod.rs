@@ -58,6 +58,28 @@ const PER_REQUEST_REVISIONS: [&str; 1] = [Revision::V2026_07_28.as_str()];
 impl Connection {
     /// A new connection to `server`. Spawned handler tasks run on `runtime`.
     pub fn new(server: &Server, runtime: tokio::runtime::Handle) -> (Connection, Outbox) {
+        let (conn, outbox) = Connection::untracked(server, runtime);
+        server.track(&conn.shared);
+        (conn, outbox)
+    }
+
+    /// A connection that serves one request only (stateless HTTP). It offers no
+    /// `resources/subscribe`, whose subscription would outlive it, and the server tracks it
+    /// for change notifications only once it serves `subscriptions/listen`: a plain call
+    /// takes no server-wide lock.
+    #[cfg(feature = "http")]
+    pub(crate) fn one_request(
+        server: &Server,
+        runtime: tokio::runtime::Handle,
+    ) -> (Connection, Outbox) {
+        let (conn, outbox) = Connection::untracked(server, runtime);
+        conn.shared
+            .ephemeral
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        (conn, outbox)
+    }
+
+    fn untracked(server: &Server, runtime: tokio::runtime::Handle) -> (Connection, Outbox) {
         let (tx, rx) = mpsc::unbounded_channel();
         let shared = Arc::new(ConnShared {
             out: tx,
@@ -73,7 +95,6 @@ impl Connection {
             runtime,
             server: server.clone(),
         });
-        server.track(&shared);
         (
             Connection {
                 server: server.clone(),
@@ -152,15 +173,6 @@ impl Connection {
             client_info: Value::Null,
             client_capabilities: Value::Object(Default::default()),
         });
-    }
-
-    /// Marks a connection that serves one request only (stateless HTTP): it offers no
-    /// `resources/subscribe`, whose subscription would outlive it.
-    #[cfg(feature = "http")]
-    pub(crate) fn one_request_only(&self) {
-        self.shared
-            .ephemeral
-            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Cancels every call in flight and closes every `subscriptions/listen` stream and

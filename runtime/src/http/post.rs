@@ -175,7 +175,7 @@ pub(crate) async fn post(
                 None => Err(scanned),
             }
             .unwrap_or_else(|scanned| {
-                let (conn, _outbox) = Connection::new(&state.server, state.runtime.clone());
+                let (conn, _outbox) = Connection::one_request(&state.server, state.runtime.clone());
                 reject_long(&conn, limit, *scanned)
             });
             let mut r = body::json(StatusCode::PAYLOAD_TOO_LARGE, reply);
@@ -310,8 +310,7 @@ async fn alone(
     events_ok: bool,
     modern: bool,
 ) -> Response<Out> {
-    let (conn, _outbox) = Connection::new(&state.server, state.runtime.clone());
-    conn.one_request_only();
+    let (conn, _outbox) = Connection::one_request(&state.server, state.runtime.clone());
     if let Some(revision) = assume {
         conn.assume_session(revision);
     }
