@@ -39,9 +39,5 @@ record Order {
 
 service Orders {
     /// Checks and records an order.
-    tool submit_order(
-        order: Order,
-        @range(1, 5) priority: u8 = 3,
-        dry_run: bool = false,
-    ) -> string;
+    tool submit_order(order: Order, @range(1, 5) priority: u8 = 3, dry_run: bool = false) -> string;
 }

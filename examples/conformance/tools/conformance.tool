@@ -107,19 +107,31 @@ service Everything {
     // ---- resources ----
 
     /// A static text resource for testing
-    @uri("test://static-text") @name("static-text") @title("Static Text Resource") @mime("text/plain")
+    @uri("test://static-text")
+    @name("static-text")
+    @title("Static Text Resource")
+    @mime("text/plain")
     resource static_text() -> string;
 
     /// A static binary resource (image) for testing
-    @uri("test://static-binary") @name("static-binary") @title("Static Binary Resource") @mime("image/png")
+    @uri("test://static-binary")
+    @name("static-binary")
+    @title("Static Binary Resource")
+    @mime("image/png")
     resource static_binary() -> bytes;
 
     /// A resource template with parameter substitution
-    @uri("test://template/{id}/data") @name("template") @title("Resource Template") @mime("application/json")
+    @uri("test://template/{id}/data")
+    @name("template")
+    @title("Resource Template")
+    @mime("application/json")
     resource template(id: string) -> TemplateData;
 
     /// A resource that clients subscribe to (resources/subscribe)
-    @uri("test://watched-resource") @name("watched-resource") @title("Watched Resource") @mime("text/plain")
+    @uri("test://watched-resource")
+    @name("watched-resource")
+    @title("Watched Resource")
+    @mime("text/plain")
     resource watched_resource() -> string;
 
     // ---- prompts ----

@@ -1,5 +1,6 @@
 // The design document's example.
 package acme.weather;
+
 import "common.tool";
 
 /// Temperature units.
@@ -24,6 +25,8 @@ service WeatherTools {
         units: Units = celsius,
     ) -> string;
 
+    // The design document's dotted name, kept on purpose: every build of this example shows
+    // how toolidl-build reports a warning (W0401, as `cargo:warning`).
     /// The forecast of the coming days.
     @name("forecast.daily")
     tool get_forecast(city: string, @range(1, 14) days: u8 = 3) -> list<Forecast>;
