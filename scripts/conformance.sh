@@ -57,14 +57,6 @@ RESULTS=${CONFORMANCE_RESULTS:-$ROOT/.cache/conformance-results}
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 
-server_pid=""
-stop_server() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    server_pid=""
-}
 trap stop_server EXIT
 
 failed=0

@@ -106,14 +106,6 @@ rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 
 # --- 3. Run every client ------------------------------------------------------------------
-server_pid=""
-stop_server() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    server_pid=""
-}
 trap stop_server EXIT
 trap "exit 130" INT TERM
 

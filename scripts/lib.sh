@@ -1,4 +1,4 @@
-# Shared by scripts/conformance.sh and scripts/loadbalance.sh (sourced, not run).
+# Shared by scripts/conformance.sh, loadbalance.sh and interop.sh (sourced, not run).
 #
 # The caller sets ROOT (the repository) first. Defines:
 #   NODE_VERSION, SUITE_VERSION   what conformance_install installs
@@ -10,6 +10,8 @@
 #   run_suite URL REQ OUT LOG     runs the suite's server scenarios (REQ: --requirements)
 #   conformance_checks DIR STATUS prints every check with STATUS (FAILURE, WARNING, …) under
 #                                 a suite --output-dir
+#   server_pid, stop_server       the server a script started, and what stops it (callers
+#                                 `trap stop_server EXIT`)
 
 NODE_VERSION=22.23.5
 SUITE_VERSION=0.2.0-alpha.12
@@ -72,4 +74,13 @@ conformance_checks() {
                 if (c.status === process.argv[2])
                     console.log(`  ${scenario}: ${c.id}: ${c.errorMessage ?? c.description ?? ""}`);
         }' "$1" "$2"
+}
+
+server_pid=""
+stop_server() {
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    server_pid=""
 }

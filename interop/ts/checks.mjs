@@ -5,6 +5,25 @@
 // does not happen fails it at `finish` (unless it says `"flaky": true`: a race that may go
 // either way), so the spec is updated when the bug is fixed.
 
+// The command line both drivers take: `--modules DIR --spec FILE --mode MODE
+// [--transport NAME] [-v] (--url URL | -- COMMAND...)`. Exits 2 with `usage` on a bad one.
+export function parseArgs(script, usage) {
+    const argv = process.argv.slice(2);
+    const opts = { command: [] };
+    for (let i = 0; i < argv.length; i++) {
+        const a = argv[i];
+        if (a === '--') { opts.command = argv.slice(i + 1); break; }
+        else if (a === '-v') opts.verbose = true;
+        else if (['--modules', '--spec', '--mode', '--url', '--transport'].includes(a)) opts[a.slice(2)] = argv[++i];
+        else { console.error(`${script}: unknown argument ${a}`); process.exit(2); }
+    }
+    if (!opts.modules || !opts.spec || !opts.mode || !opts.url === !opts.command.length) {
+        console.error(`usage: ${script} ${usage}`);
+        process.exit(2);
+    }
+    return opts;
+}
+
 export class Checks {
     constructor(spec, { client, transport, mode, verbose }) {
         const applies = (list, value) => list === undefined || list.includes(value);

@@ -18,21 +18,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-import { Checks, expand, runToken, subset } from './checks.mjs';
+import { Checks, expand, parseArgs, runToken, subset } from './checks.mjs';
 
-const argv = process.argv.slice(2);
-const opts = { command: [] };
-for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') { opts.command = argv.slice(i + 1); break; }
-    else if (a === '-v') opts.verbose = true;
-    else if (['--modules', '--spec', '--mode', '--url', '--transport'].includes(a)) opts[a.slice(2)] = argv[++i];
-    else { console.error(`inspector.mjs: unknown argument ${a}`); process.exit(2); }
-}
-if (!opts.modules || !opts.spec || !opts.mode || !opts.url === !opts.command.length) {
-    console.error('usage: inspector.mjs --modules DIR --spec FILE --mode ERA (--url URL | -- COMMAND...)');
-    process.exit(2);
-}
+const opts = parseArgs('inspector.mjs', '--modules DIR --spec FILE --mode ERA (--url URL | -- COMMAND...)');
 opts.transport ??= opts.url ? 'http' : 'stdio';
 
 const spec = JSON.parse(readFileSync(opts.spec, 'utf8'));
