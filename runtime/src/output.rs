@@ -63,8 +63,12 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
             out
         }
         ToolOutput::Content(blocks) => {
+            let blocks = serde_json::Value::Array(blocks);
+            let Some(json) = handler_json(blocks, request) else {
+                return Ok(failed_result());
+            };
             let mut out = String::from(r#"{"content":"#);
-            out.push_str(&serde_json::Value::Array(blocks).to_string());
+            out.push_str(&json);
             out.push('}');
             out
         }
@@ -82,10 +86,10 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
                 obj.insert("content".into(), serde_json::Value::Array(Vec::new()));
             }
             let has_meta = obj.contains_key("_meta");
-            return Ok(Body {
-                json: value.to_string(),
-                has_meta,
-            });
+            let Some(json) = handler_json(value, request) else {
+                return Ok(failed_result());
+            };
+            return Ok(Body { json, has_meta });
         }
         ToolOutput::InputRequired { requests, state } => {
             if !rev.is_stateless() {
@@ -103,6 +107,19 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
         }
     };
     Ok(Body::plain(json))
+}
+
+/// A value a handler built, as JSON; `None` (the cause logged, the value dropped without
+/// recursion) when it nests deeper than the limit in force.
+fn handler_json(value: serde_json::Value, request: &str) -> Option<String> {
+    match crate::args::depth::to_json(&value) {
+        Ok(json) => Some(json),
+        Err(e) => {
+            tracing::error!(request, error = %e, "result not written");
+            crate::args::depth::drop_json(value);
+            None
+        }
+    }
 }
 
 fn text_result(text: &str) -> String {

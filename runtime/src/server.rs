@@ -28,6 +28,8 @@ pub(crate) struct ServerShared {
     pub page_size: usize,
     pub cache: CachePolicy,
     pub max_pending_calls: usize,
+    /// How deep a client's values may nest ([`ServerBuilder::max_depth`]).
+    pub max_depth: u32,
     /// Resource URIs made subscribable by [`ServerBuilder::subscribable`].
     subscribable: HashSet<String>,
     registry: RwLock<Arc<Registry>>,
@@ -48,6 +50,7 @@ pub struct ServerBuilder {
     page_size: usize,
     cache: CachePolicy,
     max_pending_calls: usize,
+    max_depth: u32,
     subscribable: HashSet<String>,
     task_tools: HashMap<String, TaskTool>,
     task_store: Option<Arc<dyn TaskStore>>,
@@ -134,6 +137,23 @@ impl ServerBuilder {
         self
     }
 
+    /// How deep the values a client sends may nest, counted in arrays and objects from a
+    /// call's `arguments` object (level 1); the same limit bounds the results a service
+    /// returns. Default [`DEFAULT_MAX_DEPTH`](crate::args::depth::DEFAULT_MAX_DEPTH) (128),
+    /// kept between 1 and [`MAX_DEPTH_CEILING`](crate::args::depth::MAX_DEPTH_CEILING)
+    /// (1024).
+    ///
+    /// An argument nested deeper is refused before it is read, with the usual argument error
+    /// at the path where the limit was hit (`Argument 'root.children[0]…' is not valid.
+    /// Nested deeper than 128 levels.`), and the server goes on: decoders recurse once per
+    /// level, and without a limit one deep request (3,000 levels are 78 KB) would overflow
+    /// the stack and abort the process. A result nested deeper fails the call
+    /// (`The tool failed.`, the cause in `tracing`). See [`crate::args::depth`].
+    pub fn max_depth(mut self, n: u32) -> Self {
+        self.max_depth = n.clamp(1, crate::args::depth::MAX_DEPTH_CEILING);
+        self
+    }
+
     /// 2026-07-28 caching hints on list and read results (default 0 ms, "public").
     pub fn cache(mut self, ttl_ms: u64, private: bool) -> Self {
         self.cache = CachePolicy {
@@ -161,6 +181,7 @@ impl ServerBuilder {
                 page_size: self.page_size,
                 cache: self.cache,
                 max_pending_calls: self.max_pending_calls,
+                max_depth: self.max_depth,
                 subscribable: self.subscribable,
                 registry: RwLock::new(Arc::new(Registry::new(self.services))),
                 connections: Mutex::new(Vec::new()),
@@ -186,6 +207,7 @@ impl Server {
             list_changed: false,
             page_size: 100,
             max_pending_calls: 256,
+            max_depth: crate::args::depth::DEFAULT_MAX_DEPTH,
             cache: CachePolicy {
                 ttl_ms: 0,
                 scope: "public",

@@ -255,14 +255,14 @@ impl ToolOutput {
 
     /// A scalar or collection, written as JSON in one text block.
     pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Self, ToolError> {
-        serde_json::to_string(value)
+        crate::args::depth::to_json(value)
             .map(ToolOutput::Json)
             .map_err(ToolError::internal)
     }
 
     /// A record or map: structured content plus the same JSON as text.
     pub fn structured<T: serde::Serialize + ?Sized>(value: &T) -> Result<Self, ToolError> {
-        serde_json::to_string(value)
+        crate::args::depth::to_json(value)
             .map(ToolOutput::Structured)
             .map_err(ToolError::internal)
     }
@@ -284,7 +284,7 @@ impl ToolOutput {
     /// error: the client sees `The tool failed.`, the mismatch goes to `tracing`. A server must
     /// never send `structuredContent` that contradicts the schema it advertised.
     pub fn checked_structured<T: serde::Serialize + Decode>(value: &T) -> Result<Self, ToolError> {
-        let json = serde_json::to_string(value).map_err(ToolError::internal)?;
+        let json = crate::args::depth::to_json(value).map_err(ToolError::internal)?;
         let raw: &RawValue = serde_json::from_str(&json).map_err(ToolError::internal)?;
         match T::decode(raw, &Path::Root) {
             Ok(_) => Ok(ToolOutput::Structured(json)),

@@ -121,8 +121,9 @@ impl Context<'_> {
         }
     }
 
-    /// Statements that check a decoded `value` against the field's constraints.
-    pub fn constraint_checks(&self, field: &Field) -> TokenStream {
+    /// Statements that check a decoded `value` against the field's constraints; `number` is
+    /// the expression of the number's text as sent, which float bounds are judged on exactly.
+    pub fn constraint_checks(&self, field: &Field, number: &TokenStream) -> TokenStream {
         let c = &field.constraints;
         let (base, nullable) = match &field.ty {
             Type::Nullable { inner } => (inner.as_ref(), true),
@@ -136,7 +137,7 @@ impl Context<'_> {
         };
         let mut checks = Vec::new();
         if let Some(range) = &c.range
-            && let Some(check) = range_check(base, range, &v)
+            && let Some(check) = range_check(base, range, &v, number)
         {
             checks.push(check);
         }
@@ -149,7 +150,9 @@ impl Context<'_> {
                 None => quote!(None),
             };
             let (min, max) = (bound(min), bound(max));
-            checks.push(quote!(rt::check::exclusive_range(#v, #min, #max, &path)?;));
+            checks.push(quote!(
+                rt::check::exclusive_number_range(#v, #number, #min, #max, &path)?;
+            ));
         }
         if let Some(length) = &c.length {
             let (min, max) = (opt_usize(length.min), opt_usize(length.max));
@@ -254,7 +257,7 @@ impl Context<'_> {
                 None => (f.ty.clone(), quote!(value)),
             };
             let decode = self.decode_expr(&read_ty, boxed(f), &quote!(r), &quote!(&path));
-            let checks = self.constraint_checks(f);
+            let checks = self.constraint_checks(f, &quote!(r.last_number()));
             if checks.is_empty() {
                 let decode =
                     self.decode_expr(&f.ty, boxed(f), &quote!(r), &quote!(&path.field(#wire)));
@@ -381,8 +384,14 @@ fn opt_usize(n: Option<u64>) -> TokenStream {
 }
 
 /// `@range` as a check: on an integer type, only the bounds tighter than the type's own
-/// range (decoding checks that one), as the schema writer intersects them.
-fn range_check(base: &Type, range: &Bounds<Number>, v: &TokenStream) -> Option<TokenStream> {
+/// range (decoding checks that one), as the schema writer intersects them; on a float, judged
+/// on the number's text `number` as well as its value.
+fn range_check(
+    base: &Type,
+    range: &Bounds<Number>,
+    v: &TokenStream,
+    number: &TokenStream,
+) -> Option<TokenStream> {
     let Type::Primitive { name } = base else {
         return None;
     };
@@ -407,6 +416,9 @@ fn range_check(base: &Type, range: &Bounds<Number>, v: &TokenStream) -> Option<T
         None => quote!(None),
     };
     let (min, max) = (wrap(min), wrap(max));
+    if own.is_none() {
+        return Some(quote!(rt::check::number_range(#v, #number, #min, #max, &path)?;));
+    }
     Some(quote!(rt::check::range(#v, #min, #max, &path)?;))
 }
 

@@ -569,7 +569,7 @@ impl Context<'_> {
             },
             ..f.clone()
         };
-        let checks = self.constraint_checks(&inner);
+        let checks = self.constraint_checks(&inner, &quote!(text));
         (decode, checks)
     }
 

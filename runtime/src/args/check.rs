@@ -7,7 +7,7 @@ use std::hash::Hash;
 use std::sync::OnceLock;
 
 use super::json_eq::{json_eq, json_hash};
-use super::{ArgError, Path, formats};
+use super::{ArgError, Path, formats, number};
 
 /// `@range(min, max)`: `minimum` / `maximum`, both inclusive.
 pub fn range<T: PartialOrd + Display + Copy>(
@@ -18,9 +18,14 @@ pub fn range<T: PartialOrd + Display + Copy>(
 ) -> Result<(), ArgError> {
     let below = min.is_some_and(|m| value < m);
     let above = max.is_some_and(|m| value > m);
-    if !(below || above) {
-        return Ok(());
+    if below || above {
+        return out_of_range(min, max, path);
     }
+    Ok(())
+}
+
+/// The error for a value outside `[min, max]`.
+fn out_of_range<T: Display>(min: Option<T>, max: Option<T>, path: &Path<'_>) -> Result<(), ArgError> {
     let reason = match (min, max) {
         (Some(lo), Some(hi)) => format!("Expected a value from {lo} to {hi}."),
         (Some(lo), None) => format!("Expected a value of at least {lo}."),
@@ -41,6 +46,50 @@ pub fn exclusive_range(
 ) -> Result<(), ArgError> {
     let below = min.is_some_and(|m| value <= m);
     let above = max.is_some_and(|m| value >= m);
+    if !(below || above) {
+        return Ok(());
+    }
+    let reason = match (min, max) {
+        (Some(lo), Some(hi)) => format!("Expected a value greater than {lo} and less than {hi}."),
+        (Some(lo), None) => format!("Expected a value greater than {lo}."),
+        (None, Some(hi)) => format!("Expected a value less than {hi}."),
+        (None, None) => return Ok(()),
+    };
+    Err(ArgError::new(path, reason))
+}
+
+/// `@range(min, max)` on a float, judged exactly: `text` is the number as the client wrote
+/// it and `value` the `f64` read from it. Where `f64` cannot tell the number from a bound
+/// (`2.5000000000000001` against `maximum: 2.5`), the decimal text decides, as JSON Schema's
+/// exact numbers do. The texts are [`range`]'s.
+pub fn number_range(
+    value: f64,
+    text: &str,
+    min: Option<f64>,
+    max: Option<f64>,
+    path: &Path<'_>,
+) -> Result<(), ArgError> {
+    use std::cmp::Ordering::{Greater, Less};
+    let below = min.is_some_and(|m| number::order(text, value, m) == Less);
+    let above = max.is_some_and(|m| number::order(text, value, m) == Greater);
+    if below || above {
+        return out_of_range(min, max, path);
+    }
+    Ok(())
+}
+
+/// `@range(exclusive_min: x, exclusive_max: y)` on a float, judged exactly as
+/// [`number_range`] judges; the texts are [`exclusive_range`]'s.
+pub fn exclusive_number_range(
+    value: f64,
+    text: &str,
+    min: Option<f64>,
+    max: Option<f64>,
+    path: &Path<'_>,
+) -> Result<(), ArgError> {
+    use std::cmp::Ordering::{Greater, Less};
+    let below = min.is_some_and(|m| number::order(text, value, m) != Greater);
+    let above = max.is_some_and(|m| number::order(text, value, m) != Less);
     if !(below || above) {
         return Ok(());
     }

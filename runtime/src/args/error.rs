@@ -22,6 +22,14 @@ impl ArgError {
         }
     }
 
+    /// An error at a path already rendered (one built without a [`Path`]).
+    pub(crate) fn at(path: String, reason: Option<String>) -> Self {
+        ArgError {
+            path,
+            reason: reason.map(Cow::Owned),
+        }
+    }
+
     /// An error at `path` with no reason.
     pub fn bare(path: &Path<'_>) -> Self {
         ArgError {

@@ -29,9 +29,11 @@
 
 pub mod check;
 mod decode;
+pub mod depth;
 mod error;
 pub use toolidl_formats as formats;
 mod json_eq;
+mod number;
 mod path;
 pub mod read;
 mod reader;
@@ -45,7 +47,7 @@ pub use decode::{
 pub use error::ArgError;
 pub use json_eq::json_eq;
 pub use path::Path;
-pub use reader::{Kind, Malformed, Reader};
+pub use reader::{Kind, Malformed, Reader, TooDeep};
 pub use text::{FromText, text, text_arguments, text_formatted, text_member};
 
 use serde_json::value::RawValue;

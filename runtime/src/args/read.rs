@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::hash::Hash;
 
-use super::reader::{Kind, Reader};
-use super::{ArgError, Decode, Format, Path, check, formats};
+use super::reader::{Kind, Reader, TooDeep};
+use super::{ArgError, Decode, Format, Path, check, formats, number};
 
 /// The error for a value of the wrong kind (`null` gets its own text).
 pub fn wrong_type(r: &mut Reader<'_>, path: &Path<'_>, expected: &str) -> ArgError {
@@ -46,42 +46,55 @@ pub fn integer(
     integer_text(text, path, min, max)
 }
 
-/// The integer a number token stands for, in `[min, max]`.
+/// The integer a number token stands for, in `[min, max]`, read exactly from its decimal
+/// text whatever the spelling (`2.0`, `2e0`, `0.2e1`); a fraction, however small, is no
+/// integer.
 pub(crate) fn integer_text(
     text: &str,
     path: &Path<'_>,
     min: i128,
     max: i128,
 ) -> Result<i128, ArgError> {
-    let value = match text.parse::<i128>() {
-        Ok(v) => v,
-        Err(_) => match text.parse::<f64>() {
-            Ok(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e38 => f as i128,
-            _ => return Err(ArgError::expected(path, "an integer")),
-        },
-    };
-    if value < min || value > max {
-        return Err(ArgError::new(
-            path,
-            format!("Expected an integer from {min} to {max}."),
-        ));
+    let out_of_range = || ArgError::new(path, format!("Expected an integer from {min} to {max}."));
+    match number::integer(text) {
+        number::Integer::Exact(v) if (min..=max).contains(&v) => Ok(v),
+        number::Integer::Exact(_) | number::Integer::Huge { .. } => Err(out_of_range()),
+        number::Integer::Fractional => Err(ArgError::expected(path, "an integer")),
     }
-    Ok(value)
 }
 
-/// Reads a finite number.
+/// Reads a number, as the nearest `f64`; one beyond the range of `f64` is refused.
 pub fn number(r: &mut Reader<'_>, path: &Path<'_>) -> Result<f64, ArgError> {
     if r.kind() != Kind::Number {
         return Err(wrong_type(r, path, "a number"));
     }
     let text = r.read_number().map_err(|_| malformed(path))?;
-    text.parse::<f64>()
-        .ok()
-        .filter(|f| f.is_finite())
-        .ok_or_else(|| ArgError::expected(path, "a number"))
+    number_text(text, path)
+}
+
+/// The `f64` nearest to a number token; one beyond the range of `f64` is refused.
+pub(crate) fn number_text(text: &str, path: &Path<'_>) -> Result<f64, ArgError> {
+    match text.parse::<f64>() {
+        Ok(f) if f.is_finite() => Ok(f),
+        Ok(_) => Err(ArgError::new(path, number::TOO_LARGE)),
+        Err(_) => Err(ArgError::expected(path, "a number")),
+    }
+}
+
+/// The error for an array or object the reader may not enter (see [`super::depth`]).
+pub fn too_deep(path: &Path<'_>, why: TooDeep) -> ArgError {
+    ArgError::new(path, too_deep_reason(why))
+}
+
+fn too_deep_reason(why: TooDeep) -> String {
+    match why {
+        TooDeep::Limit(max) => format!("Nested deeper than {max} levels."),
+        TooDeep::Stack => "Nested too deeply to read.".to_owned(),
+    }
 }
 
 /// Walks the object that is next: `f` gets the reader at each member's value and its key.
+/// An object past the nesting limit is refused before it is read.
 pub fn object<'de, F>(r: &mut Reader<'de>, path: &Path<'_>, f: F) -> Result<(), ArgError>
 where
     F: FnMut(&mut Reader<'de>, &str) -> Result<(), ArgError>,
@@ -89,10 +102,12 @@ where
     if r.kind() != Kind::Object {
         return Err(wrong_type(r, path, "an object"));
     }
+    r.may_enter().map_err(|why| too_deep(path, why))?;
     r.members(|| ArgError::expected(path, "an object"), f)
 }
 
 /// Walks the array that is next: `f` gets the reader at each item and its index.
+/// An array past the nesting limit is refused before it is read.
 pub fn array<'de, F>(r: &mut Reader<'de>, path: &Path<'_>, f: F) -> Result<(), ArgError>
 where
     F: FnMut(&mut Reader<'de>, usize) -> Result<(), ArgError>,
@@ -100,6 +115,7 @@ where
     if r.kind() != Kind::Array {
         return Err(wrong_type(r, path, "an array"));
     }
+    r.may_enter().map_err(|why| too_deep(path, why))?;
     r.items(|| ArgError::expected(path, "an array"), f)
 }
 
@@ -276,8 +292,111 @@ pub fn no_variant(path: &Path<'_>, failures: &[(&str, ArgError)]) -> ArgError {
     )
 }
 
-/// Reads any value as `serde_json::Value`.
+/// Reads any value as `serde_json::Value`, without recursion: the containers being built
+/// are kept on a heap stack, and one nested past the nesting limit is refused at its path
+/// (`doc["a"][0]`), as a decoder refuses a record.
 pub fn json(r: &mut Reader<'_>, path: &Path<'_>) -> Result<serde_json::Value, ArgError> {
-    let text = r.read_raw().map_err(|_| malformed(path))?;
-    serde_json::from_str(text).map_err(|_| malformed(path))
+    use serde_json::{Map, Value};
+    /// A container being read, and where it sits in its parent.
+    enum Open {
+        Array(Vec<Value>),
+        Object(Map<String, Value>, String),
+    }
+    /// Where the value being read sits, for an error: one entry per open container.
+    fn rendered(path: &Path<'_>, open: &[Open]) -> String {
+        let mut out = path.render();
+        for frame in open {
+            match frame {
+                Open::Array(items) => out.push_str(&format!("[{}]", items.len())),
+                Open::Object(_, key) => {
+                    out.push('[');
+                    crate::jsonrpc::push_json_string(&mut out, key);
+                    out.push(']');
+                }
+            }
+        }
+        out
+    }
+    let start_depth = r.depth();
+    let mut open: Vec<Open> = Vec::new();
+    // Text that is not JSON (never for a parsed message's arguments).
+    let fail = || malformed(path);
+    loop {
+        // Read one value; a container is opened and its first member awaited.
+        let value = match r.kind() {
+            Kind::Array | Kind::Object => {
+                let depth = start_depth.saturating_add(open.len() as u32);
+                if depth >= r.max_depth() {
+                    let reason = too_deep_reason(TooDeep::Limit(r.max_depth()));
+                    return Err(ArgError::at(rendered(path, &open), Some(reason)));
+                }
+                if r.eat(b'[') {
+                    if r.eat(b']') {
+                        Value::Array(Vec::new())
+                    } else {
+                        open.push(Open::Array(Vec::new()));
+                        continue;
+                    }
+                } else {
+                    r.eat(b'{');
+                    if r.eat(b'}') {
+                        Value::Object(Map::new())
+                    } else {
+                        let key = r.read_string().map_err(|_| fail())?.into_owned();
+                        if !r.eat(b':') {
+                            return Err(fail());
+                        }
+                        open.push(Open::Object(Map::new(), key));
+                        continue;
+                    }
+                }
+            }
+            Kind::String => Value::String(r.read_string().map_err(|_| fail())?.into_owned()),
+            Kind::Number => {
+                let text = r.read_number().map_err(|_| fail())?;
+                let n = text.parse::<serde_json::Number>().map_err(|_| {
+                    ArgError::at(rendered(path, &open), Some(number::TOO_LARGE.into()))
+                })?;
+                Value::Number(n)
+            }
+            Kind::Bool => Value::Bool(r.read_bool().ok_or_else(|| fail())?),
+            Kind::Null if r.eat_null() => Value::Null,
+            Kind::Null | Kind::Invalid => return Err(fail()),
+        };
+        // Hand the value to the container it belongs to, closing those that end with it.
+        let mut value = value;
+        loop {
+            let Some(frame) = open.pop() else {
+                return Ok(value);
+            };
+            match frame {
+                Open::Array(mut items) => {
+                    items.push(value);
+                    if r.eat(b',') {
+                        open.push(Open::Array(items));
+                        break;
+                    }
+                    if !r.eat(b']') {
+                        return Err(fail());
+                    }
+                    value = Value::Array(items);
+                }
+                Open::Object(mut map, key) => {
+                    map.insert(key, value);
+                    if r.eat(b',') {
+                        let key = r.read_string().map_err(|_| fail())?.into_owned();
+                        if !r.eat(b':') {
+                            return Err(fail());
+                        }
+                        open.push(Open::Object(map, key));
+                        break;
+                    }
+                    if !r.eat(b'}') {
+                        return Err(fail());
+                    }
+                    value = Value::Object(map);
+                }
+            }
+        }
+    }
 }

@@ -31,16 +31,76 @@ pub enum Kind {
 }
 
 /// A position in a JSON text; each `read_*` method consumes one value or one token.
+///
+/// The reader counts the arrays and objects open around its position, so that decoders stop
+/// at the nesting limit before the stack is at risk (see [`super::depth`]).
 #[derive(Debug, Clone)]
 pub struct Reader<'de> {
     text: &'de str,
     pos: usize,
+    /// Arrays and objects open around the position.
+    depth: u32,
+    max_depth: u32,
+    /// The stack address the stack budget is measured from.
+    stack_base: usize,
+    /// The text of the last number read, for checks that judge it exactly.
+    number: &'de str,
+}
+
+/// Why the reader will not enter another array or object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TooDeep {
+    /// It would be nested deeper than this limit.
+    Limit(u32),
+    /// Reading has used up its stack budget.
+    Stack,
 }
 
 impl<'de> Reader<'de> {
-    /// A reader at the start of `text`.
+    /// A reader at the start of `text`, with the nesting limit in force on this thread
+    /// ([`super::depth::max_depth`]).
     pub fn new(text: &'de str) -> Self {
-        Reader { text, pos: 0 }
+        Self::with_max_depth(text, super::depth::max_depth())
+    }
+
+    /// A reader at the start of `text` that enters at most `max_depth` arrays and objects.
+    pub fn with_max_depth(text: &'de str, max_depth: u32) -> Self {
+        Reader {
+            text,
+            pos: 0,
+            depth: 0,
+            max_depth,
+            stack_base: super::depth::stack_base(super::depth::stack_here()),
+            number: "",
+        }
+    }
+
+    /// The arrays and objects open around the position.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The nesting limit of this reader.
+    pub fn max_depth(&self) -> u32 {
+        self.max_depth
+    }
+
+    /// Whether the array or object that is next may be entered: not past the nesting limit,
+    /// and not past the stack budget.
+    #[inline]
+    pub fn may_enter(&self) -> Result<(), TooDeep> {
+        if self.depth >= self.max_depth {
+            Err(TooDeep::Limit(self.max_depth))
+        } else if super::depth::stack_exhausted(self.stack_base) {
+            Err(TooDeep::Stack)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The text of the last number read (empty before any).
+    pub fn last_number(&self) -> &'de str {
+        self.number
     }
 
     fn bytes(&self) -> &'de [u8] {
@@ -122,7 +182,8 @@ impl<'de> Reader<'de> {
         if self.pos == start {
             return Err(Malformed);
         }
-        self.text.get(start..self.pos).ok_or(Malformed)
+        self.number = self.text.get(start..self.pos).ok_or(Malformed)?;
+        Ok(self.number)
     }
 
     /// Reads a string, borrowed from the text when it has no escapes.
@@ -210,6 +271,17 @@ impl<'de> Reader<'de> {
         if !self.eat(b'{') {
             return Err(malformed());
         }
+        self.depth += 1;
+        let walked = self.walk_members(malformed, &mut f);
+        self.depth -= 1;
+        walked
+    }
+
+    fn walk_members<E>(
+        &mut self,
+        malformed: impl Fn() -> E,
+        f: &mut impl FnMut(&mut Self, &str) -> Result<(), E>,
+    ) -> Result<(), E> {
         if self.eat(b'}') {
             return Ok(());
         }
@@ -245,6 +317,17 @@ impl<'de> Reader<'de> {
         if !self.eat(b'[') {
             return Err(malformed());
         }
+        self.depth += 1;
+        let walked = self.walk_items(malformed, &mut f);
+        self.depth -= 1;
+        walked
+    }
+
+    fn walk_items<E>(
+        &mut self,
+        malformed: impl Fn() -> E,
+        f: &mut impl FnMut(&mut Self, usize) -> Result<(), E>,
+    ) -> Result<(), E> {
         if self.eat(b']') {
             return Ok(());
         }

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::Connection;
 use super::shared::lock;
+use crate::args::depth;
 use crate::context::{CallState, RequestContext};
 use crate::jsonrpc::{RpcError, error_message, result_message};
 use crate::output::{Body, finish_result};
@@ -35,10 +36,18 @@ impl Connection {
             match outcome {
                 Ok(value) => {
                     let has_meta = value.get("_meta").is_some();
-                    let body = Body {
-                        json: value.to_string(),
-                        has_meta,
+                    let json = match depth::to_json(&value) {
+                        Ok(json) => json,
+                        Err(e) => {
+                            tracing::error!(request = %state.request_id, error = %e, "result not written");
+                            depth::drop_json(value);
+                            return error_message(
+                                &state.request_id,
+                                &RpcError::internal("Internal error."),
+                            );
+                        }
                     };
+                    let body = Body { json, has_meta };
                     let cache = cacheable.then_some(&server.shared.cache);
                     let r = finish_result(body, state.revision, cache, &server.shared.info_json);
                     result_message(&state.request_id, &r)
@@ -64,12 +73,13 @@ impl Connection {
             Ok(Poll::Pending) => {
                 let conn = self.shared.clone();
                 let key = state.request_id.clone();
+                let max_depth = self.server.shared.max_depth;
                 lock(&conn.inflight).insert(key.clone(), state.clone());
                 self.shared.runtime.spawn(async move {
                     let outcome = tokio::select! {
                         biased;
                         _ = state.wait_cancelled() => None,
-                        r = CatchUnwind(fut) => Some(r),
+                        r = CatchUnwind { fut, max_depth } => Some(r),
                     };
                     lock(&conn.inflight).remove(&key);
                     conn.slot_freed.notify_all();
@@ -93,7 +103,11 @@ fn render<T, F>(finish: F, outcome: Result<T, Panicked>, state: &CallState) -> S
 where
     F: FnOnce(Result<T, Panicked>, &CallState) -> String,
 {
-    catch_unwind(AssertUnwindSafe(|| finish(outcome, state))).unwrap_or_else(|payload| {
+    let max_depth = state.conn.server.shared.max_depth;
+    let rendered = depth::scoped(max_depth, || {
+        catch_unwind(AssertUnwindSafe(|| finish(outcome, state)))
+    });
+    rendered.unwrap_or_else(|payload| {
         report_panic(&state.request_id, payload.as_ref());
         error_message(&state.request_id, &RpcError::internal("Internal error."))
     })
@@ -111,15 +125,23 @@ pub(super) fn report_panic(request: &str, payload: &(dyn std::any::Any + Send)) 
     tracing::error!(request, panic = text, "handler panicked");
 }
 
-/// Polls a future, turning a panic into an `Err` with its payload.
-pub(super) struct CatchUnwind<T>(pub(super) BoxFuture<T>);
+/// Polls a future, turning a panic into an `Err` with its payload; the future is polled under
+/// the server's nesting limit (`max_depth`), on whichever thread polls it.
+pub(super) struct CatchUnwind<T> {
+    pub(super) fut: BoxFuture<T>,
+    pub(super) max_depth: u32,
+}
 
 impl<T> Future for CatchUnwind<T> {
     type Output = Result<T, Box<dyn std::any::Any + Send>>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let fut = &mut self.0;
-        match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+        let max_depth = self.max_depth;
+        let fut = &mut self.fut;
+        let polled = depth::scoped(max_depth, || {
+            catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx)))
+        });
+        match polled {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
             Err(payload) => Poll::Ready(Err(payload)),

@@ -419,7 +419,7 @@ fn run(server: &Server, id: String, fut: BoxFuture<ToolResult>, state: Arc<CallS
             biased;
             _ = state.wait_cancelled() => None,
             _ = cancelled_elsewhere(&server, &id) => None,
-            r = CatchUnwind(fut) => Some(r),
+            r = CatchUnwind { fut, max_depth: server.shared.max_depth } => Some(r),
         };
         lock(&server.shared.tasks.running).remove(&id);
         match outcome {
