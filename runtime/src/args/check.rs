@@ -25,7 +25,11 @@ pub fn range<T: PartialOrd + Display + Copy>(
 }
 
 /// The error for a value outside `[min, max]`.
-fn out_of_range<T: Display>(min: Option<T>, max: Option<T>, path: &Path<'_>) -> Result<(), ArgError> {
+fn out_of_range<T: Display>(
+    min: Option<T>,
+    max: Option<T>,
+    path: &Path<'_>,
+) -> Result<(), ArgError> {
     let reason = match (min, max) {
         (Some(lo), Some(hi)) => format!("Expected a value from {lo} to {hi}."),
         (Some(lo), None) => format!("Expected a value of at least {lo}."),

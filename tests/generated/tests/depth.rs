@@ -122,7 +122,10 @@ fn a_recursive_record_is_read_to_the_limit_and_refused_past_it() {
             decode::<WalkArgs>(tree_args(4)).unwrap();
             let e = decode::<WalkArgs>(tree_args(5)).unwrap_err();
             assert_eq!(e.to_string(), too_deep(&tree_path(10), 9));
-            assert_eq!(tree_path(10), "root.children[0].children[0].children[0].children[0]");
+            assert_eq!(
+                tree_path(10),
+                "root.children[0].children[0].children[0].children[0]"
+            );
         });
         // A deep tree whose innermost leaf is invalid fails at the limit, not at the leaf.
         let bad_leaf = tree_args(5000).replacen(r#""name":"t""#, r#""name":1"#, 1);
@@ -360,7 +363,10 @@ fn a_server_answers_requests_of_any_depth_and_goes_on() {
     assert_eq!(text_of(&replies["2"]), ("10", false));
     let (text, is_error) = text_of(&replies["3"]);
     assert!(is_error);
-    assert_eq!(text, too_deep(&format!("value{}", "[0]".repeat(127)), LIMIT));
+    assert_eq!(
+        text,
+        too_deep(&format!("value{}", "[0]".repeat(127)), LIMIT)
+    );
     // A result too deep to write fails the call; one inside the limit is served.
     assert_eq!(text_of(&replies["4"]), ("The tool failed.", true));
     assert!(!text_of(&replies["5"]).1);
@@ -393,7 +399,12 @@ fn the_server_limit_applies_to_arguments_and_results() {
     assert_eq!(text, too_deep(&format!("value{}", "[0]".repeat(399)), 400));
     // 150 trees are 301 levels: over the default, under this server's limit (the reply is
     // too deep for serde_json's own default, so it is checked as text).
-    let reply = replies["3"].as_str().expect("a reply deeper than 128 levels");
-    assert!(reply.contains(r#""structuredContent":{"name":"t","children":[{"#), "{reply}");
+    let reply = replies["3"]
+        .as_str()
+        .expect("a reply deeper than 128 levels");
+    assert!(
+        reply.contains(r#""structuredContent":{"name":"t","children":[{"#),
+        "{reply}"
+    );
     assert!(!reply.contains("isError"));
 }

@@ -16,6 +16,14 @@
 //! (serde_json reads it as a rounded `f64`: `-9223372036854775809` would pass as `i64::MIN`),
 //! and objects with a repeated member name (serde_json keeps the last; RFC 8259 leaves it open).
 //!
+//! Beside the random instances, each tool gets **edge instances** whose verdict is known by
+//! how they are built, where jsonschema (which reads numbers as `f64` and nests without
+//! limit) cannot judge: from a valid instance, each top-level number parameter with a bound
+//! is set to the bound written with twenty more digits (just past it, exactly), to the bound
+//! spelled with trailing zeros or an exponent, and an integer to its value written `v.0`,
+//! `ve0` and `v.000…01`; each `json` parameter is set to arrays nested to the nesting limit
+//! and one past it.
+//!
 //! Cases per tool: 400 (40 for a tool without parameters); `PROPTEST_CASES=N` sets N (N/8).
 //! Instances are reproducible: the seed is 0 unless `PROPTEST_RNG_SEED` is set. Counts print
 //! to stderr (`cargo test -p toolidl-generated-tests --test differential -- --nocapture`);
@@ -216,6 +224,8 @@ struct Counts {
     cases: u64,
     accepted: u64,
     rejected: u64,
+    /// Of `cases`, the edge instances.
+    edges: u64,
     disagreements: u64,
 }
 
@@ -224,6 +234,7 @@ impl Counts {
         self.cases += other.cases;
         self.accepted += other.accepted;
         self.rejected += other.rejected;
+        self.edges += other.edges;
         self.disagreements += other.disagreements;
     }
 }
@@ -232,8 +243,8 @@ impl std::fmt::Display for Counts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} cases, {} accepted, {} rejected",
-            self.cases, self.accepted, self.rejected
+            "{} cases ({} edges), {} accepted, {} rejected",
+            self.cases, self.edges, self.accepted, self.rejected
         )?;
         if self.disagreements > 0 {
             write!(f, ", {} DISAGREEMENTS", self.disagreements)?;
@@ -271,6 +282,148 @@ fn rng_for(case: &Case, seed: u64) -> TestRng {
 /// A tool's counts and its reports of disagreements.
 type Outcome = (Counts, Vec<String>);
 
+/// An edge instance: its text, whether it is valid, and what it tries.
+struct Edge {
+    text: String,
+    valid: bool,
+    what: String,
+}
+
+/// `instance` (valid) with `value_text` as the text of its member `name`.
+fn with_member(instance: &Value, name: &str, value_text: &str) -> String {
+    const MARK: &str = "\u{0}edge\u{0}";
+    let mut v = instance.clone();
+    if let Some(obj) = v.as_object_mut() {
+        obj.insert(name.to_owned(), Value::String(MARK.to_owned()));
+    }
+    v.to_string()
+        .replace(&Value::String(MARK.to_owned()).to_string(), value_text)
+}
+
+/// `text` (a JSON number) moved away from zero by 10^-22 past its last digit: exactly
+/// larger in magnitude, and the same `f64` for any bound of ordinary size.
+fn just_past(text: &str) -> String {
+    let (mantissa, exp) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], &text[i..]),
+        None => (text, ""),
+    };
+    let point = if mantissa.contains('.') { "" } else { "." };
+    format!("{mantissa}{point}0000000000000000000001{exp}")
+}
+
+/// The edge instances of a tool, from one valid instance.
+fn edges(schema: &Value, valid: &Value) -> Vec<Edge> {
+    let mut out = Vec::new();
+    let Some(props) = schema["properties"].as_object() else {
+        return out;
+    };
+    for (name, prop) in props {
+        let edge = |text: String, ok: bool, what: &str| Edge {
+            text: with_member(valid, name, &text),
+            valid: ok,
+            what: format!("{name}: {what} ({text})"),
+        };
+        if prop.as_object().is_some_and(|o| o.is_empty()) {
+            // `json`: arrays nested to the limit (the argument object is level 1), and past it.
+            let limit = toolidl_runtime::args::depth::DEFAULT_MAX_DEPTH as usize;
+            for (n, ok) in [(limit - 1, true), (limit, false)] {
+                let text = format!("{}{}", "[".repeat(n), "]".repeat(n));
+                out.push(Edge {
+                    text: with_member(valid, name, &text),
+                    valid: ok,
+                    what: format!("{name}: {n} arrays deep"),
+                });
+            }
+            continue;
+        }
+        let Some(kind) = prop["type"]
+            .as_str()
+            .filter(|t| *t == "number" || *t == "integer")
+        else {
+            continue;
+        };
+        if prop.get("enum").is_some() || prop.get("const").is_some() {
+            continue;
+        }
+        let integer = kind == "integer";
+        const KEYS: [&str; 4] = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
+        // A number `base` (an f64), exactly or infinitesimally above or below it.
+        let valid_at = |base: f64, offset: std::cmp::Ordering| {
+            use std::cmp::Ordering::*;
+            if integer && (offset != Equal || base.fract() != 0.0) {
+                return false;
+            }
+            KEYS.iter().all(|key| {
+                let Some(c) = prop.get(*key).and_then(Value::as_f64) else {
+                    return true;
+                };
+                let ord = if base == c {
+                    offset
+                } else {
+                    base.partial_cmp(&c).unwrap_or(Equal)
+                };
+                match *key {
+                    "minimum" => ord != Less,
+                    "maximum" => ord != Greater,
+                    "exclusiveMinimum" => ord == Greater,
+                    _ => ord == Less,
+                }
+            })
+        };
+        for key in KEYS {
+            let Some(bound) = prop.get(key).filter(|b| b.is_number()) else {
+                continue;
+            };
+            let (b, base) = (bound.to_string(), bound.as_f64().unwrap_or(0.0));
+            // Away from zero: above a bound written without a sign, below one with.
+            let away = if b.starts_with('-') {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Greater
+            };
+            let past = just_past(&b);
+            out.push(edge(
+                past,
+                valid_at(base, away),
+                &format!("{key} {b}, 10^-22 past it"),
+            ));
+            let long = spelled_long(&b);
+            let equal = std::cmp::Ordering::Equal;
+            out.push(edge(
+                long,
+                valid_at(base, equal),
+                &format!("{key} {b}, spelled long"),
+            ));
+            if integer && let Ok(v) = b.parse::<i128>() {
+                out.push(edge(
+                    format!("{v}e0"),
+                    valid_at(base, equal),
+                    &format!("{key} {b} as {v}e0"),
+                ));
+            }
+        }
+        if integer && let Some(v) = valid.get(name).and_then(Value::as_i64) {
+            out.push(edge(format!("{v}.0"), true, "the valid value as v.0"));
+            out.push(edge(
+                format!("{v}.0000000000000000000001"),
+                false,
+                "v + 10^-22",
+            ));
+        }
+    }
+    out
+}
+
+/// `text` (a JSON number) with twenty zeros more after its last digit: the same value.
+fn spelled_long(text: &str) -> String {
+    let (mantissa, exp) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], &text[i..]),
+        None => (text, ""),
+    };
+    let point = if mantissa.contains('.') { "" } else { "." };
+    format!("{mantissa}{point}00000000000000000000{exp}")
+}
+
 /// Runs one tool's cases; returns its counts and its disagreements, minimized, as reports
 /// (the first of each kind: which side accepts, the decoder's error, where jsonschema's is).
 fn run(case: &Case, cases: u32, seed: u64) -> Outcome {
@@ -287,10 +440,14 @@ fn run(case: &Case, cases: u32, seed: u64) -> Outcome {
     let mut kinds = std::collections::HashSet::new();
     let show = std::env::var("DIFFERENTIAL_SHOW")
         .is_ok_and(|tool| tool == case.tool || tool == format!("{}/{}", case.package, case.tool));
+    let mut valid = None;
     for _ in 0..cases {
         let (instance, seed) = strategy.new_tree(&mut runner).unwrap().current();
         let text = render(&instance, seed);
         let verdicts = judge(case, &oracle, &text);
+        if valid.is_none() && verdicts.decoder.is_ok() && verdicts.oracle.is_ok() {
+            valid = Some(instance.clone());
+        }
         if show {
             eprintln!(
                 "{text}\n    decoder {:?}\n    jsonschema {:?}",
@@ -330,7 +487,51 @@ fn run(case: &Case, cases: u32, seed: u64) -> Outcome {
             }
         }
     }
+    let schema: Value = serde_json::from_str(case.schema).unwrap();
+    for edge in valid.iter().flat_map(|v| edges(&schema, v)) {
+        let raw = RawValue::from_string(edge.text.clone()).unwrap();
+        let decoder = (case.decode)(&raw).map_err(|e| e.to_string());
+        counts.cases += 1;
+        counts.edges += 1;
+        match (decoder.is_ok(), edge.valid) {
+            (true, true) => counts.accepted += 1,
+            (false, false) => counts.rejected += 1,
+            _ => {
+                counts.disagreements += 1;
+                reports.push(format!(
+                    "{} / {} ({}), edge {}:\n  instance: {}\n  expected: {}\n  decoder:  {:?}",
+                    case.golden,
+                    case.tool,
+                    case.package,
+                    edge.what,
+                    edge.text,
+                    if edge.valid { "valid" } else { "invalid" },
+                    decoder
+                ));
+            }
+        }
+    }
     (counts, reports)
+}
+
+#[test]
+fn edge_instances_are_built_with_their_verdicts() {
+    assert_eq!(just_past("2.5"), "2.50000000000000000000001");
+    assert_eq!(just_past("-3"), "-3.0000000000000000000001");
+    assert_eq!(just_past("1e3"), "1.0000000000000000000001e3");
+    let schema = json!({"type": "object", "properties": {
+        "n": {"type": "number", "maximum": 2.5}, "doc": {}}});
+    let found = edges(&schema, &json!({"n": 1}));
+    let verdict = |what: &str| {
+        found
+            .iter()
+            .find(|e| e.what.contains(what))
+            .map(|e| e.valid)
+    };
+    assert_eq!(verdict("10^-22 past"), Some(false));
+    assert_eq!(verdict("spelled long"), Some(true));
+    assert_eq!(verdict("127 arrays"), Some(true));
+    assert_eq!(verdict("128 arrays"), Some(false));
 }
 
 #[test]

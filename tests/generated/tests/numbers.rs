@@ -15,7 +15,8 @@ fn wide(unsigned: &str, signed: &str) -> Result<WideArgs, String> {
     decode(format!(r#"{{"unsigned":{unsigned},"signed":{signed}}}"#))
 }
 
-const U64: &str = "Argument 'unsigned' is not valid. Expected an integer from 0 to 18446744073709551615.";
+const U64: &str =
+    "Argument 'unsigned' is not valid. Expected an integer from 0 to 18446744073709551615.";
 const I64: &str = "Argument 'signed' is not valid. Expected an integer from -9223372036854775808 to 9223372036854775807.";
 
 #[test]
@@ -41,7 +42,11 @@ fn integers_at_the_64_bit_bounds_whatever_the_spelling() {
         assert_eq!(wide("0", spelling).unwrap_err(), I64, "{spelling}");
     }
     // Above the u64 maximum, and beyond 128 bits.
-    for spelling in ["18446744073709551616.0", "1.8446744073709551616e19", "1e400"] {
+    for spelling in [
+        "18446744073709551616.0",
+        "1.8446744073709551616e19",
+        "1e400",
+    ] {
         assert_eq!(wide(spelling, "0").unwrap_err(), U64, "{spelling}");
     }
     // A fraction, however small or far out, is no integer.
@@ -50,8 +55,14 @@ fn integers_at_the_64_bit_bounds_whatever_the_spelling() {
         "Argument 'signed' is not valid. Expected an integer."
     );
     // The exact integer reaches the handler, not its nearest f64.
-    assert_eq!(wide("0", "9007199254740993.0").unwrap().signed, 9007199254740993);
-    assert_eq!(wide("9007199254740993e0", "0").unwrap().unsigned, 9007199254740993);
+    assert_eq!(
+        wide("0", "9007199254740993.0").unwrap().signed,
+        9007199254740993
+    );
+    assert_eq!(
+        wide("9007199254740993e0", "0").unwrap().unsigned,
+        9007199254740993
+    );
 }
 
 #[test]
@@ -73,17 +84,32 @@ fn measure(level: &str, share: &str) -> Result<MeasureArgs, String> {
 #[test]
 fn float_bounds_are_judged_on_the_number_as_written() {
     let level_range = "Argument 'level' is not valid. Expected a value from 0 to 2.5.";
-    assert_eq!(measure("2.5000000000000001", "0.05").unwrap_err(), level_range);
+    assert_eq!(
+        measure("2.5000000000000001", "0.05").unwrap_err(),
+        level_range
+    );
     assert_eq!(measure("-1e-400", "0.05").unwrap_err(), level_range);
-    assert_eq!(measure("-0.0000000000000000000001", "0.05").unwrap_err(), level_range);
+    assert_eq!(
+        measure("-0.0000000000000000000001", "0.05").unwrap_err(),
+        level_range
+    );
     // On the bounds, in any spelling, and just inside them.
-    for ok in ["2.5", "2.50000000000000000000", "25e-1", "0", "-0.0", "1e-400", "2.4999999999999999"] {
+    for ok in [
+        "2.5",
+        "2.50000000000000000000",
+        "25e-1",
+        "0",
+        "-0.0",
+        "1e-400",
+        "2.4999999999999999",
+    ] {
         let args = measure(ok, "0.05").unwrap_or_else(|e| panic!("{ok}: {e}"));
         // The handler gets the nearest f64.
         assert_eq!(args.level, ok.parse::<f64>().unwrap());
     }
     // Exclusive bounds: the bound itself and what f64 rounds onto it are refused.
-    let share_range = "Argument 'share' is not valid. Expected a value greater than 0 and less than 0.1.";
+    let share_range =
+        "Argument 'share' is not valid. Expected a value greater than 0 and less than 0.1.";
     for refused in ["0.1", "0.10000000000000000001", "0", "0.0", "-1e-400"] {
         assert_eq!(measure("1", refused).unwrap_err(), share_range, "{refused}");
     }

@@ -2,15 +2,21 @@
 
 use serde_json::{Map, Number, Value};
 
-/// An integer as JSON: `i64`/`u64` when it fits, else the nearest `f64` (exact for the powers
-/// of two the generator uses beyond 64 bits).
+/// An integer as JSON: `i64`/`u64` when it fits, else an `f64` beyond 64 bits (exact for
+/// the powers of two the generator uses). `i64::MIN - 1` rounds onto `i64::MIN` as an `f64`,
+/// which the oracle would read as in range while its text is an integer below it: such a
+/// value is moved one `f64` further out, where both sides read it as beyond 64 bits.
 pub fn int(i: i128) -> Value {
     if let Ok(v) = i64::try_from(i) {
         Value::from(v)
     } else if let Ok(v) = u64::try_from(i) {
         Value::from(v)
     } else {
-        float(i as f64)
+        let mut f = i as f64;
+        if i < 0 && f >= i64::MIN as f64 {
+            f = f.next_down();
+        }
+        float(f)
     }
 }
 
@@ -19,11 +25,13 @@ pub fn float(f: f64) -> Value {
     Value::Number(Number::from_f64(f).expect("a finite number"))
 }
 
-/// `i` written as a float (`2.0`, `-9.223372036854776e18`) when that is exact, else as an
-/// integer.
+/// `i` written as a float (`2.0`, `-1.5e3`) when the text serde_json writes for it stands for
+/// `i` exactly, else as an integer. Beyond 2^53 it may not: `i64::MIN` is an `f64`, but its
+/// shortest text `-9.223372036854776e18` is the integer -9223372036854776000, below
+/// `i64::MIN`, which the decoders (reading integers exactly) refuse.
 pub fn int_as_float(i: i128) -> Value {
     let f = i as f64;
-    if f.is_finite() && f as i128 == i && f.abs() < 1.7e38 {
+    if f as i128 == i && f.abs() <= 9007199254740992.0 {
         float(f)
     } else {
         int(i)

@@ -474,17 +474,15 @@ fn ints_near(min: i128, max: i128) -> Gen {
     .chain(BEYOND)
     .collect();
     let mid = min / 2 + max / 2;
-    let fractions: Vec<f64> = vec![
-        0.5,
-        -0.5,
-        1e-7,
-        1.000_000_000_000_2,
-        (min as f64) - 0.5,
-        (max as f64) + 0.5,
-        (mid as f64) + 0.25,
-        1e30,
-        -1e30,
-    ];
+    // Near a bound beyond 2^52 a half is lost to rounding, and the text serde_json writes
+    // for the rounded f64 is another integer than the bound (`i64::MIN - 0.5` is written
+    // `-9.223372036854776e18`, below `i64::MIN`): the oracle, reading f64, cannot judge it.
+    let exact = |f: f64| f.abs() < (1u64 << 52) as f64;
+    let fractions: Vec<f64> = [(min as f64) - 0.5, (max as f64) + 0.5, (mid as f64) + 0.25]
+        .into_iter()
+        .filter(|f| exact(*f))
+        .chain([0.5, -0.5, 1e-7, 1.000_000_000_000_2, 1e30, -1e30])
+        .collect();
     prop_oneof![
         3 => select(edges.clone()).prop_map(json::int),
         1 => select(edges).prop_map(json::int_as_float),
