@@ -304,6 +304,23 @@ impl ToolOutput {
     }
 }
 
+impl ToolOutput {
+    /// What generated code does with a result that can nest without bound (a recursive
+    /// record, a `json` value), once `output` was rendered from `value`: when rendering
+    /// failed (a value nested deeper than the limit, say), `value` may also be too deep for
+    /// its own drop glue on a worker's stack, so it is dropped on a thread with a stack to
+    /// match (256 MiB, reserved but touched only as deep as the value goes).
+    pub fn dispose_if_failed<T: Send + 'static>(
+        value: T,
+        output: Result<Self, ToolError>,
+    ) -> Result<Self, ToolError> {
+        if output.is_err() {
+            crate::args::depth::drop_on_large_stack(value);
+        }
+        output
+    }
+}
+
 /// The internal message for a result that breaks its schema, naming where and why.
 fn schema_mismatch(e: &ArgError) -> String {
     let prefix = "the result does not match the tool's outputSchema";

@@ -16,6 +16,9 @@ pub struct Facts {
     hashable: HashSet<RecordKey>,
     /// Every record, for the record defaults that name its fields.
     records: HashMap<RecordKey, Record>,
+    /// Records and unions whose values can nest without bound: they reach a record that
+    /// contains itself, or a `json`, `object` or `array` value.
+    unbounded: HashSet<RecordKey>,
 }
 
 impl Facts {
@@ -32,6 +35,23 @@ impl Facts {
             boxed: boxed_fields(model),
             hashable: hashable_records(model),
             records,
+            unbounded: unbounded_types(model),
+        }
+    }
+
+    /// Whether a value of `ty` can nest as deeply as a handler likes (a recursive record, a
+    /// `json` value): a result that may be too deep to write, or to drop on a small stack.
+    pub fn nests_without_bound(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Primitive { name } => {
+                matches!(name, Primitive::Json | Primitive::Object | Primitive::Array)
+            }
+            Type::List { item } | Type::Set { item } => self.nests_without_bound(item),
+            Type::Map { value } => self.nests_without_bound(value),
+            Type::Nullable { inner } => self.nests_without_bound(inner),
+            Type::Named { package, name, .. } => {
+                self.unbounded.contains(&(package.clone(), name.clone()))
+            }
         }
     }
 
@@ -71,6 +91,73 @@ fn primitive_hashable(p: Primitive) -> bool {
         p,
         Primitive::F32 | Primitive::F64 | Primitive::Json | Primitive::Object | Primitive::Array
     )
+}
+
+/// The named types `ty` mentions, and whether it holds a `json`, `object` or `array` value.
+fn mentions(ty: &Type, named: &mut Vec<RecordKey>) -> bool {
+    match ty {
+        Type::Primitive { name } => {
+            matches!(name, Primitive::Json | Primitive::Object | Primitive::Array)
+        }
+        Type::List { item } | Type::Set { item } => mentions(item, named),
+        Type::Map { value } => mentions(value, named),
+        Type::Nullable { inner } => mentions(inner, named),
+        Type::Named {
+            def: DefKind::Enum, ..
+        } => false,
+        Type::Named { package, name, .. } => {
+            named.push((package.clone(), name.clone()));
+            false
+        }
+    }
+}
+
+/// The records and unions that reach themselves, or a JSON value, through their fields and
+/// variants.
+fn unbounded_types(model: &Model) -> HashSet<RecordKey> {
+    let mut edges: HashMap<RecordKey, (Vec<RecordKey>, bool)> = HashMap::new();
+    for def in &model.types {
+        let (key, types): (RecordKey, Vec<&Type>) = match def {
+            TypeDef::Record(r) => (
+                (r.package.clone(), r.name.clone()),
+                r.fields.iter().map(|f| &f.ty).collect(),
+            ),
+            TypeDef::Union(u) => (
+                (u.package.clone(), u.name.clone()),
+                u.variants.iter().map(|v| &v.ty).collect(),
+            ),
+            TypeDef::Enum(_) | TypeDef::Alias(_) => continue,
+        };
+        let mut named = Vec::new();
+        let mut json = false;
+        for ty in types {
+            json |= mentions(ty, &mut named);
+        }
+        edges.insert(key, (named, json));
+    }
+    let mut unbounded = HashSet::new();
+    for start in edges.keys() {
+        let mut seen = HashSet::new();
+        let mut stack: Vec<&RecordKey> = edges[start].0.iter().collect();
+        let mut found = edges[start].1;
+        while let Some(key) = stack.pop() {
+            if found {
+                break;
+            }
+            if key == start {
+                found = true;
+            } else if seen.insert(key)
+                && let Some((next, json)) = edges.get(key)
+            {
+                found |= *json;
+                stack.extend(next);
+            }
+        }
+        if found {
+            unbounded.insert(start.clone());
+        }
+    }
+    unbounded
 }
 
 /// The record a field holds inline (directly or through `T?`), if any: a `list`, `set` or

@@ -424,10 +424,18 @@ impl Context<'_> {
                 .collect();
             let output = self.tool_output(t);
             let call = quote!(self.inner.#method(ctx, #(#params),*).await?);
-            let body = if matches!(t.returns, Returns::Nothing) {
-                quote!(#call; #output)
-            } else {
-                quote!(let value = #call; #output)
+            let body = match &t.returns {
+                Returns::Nothing => quote!(#call; #output),
+                // A value that can nest without bound may be too deep to write, and then to
+                // drop on a worker's stack: the runtime disposes of it.
+                Returns::Value { ty } if self.facts.nests_without_bound(ty) => quote! {
+                    let value = #call;
+                    let output = #output;
+                    rt::ToolOutput::dispose_if_failed(value, output)
+                },
+                Returns::Value { .. } | Returns::Content | Returns::CallResult => {
+                    quote!(let value = #call; #output)
+                }
             };
             let run = quote!(Box::pin(async move { #body }));
             if t.params.is_empty() && t.open {

@@ -134,6 +134,29 @@ pub fn drop_json(value: serde_json::Value) {
     }
 }
 
+/// Drops `value` on a thread of its own with a 256 MiB stack: for a value that may be too
+/// deep for its drop glue here. If no thread can be started, the value is leaked rather than
+/// risk the process.
+pub fn drop_on_large_stack<T: Send + 'static>(value: T) {
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(Some(value)));
+    let theirs = slot.clone();
+    let spawned = std::thread::Builder::new()
+        .name("toolidl-drop".into())
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let taken = theirs.lock().map(|mut v| v.take());
+            drop(taken);
+        });
+    // The thread is left to finish alone: the caller (a tokio worker) does not wait on it.
+    match spawned {
+        Ok(_detached) => {}
+        Err(e) => {
+            tracing::error!(error = %e, "no thread to drop a deep value on; it is leaked");
+            std::mem::forget(slot);
+        }
+    }
+}
+
 /// serde_json's compact formatter, counting the arrays and objects it opens.
 struct Guard {
     depth: u32,

@@ -359,7 +359,7 @@ pub fn json(r: &mut Reader<'_>, path: &Path<'_>) -> Result<serde_json::Value, Ar
                 })?;
                 Value::Number(n)
             }
-            Kind::Bool => Value::Bool(r.read_bool().ok_or_else(|| fail())?),
+            Kind::Bool => Value::Bool(r.read_bool().ok_or_else(fail)?),
             Kind::Null if r.eat_null() => Value::Null,
             Kind::Null | Kind::Invalid => return Err(fail()),
         };
