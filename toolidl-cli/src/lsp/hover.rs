@@ -32,6 +32,16 @@ pub fn hover(
         let text = match indexes.resolve(key, &r.path) {
             Some(target) => {
                 let decl_file = indexes.declaration(&target)?;
+                let own;
+                // While this file has errors, an imported type's schema comes from a
+                // compile of the file that declares it.
+                let model = match model {
+                    None if target.key != key => {
+                        own = declaring_model(indexes, &target.key);
+                        own.as_ref()
+                    }
+                    _ => model,
+                };
                 type_hover(&decl_file, decl_file.type_decl(&target.name)?, model)
             }
             None => primitive_hover(&dotted(&r.path))?,
@@ -204,6 +214,13 @@ fn type_hover(file: &FileIndex, item: &Item, model: Option<&Model>) -> String {
         None => {}
     }
     text
+}
+
+/// The model of the file `key` compiled on its own (`None` when it has errors).
+fn declaring_model(indexes: &Indexes<'_>, key: &str) -> Option<Model> {
+    let workspace = indexes.workspace();
+    let text = workspace.read(key).ok()?;
+    toolidl::compile(workspace, workspace.source_id(key), text).model
 }
 
 /// What a built-in type name maps to.
