@@ -12,6 +12,11 @@ use std::path::{Path, PathBuf};
 use client::Client;
 use serde_json::{Map, Value, json};
 
+/// This package's `toolidl lsp`, with `root` as the workspace folder, initialized.
+fn start(root: &Path, options: Value) -> Client {
+    Client::start_binary(Path::new(env!("CARGO_BIN_EXE_toolidl")), root, options)
+}
+
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/lsp")
 }
@@ -85,7 +90,7 @@ impl Snapshot {
 
 #[test]
 fn diagnostics_as_check_reports_them_across_imports() {
-    let mut c = Client::start(&workspace(), json!({}));
+    let mut c = start(&workspace(), json!({}));
     let mut s = Snapshot::new("diagnostics");
     let common = std::fs::read_to_string(workspace().join("common.tool")).unwrap();
     let d = c.open("common.tool", &common);
@@ -161,7 +166,7 @@ fn diagnostics_as_check_reports_them_across_imports() {
 
 #[test]
 fn lint_findings_for_the_workspace_profile() {
-    let mut c = Client::start(&workspace(), json!({"profile": "openai-strict"}));
+    let mut c = start(&workspace(), json!({"profile": "openai-strict"}));
     let mut s = Snapshot::new("lint");
     let d = c.open("shop.tool", &shop());
     s.add(&c, "openai-strict", &d);
@@ -177,7 +182,7 @@ fn lint_findings_for_the_workspace_profile() {
 
 #[test]
 fn hover_definition_references_rename() {
-    let mut c = Client::start(&workspace(), json!({}));
+    let mut c = start(&workspace(), json!({}));
     let mut s = Snapshot::new("navigation");
     c.open_file("common.tool");
     c.open_file("shop.tool");
@@ -277,7 +282,7 @@ fn hover_definition_references_rename() {
 
 #[test]
 fn formatting_symbols_folding_tokens() {
-    let mut c = Client::start(&workspace(), json!({}));
+    let mut c = start(&workspace(), json!({}));
     let mut s = Snapshot::new("document");
     c.open_file("shop.tool");
     let doc = json!({"textDocument": {"uri": c.uri("shop.tool")}});
@@ -304,7 +309,7 @@ fn formatting_symbols_folding_tokens() {
 
 #[test]
 fn completion_and_quick_fixes() {
-    let mut c = Client::start(&workspace(), json!({}));
+    let mut c = start(&workspace(), json!({}));
     let mut s = Snapshot::new("editing");
     c.open_file("common.tool");
     let cases = [
@@ -381,7 +386,7 @@ fn completion_and_quick_fixes() {
 /// publishing diagnostics, and a prefix that does not parse always has at least one.
 #[test]
 fn every_request_answers_on_broken_input() {
-    let mut c = Client::start(&workspace(), json!({"debounceMs": 0}));
+    let mut c = start(&workspace(), json!({"debounceMs": 0}));
     let mut files: Vec<PathBuf> = Vec::new();
     for dir in ["tests/golden/codegen", "tests/golden/fmt"] {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir);

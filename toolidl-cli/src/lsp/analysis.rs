@@ -2,6 +2,7 @@
 //! generator's E11xx checks) plus `toolidl lint` for the workspace's profile, and turning
 //! the diagnostics into the protocol's.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 use lsp_types::{
@@ -20,8 +21,9 @@ use super::workspace::{Workspace, uri_of};
 /// One compile of a root document: everything it read, and what was found.
 pub struct Analysis {
     pub output: Output,
-    /// The model's listings, when the file resolved (hover shows their schemas).
-    pub listings: Option<Listings>,
+    /// The model's listings, when the file resolved (hover shows their schemas): made on
+    /// first use, since a check that only publishes diagnostics does not need them.
+    listings: OnceCell<Option<Listings>>,
     /// Protocol diagnostics by file key: the root's, and those found in its imports.
     pub diagnostics: BTreeMap<String, Vec<lsp_types::Diagnostic>>,
 }
@@ -38,6 +40,12 @@ impl Analysis {
 
     pub fn model(&self) -> Option<&Model> {
         self.output.model.as_ref()
+    }
+
+    pub fn listings(&self) -> Option<&Listings> {
+        self.listings
+            .get_or_init(|| listings(self.model()?, &SchemaOptions::default()).ok())
+            .as_ref()
     }
 }
 
@@ -56,14 +64,15 @@ pub fn analyze(workspace: &Workspace, key: &str, lint_profile: Option<Profile>) 
         },
     };
     let mut all = output.diagnostics.clone();
-    let mut listed = None;
+    let listed = OnceCell::new();
     if let Some(model) = &output.model {
         all.extend(toolidl_codegen::rust::check(model, &output.locations));
-        if let Ok(found) = listings(model, &SchemaOptions::default()) {
-            if let Some(profile) = lint_profile {
-                all.extend(lint(model, &found, &output, profile));
+        if let Some(profile) = lint_profile {
+            let found = listings(model, &SchemaOptions::default()).ok();
+            if let Some(found) = &found {
+                all.extend(lint(model, found, &output, profile));
             }
-            listed = Some(found);
+            let _ = listed.set(found);
         }
         diagnostics::sort(&mut all);
     }

@@ -310,7 +310,7 @@ fn named_schema(model: &Model, package: &str, name: &str) -> Option<Value> {
 
 /// The listing entry of a member, by service and declared name.
 fn listing<'a>(analysis: &'a Analysis, service: &str, member: &MemberDecl) -> Option<&'a Listing> {
-    let services = &analysis.listings.as_ref()?.services;
+    let services = &analysis.listings()?.services;
     let s = services.iter().find(|s| s.name == service)?;
     let lists = match member.kind {
         ast::MemberKind::Tool => vec![&s.tools],

@@ -31,6 +31,10 @@ pub struct Workspace {
 /// Folders never searched for `.tool` files (build output, dependencies, caches).
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules"];
 
+/// At most this many folder entries are read when searching the workspace folder, so that
+/// an editor started in a home folder does not walk the whole disk.
+const MAX_ENTRIES: usize = 50_000;
+
 /// The key of a document: its path for a `file:` URI, else the URI itself (an unsaved
 /// buffer), which has no folder to import from.
 pub fn key_of(uri: &Url) -> String {
@@ -91,11 +95,13 @@ impl Workspace {
         let mut keys: Vec<String> = self.open.keys().cloned().collect();
         if let Some(root) = &self.root {
             let mut stack = vec![root.clone()];
+            let mut budget = MAX_ENTRIES;
             while let Some(dir) = stack.pop() {
                 let Ok(entries) = std::fs::read_dir(&dir) else {
                     continue;
                 };
-                for entry in entries.flatten() {
+                for entry in entries.flatten().take(budget) {
+                    budget -= 1;
                     let name = entry.file_name().to_string_lossy().into_owned();
                     let path = entry.path();
                     let Ok(kind) = entry.file_type() else {

@@ -49,10 +49,10 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
 }
 
 impl Client {
-    /// Starts `toolidl lsp` with `root` as the workspace folder and initializes it.
-    pub fn start(root: &Path, options: Value) -> Client {
+    /// Starts `BINARY lsp` with `root` as the workspace folder and initializes it.
+    pub fn start_binary(binary: &Path, root: &Path, options: Value) -> Client {
         let root = std::fs::canonicalize(root).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toolidl"))
+        let mut child = Command::new(binary)
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
