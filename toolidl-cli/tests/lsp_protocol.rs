@@ -399,6 +399,15 @@ fn every_request_answers_on_broken_input() {
     }
     files.sort();
     assert!(files.len() > 10);
+    let mut texts: Vec<(String, String)> = files
+        .iter()
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap()))
+        .collect();
+    // Text that is not ASCII right before the cursor (positions count UTF-16 units).
+    texts.push((
+        "non-ASCII".into(),
+        "/// Température en °C 🌡\nrecord Météo { t: f64 } // é\nenum É { a }\n".into(),
+    ));
     let mut version = 1;
     c.open("probe.tool", "");
     let methods = [
@@ -407,10 +416,10 @@ fn every_request_answers_on_broken_input() {
         "textDocument/completion",
         "textDocument/prepareRename",
     ];
-    for path in &files {
-        let text = std::fs::read_to_string(path).unwrap();
+    for (name, text) in &texts {
+        let step = if name == "non-ASCII" { 1 } else { 7 };
         let cuts: Vec<usize> = (0..text.len())
-            .step_by(7)
+            .step_by(step)
             .filter(|&i| text.is_char_boundary(i))
             .collect();
         for cut in cuts {
@@ -422,18 +431,22 @@ fn every_request_answers_on_broken_input() {
             if !parses {
                 assert!(
                     !d["diagnostics"].as_array().unwrap().is_empty(),
-                    "{}: no diagnostics for a prefix that does not parse ({cut} bytes)",
-                    path.display()
+                    "{name}: no diagnostics for a prefix that does not parse ({cut} bytes)"
                 );
             }
             let line = prefix.matches('\n').count() as u32;
             let col = prefix.rsplit('\n').next().unwrap().encode_utf16().count() as u32;
             for method in methods {
-                let r = c.at(method, "probe.tool", line, col.saturating_sub(1), json!({}));
+                // Completion right after the last character; the others on it.
+                let at = if method == "textDocument/completion" {
+                    col
+                } else {
+                    col.saturating_sub(1)
+                };
+                let r = c.at(method, "probe.tool", line, at, json!({}));
                 assert!(
                     r.get("error").is_none() || r["error"]["code"] != -32603,
-                    "{method} on {} cut at {cut}: {r}",
-                    path.display()
+                    "{method} on {name} cut at {cut}: {r}"
                 );
             }
             for method in [

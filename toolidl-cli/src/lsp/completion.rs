@@ -53,8 +53,10 @@ pub fn complete(indexes: &mut Indexes<'_>, key: &str, offset: usize) -> Vec<Comp
         return Vec::new();
     }
     let word_start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let rest = before[..word_start].trim_end();
     if before[..word_start].ends_with('@') {
         return attributes();
