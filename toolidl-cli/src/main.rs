@@ -6,6 +6,7 @@ mod diff;
 mod fmt;
 mod generate;
 mod lint;
+mod lsp;
 mod new;
 mod schema;
 
@@ -97,6 +98,10 @@ enum Command {
         #[arg(long)]
         hoist_shared: bool,
     },
+    /// Serve the Language Server Protocol on stdin/stdout, for editors: diagnostics as
+    /// `check` reports them, hover with the JSON Schema agents see, go to definition,
+    /// references, rename, completion, formatting, symbols, semantic tokens, quick fixes.
+    Lsp,
     /// Create a crate that serves one documented tool over stdio: Cargo.toml, build.rs,
     /// tools/NAME.tool and src/main.rs.
     New {
@@ -158,6 +163,7 @@ fn main() {
             runtime_crate,
             hoist_shared,
         }),
+        Command::Lsp => lsp::run(),
         Command::New {
             name,
             path,

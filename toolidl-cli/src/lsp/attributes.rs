@@ -1,0 +1,165 @@
+//! What each attribute does, for hover and completion (docs/language.md's tables in short).
+
+/// An attribute: its name, the declarations it applies to, its argument shapes, and what it
+/// does.
+pub struct AttributeDoc {
+    pub name: &'static str,
+    pub on: &'static str,
+    pub usage: &'static str,
+    pub does: &'static str,
+}
+
+pub const ATTRIBUTES: &[AttributeDoc] = &[
+    AttributeDoc {
+        name: "name",
+        on: "tool, resource, prompt",
+        usage: "@name(\"wire_name\")",
+        does: "The name on the wire (default: the declared name).",
+    },
+    AttributeDoc {
+        name: "title",
+        on: "tool, resource, prompt, field, parameter",
+        usage: "@title(\"Human title\")",
+        does: "A human title, shown by clients instead of the name.",
+    },
+    AttributeDoc {
+        name: "description",
+        on: "record, enum, union, named type, field, parameter, tool, resource, prompt",
+        usage: "@description(\"text\")",
+        does: "The description in the schema, instead of the doc comment.",
+    },
+    AttributeDoc {
+        name: "read_only",
+        on: "tool",
+        usage: "@read_only, @read_only(true) or @read_only(false)",
+        does: "Hint for clients: the tool does not change its environment (`readOnlyHint`).",
+    },
+    AttributeDoc {
+        name: "destructive",
+        on: "tool",
+        usage: "@destructive, @destructive(true) or @destructive(false)",
+        does: "Hint for clients: the tool may destroy data (`destructiveHint`).",
+    },
+    AttributeDoc {
+        name: "idempotent",
+        on: "tool",
+        usage: "@idempotent, @idempotent(true) or @idempotent(false)",
+        does: "Hint for clients: calling it again with the same arguments has no further effect (`idempotentHint`).",
+    },
+    AttributeDoc {
+        name: "open_world",
+        on: "tool",
+        usage: "@open_world, @open_world(true) or @open_world(false)",
+        does: "Hint for clients: the tool reaches an open world, such as the web (`openWorldHint`).",
+    },
+    AttributeDoc {
+        name: "ui",
+        on: "tool",
+        usage: "@ui(\"ui://…\") or @ui(\"ui://…\", visibility: [\"model\", \"app\"])",
+        does: "An MCP App view for the tool's results.",
+    },
+    AttributeDoc {
+        name: "task",
+        on: "tool",
+        usage: "@task, @task(optional) or @task(required)",
+        does: "The tool may (or must) run as a task (the MCP tasks extension).",
+    },
+    AttributeDoc {
+        name: "uri",
+        on: "resource",
+        usage: "@uri(\"scheme://path/{param}\")",
+        does: "The resource's URI, or URI template when it has `{variables}` (each a parameter).",
+    },
+    AttributeDoc {
+        name: "mime",
+        on: "resource",
+        usage: "@mime(\"text/plain\")",
+        does: "The resource's MIME type.",
+    },
+    AttributeDoc {
+        name: "rename_all",
+        on: "record; service or tool (their parameters)",
+        usage: "@rename_all(\"camelCase\")",
+        does: "Wire names in camelCase.",
+    },
+    AttributeDoc {
+        name: "json_name",
+        on: "field, parameter",
+        usage: "@json_name(\"wireName\")",
+        does: "This field's or parameter's name on the wire.",
+    },
+    AttributeDoc {
+        name: "range",
+        on: "numeric field, parameter, named type",
+        usage: "@range(min, max), @range(min: x), @range(max: y), @range(exclusive_min: x), @range(exclusive_max: y)",
+        does: "Bounds of a number, inclusive (`minimum`/`maximum`) or, for floats, exclusive; checked before the handler runs.",
+    },
+    AttributeDoc {
+        name: "length",
+        on: "string, list or set field, parameter, named type",
+        usage: "@length(min, max), @length(min: n) or @length(max: n)",
+        does: "The length of a string (in characters) or of a list or set (in items); checked before the handler runs.",
+    },
+    AttributeDoc {
+        name: "pattern",
+        on: "string field, parameter, named type",
+        usage: "@pattern(\"regex\")",
+        does: "An ECMA-262 regular expression the text must match; checked before the handler runs.",
+    },
+    AttributeDoc {
+        name: "email",
+        on: "string field, parameter, named type",
+        usage: "@email",
+        does: "The text must be an e-mail address (`format: email`).",
+    },
+    AttributeDoc {
+        name: "url",
+        on: "string field, parameter, named type",
+        usage: "@url",
+        does: "The text must be an absolute URL (`format: uri`).",
+    },
+    AttributeDoc {
+        name: "open",
+        on: "record, tool",
+        usage: "@open",
+        does: "Accept members it does not declare: a record keeps them, a tool ignores them.",
+    },
+    AttributeDoc {
+        name: "value",
+        on: "enum member",
+        usage: "@value(\"wire-value\")",
+        does: "The member's value on the wire.",
+    },
+    AttributeDoc {
+        name: "tag",
+        on: "union",
+        usage: "@tag(\"property\")",
+        does: "A tagged union: each variant a record, told apart by this property.",
+    },
+    AttributeDoc {
+        name: "document_members",
+        on: "enum",
+        usage: "@document_members",
+        does: "List the members' doc comments in the enum's schema description.",
+    },
+    AttributeDoc {
+        name: "deprecated",
+        on: "field, parameter",
+        usage: "@deprecated",
+        does: "`deprecated: true` in the schema; still accepted.",
+    },
+];
+
+pub fn find(name: &str) -> Option<&'static AttributeDoc> {
+    ATTRIBUTES.iter().find(|a| a.name == name)
+}
+
+impl AttributeDoc {
+    /// Markdown for hover and completion.
+    pub fn markdown(&self) -> String {
+        format!(
+            "```tool\n{}\n```\n{}\n\nOn: {}.",
+            self.usage, self.does, self.on
+        )
+    }
+}
