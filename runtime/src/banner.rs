@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 
 use serde_json::{Map, Value, json};
 
-use crate::revision::Revision;
+use crate::protocol::Revision;
 
 /// The terminal banner of a stdio server.
 ///

@@ -6,6 +6,30 @@
 //! after `initialize`; 2026-07-28 per request (`_meta`), with `server/discover`.
 //!
 //! Generated code uses only [`codegen`]. See `docs/runtime.md` for writing a service by hand.
+//!
+//! # How the crate is built
+//!
+//! The modules form a one-way stack: each imports only the layers above it in this list
+//! (lowest first), never its own layer or a higher one. `tests/layering.rs` reads this list
+//! and fails on any other import, and `.ci/run` runs it as the layering check.
+//!
+//! 1. `protocol`: JSON-RPC messages in (parsed once, borrowing from the input; the scanners
+//!    that find an id in a message too broken or too long to parse) and out (written
+//!    straight into strings), the error object and its codes, the revisions, log levels.
+//! 2. `args`, `uri_template`: decoding and checking arguments; URI templates.
+//! 3. `bytes`, `content`, `banner`: leaves over those (binary values, content blocks, the
+//!    stdio banner).
+//! 4. `peer`: the outgoing half of a connection: the outbox, calls in flight, requests to
+//!    the client awaiting an answer, the log level, subscriptions. No server inside.
+//! 5. `tasks/`: task stores and the task policy types (which tools run as tasks, the
+//!    server's table of tasks).
+//! 6. `context`: [`RequestContext`], a handler's view of its call. Its
+//!    [`server`](RequestContext::server) is the one import that points up the stack.
+//! 7. `service`: the [`Service`] trait and what handlers return.
+//! 8. `output`: a tool result rendered for each revision.
+//! 9. `server`: the builder, the registry of services, broadcasting changes to peers.
+//! 10. `connection`: the dispatcher, one per connection; nothing below imports it.
+//! 11. `stdio`, `http/`: the transports, driving connections of a server.
 
 // Generated code and hand-written services read these docs; keep every public item covered.
 #![warn(missing_docs)]
@@ -18,9 +42,9 @@ pub mod content;
 mod context;
 #[cfg(feature = "http")]
 pub mod http;
-mod jsonrpc;
 mod output;
-mod revision;
+mod peer;
+pub mod protocol;
 mod server;
 mod service;
 mod stdio;
@@ -29,18 +53,19 @@ pub mod uri_template;
 
 pub use banner::StdioBanner;
 pub use bytes::Bytes;
-pub use connection::tasks::{TASKS_EXTENSION, TaskInput, TaskSupport};
 pub use connection::{Connection, LineProblem, Outbox};
-pub use context::{LogLevel, RequestContext};
-pub use jsonrpc::{RpcError, code};
+pub use context::RequestContext;
 pub use output::TOOL_FAILED;
-pub use revision::Revision;
+pub use protocol::LogLevel;
+pub use protocol::Revision;
+pub use protocol::{RpcError, code};
 pub use server::{Server, ServerBuilder};
 pub use service::{
     BoxFuture, Completion, CompletionRequest, ListingDef, Service, ToolDef, ToolError, ToolOutput,
     ToolResult,
 };
 pub use stdio::{StdioConfig, serve_io, serve_stdio, serve_stdio_with};
+pub use tasks::{TASKS_EXTENSION, TaskInput, TaskSupport};
 
 /// Everything generated code needs, in one place (as `tonic::codegen` is for tonic).
 pub mod codegen {

@@ -1,7 +1,7 @@
 //! Turning tool outputs and errors into `CallToolResult` JSON, per revision.
 
-use crate::jsonrpc::{RpcError, one_line, push_json_string};
-use crate::revision::Revision;
+use crate::protocol::Revision;
+use crate::protocol::{RpcError, one_line, push_json_string};
 use crate::service::{ToolError, ToolOutput, ToolResult};
 
 /// The text of every error result whose details must not reach the client.

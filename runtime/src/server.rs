@@ -4,13 +4,12 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
-use crate::connection::tasks::{TaskInput, TaskSupport, TaskTool, Tasks};
-use crate::connection::{ConnShared, ListKind};
-use crate::jsonrpc::one_line;
 use crate::output::CachePolicy;
-use crate::revision::{Revision, unknown_listing_keys, unknown_tool_keys};
+use crate::peer::{ConnShared, ListKind};
+use crate::protocol::one_line;
+use crate::protocol::{Revision, unknown_listing_keys, unknown_tool_keys};
 use crate::service::Service;
-use crate::tasks::{MemoryTaskStore, TaskStore};
+use crate::tasks::{MemoryTaskStore, TaskInput, TaskStore, TaskSupport, TaskTool, Tasks};
 
 /// An MCP server: one or more services, served to any number of connections.
 #[derive(Clone)]

@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use crate::args::{ArgError, Decode, Path};
 use crate::context::RequestContext;
-use crate::jsonrpc::RpcError;
+use crate::protocol::RpcError;
 
 /// A boxed, sendable future, as every service method returns.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -168,7 +168,7 @@ pub trait Service: Send + Sync + 'static {
     /// `@task`. A tool declared with
     /// [`ServerBuilder::task_tool`](crate::ServerBuilder::task_tool) is a task tool whatever
     /// this says. The handler's requests for input park the task (`TaskInput::InTask`).
-    fn task_support(&self, name: &str) -> Option<crate::TaskSupport> {
+    fn task_support(&self, name: &str) -> Option<crate::tasks::TaskSupport> {
         let _ = name;
         None
     }

@@ -10,10 +10,10 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 
 use super::Connection;
-use super::shared::lock;
-use crate::context::{CallState, RequestContext};
-use crate::jsonrpc::{RpcError, error_message, result_message};
+use crate::context::RequestContext;
 use crate::output::{Body, finish_result};
+use crate::peer::{CallState, lock};
+use crate::protocol::{RpcError, error_message, result_message};
 use crate::service::BoxFuture;
 
 impl Connection {

@@ -11,8 +11,9 @@ use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::config::HttpConfig;
-use crate::connection::{Connection, Routed};
-use crate::jsonrpc::{RpcError, code, error_message};
+use crate::connection::Connection;
+use crate::peer::Routed;
+use crate::protocol::{RpcError, code, error_message};
 use crate::service::BoxFuture;
 
 /// A response body: nothing, one buffer, or an event stream.
@@ -377,7 +378,7 @@ async fn next_frame(body: &mut Incoming) -> Option<Result<Frame<Bytes>, ()>> {
 pub(crate) enum BodyError {
     /// Over the limit: what the scan of it found, and whether it was read to its end (if
     /// not, the connection must close).
-    TooLarge(crate::jsonrpc::IdScanner, bool),
+    TooLarge(crate::protocol::IdScanner, bool),
     /// The connection failed while the body was read.
     Broken,
 }
@@ -394,9 +395,9 @@ pub(crate) async fn read(
     limit: usize,
 ) -> Result<Vec<u8>, BodyError> {
     let mut buf = Vec::new();
-    let mut scanner: Option<crate::jsonrpc::IdScanner> = None;
+    let mut scanner: Option<crate::protocol::IdScanner> = None;
     if declared.is_some_and(|n| n > limit as u64) {
-        scanner = Some(crate::jsonrpc::IdScanner::new());
+        scanner = Some(crate::protocol::IdScanner::new());
     } else if let Some(n) = declared {
         buf.reserve_exact(n as usize);
     }
@@ -413,7 +414,7 @@ pub(crate) async fn read(
                 };
                 read = read.saturating_add(data.len());
                 if scanner.is_none() && buf.len() + data.len() > limit {
-                    let mut s = crate::jsonrpc::IdScanner::new();
+                    let mut s = crate::protocol::IdScanner::new();
                     s.feed(&buf);
                     buf = Vec::new();
                     scanner = Some(s);
@@ -604,7 +605,7 @@ mod tests {
             reply_error(&error_message("null", &e)),
             Some((false, -32601))
         );
-        let result = crate::jsonrpc::result_message("1", r#"{"error":{"code":-1}}"#);
+        let result = crate::protocol::result_message("1", r#"{"error":{"code":-1}}"#);
         assert_eq!(reply_error(&result), None);
         assert_eq!(status_of(&result, true), StatusCode::OK);
         assert_eq!(

@@ -17,8 +17,8 @@ use super::headers::{self, Mirrored};
 use super::params;
 use super::sessions::{Session, new_session_id, reject_long};
 use crate::connection::Connection;
-use crate::jsonrpc::{self, Incoming as Message, RpcError, code};
-use crate::revision::Revision;
+use crate::protocol::Revision;
+use crate::protocol::{self, Incoming as Message, RpcError, code};
 use crate::service::BoxFuture;
 
 /// What the transport reads of a message before handing it to a connection.
@@ -79,7 +79,10 @@ fn peek(text: &str) -> Peek<'_> {
     let Ok(msg) = serde_json::from_str::<Message>(text) else {
         return invalid;
     };
-    let id = msg.id.filter(|id| jsonrpc::valid_id(id)).map(RawValue::get);
+    let id = msg
+        .id
+        .filter(|id| protocol::valid_id(id))
+        .map(RawValue::get);
     let kind = match (&msg.method, msg.id) {
         (Some(_), Some(_)) if id.is_some() => Kind::Request,
         (Some(_), None) => Kind::Notification,

@@ -15,9 +15,10 @@ use super::body::{self, Guard, Out};
 use super::config::HttpConfig;
 use super::headers;
 use super::replay::{Replay, Resume};
-use crate::connection::{Connection, Outbox, Route};
-use crate::jsonrpc::{IdScanner, Incoming};
-use crate::revision::Revision;
+use crate::connection::{Connection, Outbox};
+use crate::peer::Route;
+use crate::protocol::Revision;
+use crate::protocol::{IdScanner, Incoming};
 
 /// One session: the connection `initialize` opened, and its outbox (messages tied to no
 /// request, read by the GET stream).
@@ -191,9 +192,10 @@ pub(crate) fn reject_long(conn: &Connection, limit: usize, scanned: IdScanner) -
     conn.with_route(tx, |c| c.reject_long_message(limit, scanned));
     match rx.try_recv() {
         Ok(m) => m.text,
-        Err(_) => {
-            crate::jsonrpc::error_message("null", &crate::RpcError::internal("Internal error."))
-        }
+        Err(_) => crate::protocol::error_message(
+            "null",
+            &crate::protocol::RpcError::internal("Internal error."),
+        ),
     }
 }
 
