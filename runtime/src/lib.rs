@@ -61,8 +61,8 @@ pub use protocol::Revision;
 pub use protocol::{RpcError, code};
 pub use server::{Server, ServerBuilder};
 pub use service::{
-    BoxFuture, Completion, CompletionRequest, ListingDef, Service, ToolDef, ToolError, ToolOutput,
-    ToolResult,
+    BoxFuture, Completion, CompletionRequest, IntoService, ListingDef, Service, ToolDef, ToolError,
+    ToolOutput, ToolResult,
 };
 pub use stdio::{StdioConfig, serve_io, serve_stdio, serve_stdio_with};
 pub use tasks::{TASKS_EXTENSION, TaskInput, TaskSupport};

@@ -8,7 +8,7 @@ use crate::output::CachePolicy;
 use crate::peer::{ConnShared, ListKind};
 use crate::protocol::one_line;
 use crate::protocol::{Revision, unknown_listing_keys, unknown_tool_keys};
-use crate::service::Service;
+use crate::service::{IntoService, Service};
 use crate::tasks::{MemoryTaskStore, TaskInput, TaskStore, TaskSupport, TaskTool, Tasks};
 
 /// An MCP server: one or more services, served to any number of connections.
@@ -81,8 +81,14 @@ impl ServerBuilder {
     }
 
     /// Adds a service; its items are listed after those of earlier services.
-    pub fn service(mut self, service: Arc<dyn Service>) -> Self {
-        self.services.push(service);
+    ///
+    /// ```ignore
+    /// let server = Server::builder("weather", "1.0.0")
+    ///     .service(WeatherToolsServer::new(Weather)) // a generated server, or any Service
+    ///     .build();
+    /// ```
+    pub fn service(mut self, service: impl IntoService) -> Self {
+        self.services.push(service.into_service());
         self
     }
 

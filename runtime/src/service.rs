@@ -362,3 +362,29 @@ impl std::fmt::Display for ToolError {
         }
     }
 }
+
+/// What [`ServerBuilder::service`](crate::ServerBuilder::service) takes: any [`Service`]
+/// (a generated `XxxServer`, a hand-written one), boxed into an `Arc` there, or a service
+/// already in an `Arc` (`Arc<MyService>`, `Arc<dyn Service>`), used as it is.
+pub trait IntoService {
+    /// The service, shared.
+    fn into_service(self) -> Arc<dyn Service>;
+}
+
+impl<S: Service> IntoService for S {
+    fn into_service(self) -> Arc<dyn Service> {
+        Arc::new(self)
+    }
+}
+
+impl<S: Service> IntoService for Arc<S> {
+    fn into_service(self) -> Arc<dyn Service> {
+        self
+    }
+}
+
+impl IntoService for Arc<dyn Service> {
+    fn into_service(self) -> Arc<dyn Service> {
+        self
+    }
+}

@@ -493,7 +493,7 @@ pub fn server(sealer: input::Sealer, task_store: Option<Arc<dyn TaskStore>>) -> 
             TaskSupport::Required,
             TaskInput::BeforeTask,
         )
-        .service(EverythingServer::from_arc(fixture.clone()).into())
+        .service(EverythingServer::from_arc(fixture.clone()))
         .service(Arc::new(extras::Extras::new(sealer)))
         .build();
     // The server holds the fixture and the fixture the server: both live as long as the process.

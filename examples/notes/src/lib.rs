@@ -492,7 +492,7 @@ pub fn server(notes: Notes) -> Server {
             "Notes kept in SQLite. Search with search_notes (pass nextCursor back as cursor \
              for more); read one note with get_note or the resource notes://{id}.",
         )
-        .service(NotesToolsServer::new(notes).into())
+        .service(NotesToolsServer::new(notes))
         .build()
 }
 

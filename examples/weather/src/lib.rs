@@ -131,8 +131,8 @@ impl ManualTools for Manual {
 pub fn server() -> Server {
     Server::builder("weather-example", env!("CARGO_PKG_VERSION"))
         .instructions("Weather for a few cities, and greet, add and stats.")
-        .service(WeatherToolsServer::new(Weather).into())
-        .service(ManualToolsServer::new(Manual).into())
+        .service(WeatherToolsServer::new(Weather))
+        .service(ManualToolsServer::new(Manual))
         .build()
 }
 
