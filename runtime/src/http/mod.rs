@@ -19,6 +19,12 @@
 //! - [`HttpConfig::stateless`] keeps no session at all, so any number of instances can
 //!   answer any request behind a load balancer.
 //!
+//! Either the runtime owns the listener ([`serve`], [`HttpServer`]), or the application does
+//! and mounts the endpoint in its own router beside its other routes: [`McpService`] is a
+//! `tower::Service` (axum's `route_service("/mcp", mcp)` or `nest_service`), with the same
+//! checks and limits and a [`McpService::shutdown`] for the application's graceful shutdown
+//! (`examples/axum`).
+//!
 //! Security defaults: bound to 127.0.0.1, `Host` and `Origin` checked against loopback names
 //! and the bound address (403), a 4 MiB body limit (413), an optional bearer-token check
 //! (401), at most 256 requests in flight (503), graceful shutdown.
@@ -26,6 +32,7 @@
 mod body;
 mod config;
 mod headers;
+mod mount;
 mod params;
 mod post;
 mod replay;
@@ -38,7 +45,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
@@ -49,6 +55,7 @@ use tokio::sync::{Semaphore, mpsc, watch};
 use crate::server::Server;
 use body::Out;
 pub use config::HttpConfig;
+pub use mount::{McpService, ResponseBody};
 use sessions::Sessions;
 
 /// A bound HTTP server, ready to run.
@@ -77,7 +84,29 @@ pub(crate) struct State {
     pub params: params::ParamCache,
     /// Becomes `true` when shutdown starts: long-lived streams (GET, `subscriptions/listen`) end.
     pub shutdown: watch::Receiver<bool>,
+    /// Served as a [`McpService`] in someone else's router, which has matched the path.
+    pub mounted: bool,
     pub runtime: tokio::runtime::Handle,
+}
+
+impl State {
+    fn new(
+        server: Server,
+        config: HttpConfig,
+        shutdown: watch::Receiver<bool>,
+        mounted: bool,
+    ) -> Arc<State> {
+        Arc::new(State {
+            server,
+            sessions: Sessions::new(),
+            permits: Arc::new(Semaphore::new(config.max_in_flight)),
+            params: params::ParamCache::default(),
+            config,
+            shutdown,
+            runtime: tokio::runtime::Handle::current(),
+            mounted,
+        })
+    }
 }
 
 /// Binds `config`'s address and serves `server` until SIGINT or SIGTERM, then stops
@@ -150,15 +179,7 @@ impl HttpServer {
             config,
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
-        let state = Arc::new(State {
-            server,
-            sessions: Sessions::new(),
-            permits: Arc::new(Semaphore::new(config.max_in_flight)),
-            params: params::ParamCache::default(),
-            config,
-            shutdown: stop_rx.clone(),
-            runtime: tokio::runtime::Handle::current(),
-        });
+        let state = State::new(server, config, stop_rx.clone(), false);
         // Each connection task holds a sender; all dropped means all connections are done.
         let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
         tokio::pin!(shutdown);
@@ -214,7 +235,7 @@ impl HttpServer {
 
 /// Routes one HTTP request, and logs it (one `debug` line: HTTP method, MCP method, session
 /// or stateless, status).
-async fn handle(state: Arc<State>, req: Request<Incoming>) -> Response<Out> {
+async fn handle<B: body::RequestBody>(state: Arc<State>, req: Request<B>) -> Response<Out> {
     let method = req.method().clone();
     let session = match req.headers().get("mcp-session-id") {
         _ if state.config.stateless => "stateless".to_owned(),
@@ -240,12 +261,13 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Response<Out> {
 }
 
 /// The security checks, then the method.
-async fn route(state: &Arc<State>, req: Request<Incoming>) -> Response<Out> {
+async fn route<B: body::RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<Out> {
     let (parts, mut incoming) = req.into_parts();
     let limit = state.config.max_body_bytes;
     let rejection = headers::check_host_and_origin(&state.config, &parts)
         .or_else(|| {
-            (parts.uri.path() != state.config.path).then(|| {
+            // A mounted endpoint is wherever the host application's router put it.
+            (!state.mounted && parts.uri.path() != state.config.path).then(|| {
                 body::error(
                     StatusCode::NOT_FOUND,
                     "Not found: the MCP endpoint is elsewhere.",

@@ -3,7 +3,6 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use hyper::body::Incoming;
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode, header};
 use serde::Deserialize;
@@ -11,7 +10,7 @@ use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::State;
-use super::body::{self, Answer, BodyError, Guard, Out, Resumable};
+use super::body::{self, Answer, BodyError, Guard, Out, RequestBody, Resumable};
 use super::config::HttpConfig;
 use super::headers::{self, Mirrored};
 use super::params;
@@ -128,10 +127,10 @@ pub(crate) fn stop_future(state: &State) -> BoxFuture<()> {
 pub(crate) struct McpMethod(pub Option<String>);
 
 /// Serves one POST.
-pub(crate) async fn post(
+pub(crate) async fn post<B: RequestBody>(
     state: &Arc<State>,
     parts: Parts,
-    mut incoming: Incoming,
+    mut incoming: B,
 ) -> Response<Out> {
     let limit = state.config.max_body_bytes;
     let Ok(permit) = state.permits.clone().try_acquire_owned() else {
