@@ -30,6 +30,10 @@
 //! 9. `server`: the builder, the registry of services, broadcasting changes to peers.
 //! 10. `connection`: the dispatcher, one per connection; nothing below imports it.
 //! 11. `stdio`, `http/`: the transports, driving connections of a server.
+//!
+//! `protocol/` and `http/` list the layers of their own files in their module docs, checked
+//! the same way. The files of `connection/` are one `impl Connection` split by method family
+//! (initialization and listings, calls, tasks), so they share its private helpers.
 
 // Generated code and hand-written services read these docs; keep every public item covered.
 #![warn(missing_docs)]

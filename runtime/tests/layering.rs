@@ -81,6 +81,11 @@ fn root_reexports(lib_rs: &str) -> BTreeMap<String, String> {
 /// The first segment of every `crate::` path in `source` (grouped `use crate::{a::x, b}`
 /// included), with its line number; comments are skipped.
 fn references(source: &str) -> Vec<(usize, String)> {
+    paths_after(source, "crate::")
+}
+
+/// The first segment after every `prefix` (`crate::`, `super::`) in `source`.
+fn paths_after(source: &str, prefix: &str) -> Vec<(usize, String)> {
     let mut code = String::with_capacity(source.len());
     for line in source.lines() {
         let line = match line.find("//") {
@@ -93,11 +98,11 @@ fn references(source: &str) -> Vec<(usize, String)> {
     let line_of = |offset: usize| code[..offset].matches('\n').count() + 1;
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(i) = code[from..].find("crate::") {
-        let start = from + i + "crate::".len();
+    while let Some(i) = code[from..].find(prefix) {
+        let start = from + i + prefix.len();
         from = start;
         // `$crate::` and names ending in `crate` are not paths from this crate's root.
-        let before = code[..start - "crate::".len()].chars().next_back();
+        let before = code[..start - prefix.len()].chars().next_back();
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
             continue;
         }
@@ -193,6 +198,85 @@ fn violations(lib_rs: &str, files: &[(String, String)]) -> Vec<String> {
     problems
 }
 
+/// Inside a directory module whose `mod.rs` lists layers of its own (as `http/mod.rs`
+/// does), each file imports only the files listed below it: through `super::` or
+/// `crate::DIR::`. `mod.rs` itself is the top (it declares and re-exports the others), so
+/// an item a file takes from it is an upward import too. A file's inline test module, whose
+/// `super` is the file itself, is left out.
+fn directory_violations(files: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (path, text) in files {
+        let Some(dir) = path.strip_suffix("/mod.rs") else {
+            continue;
+        };
+        let layers = layers(text);
+        if layers.is_empty() {
+            continue;
+        }
+        let mut rank = BTreeMap::new();
+        for (i, layer) in layers.iter().enumerate() {
+            for m in layer {
+                rank.insert(m.clone(), i + 1);
+            }
+        }
+        for m in declared_modules(text) {
+            if !rank.contains_key(&m) {
+                problems.push(format!("{dir}/{m}.rs is in no layer of {path}'s list"));
+            }
+        }
+        let prefix = format!("crate::{}::", dir.replace('/', "::"));
+        for (child, text) in files {
+            let Some(name) = child
+                .strip_prefix(&format!("{dir}/"))
+                .and_then(|c| c.strip_suffix(".rs"))
+            else {
+                continue;
+            };
+            if name == "mod" || name.contains('/') {
+                continue;
+            }
+            let own = rank.get(name).copied().unwrap_or(usize::MAX);
+            let code = without_test_module(text);
+            let mut refs = paths_after(code, "super::");
+            refs.extend(paths_after(code, &prefix));
+            for (line, target) in refs {
+                if target == name {
+                    continue;
+                }
+                match rank.get(&target) {
+                    Some(&r) if r < own => {}
+                    Some(&r) => problems.push(format!(
+                        "{child}:{line}: `{name}` (layer {own} of {dir}/) imports `{target}` \
+                         (layer {r}); a file may import only files listed below it"
+                    )),
+                    None => problems.push(format!(
+                        "{child}:{line}: `{name}` imports `{target}` from {dir}/mod.rs, the top \
+                         of {dir}/; move it to a file of its own"
+                    )),
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// `source` up to its `#[cfg(test)] mod …` (test modules come last).
+fn without_test_module(source: &str) -> &str {
+    let mut offset = 0;
+    let mut lines = source.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        if line.trim() == "#[cfg(test)]"
+            && lines
+                .peek()
+                .is_some_and(|next| next.trim_start().starts_with("mod "))
+        {
+            return &source[..offset];
+        }
+        offset += line.len();
+    }
+    source
+}
+
 fn sources(dir: &Path, prefix: &str, out: &mut Vec<(String, String)>) {
     let mut entries: Vec<_> = fs::read_dir(dir)
         .expect("src/ is readable")
@@ -220,7 +304,8 @@ fn every_import_points_down_the_stack() {
     );
     let mut files = Vec::new();
     sources(&src, "", &mut files);
-    let problems = violations(&lib_rs, &files);
+    let mut problems = violations(&lib_rs, &files);
+    problems.extend(directory_violations(&files));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -297,5 +382,39 @@ fn a_module_outside_the_list_is_reported() {
             "module `stray` is in no layer of lib.rs's list",
             "stray.rs: module `stray` is in no layer"
         ]
+    );
+}
+
+#[test]
+fn within_a_listed_directory_files_import_only_files_below() {
+    let dir = |files: &[(&str, &str)]| {
+        let files: Vec<_> = files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
+            .collect();
+        directory_violations(&files)
+    };
+    let mod_rs = "//! 1. `config`: options\n//! 2. `body`: bodies\n//! 3. `post`: POST\n\
+                  mod body;\nmod config;\nmod post;\npub struct Top;\n";
+    let found = dir(&[
+        ("http/mod.rs", mod_rs),
+        ("http/config.rs", "use super::body::Out;\n"),
+        ("http/body.rs", "use super::{config::C, Top};\n"),
+        (
+            "http/post.rs",
+            "use super::body::Out;\nuse crate::http::config::C;\n\
+             #[cfg(test)]\nmod tests {\n    use super::*;\n}\n",
+        ),
+    ]);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with("http/config.rs:1: `config` (layer 1 of http/) imports `body`"));
+    assert!(found[1].starts_with("http/body.rs:1: `body` imports `Top` from http/mod.rs"));
+    // A directory without a list of its own is not checked inside.
+    assert!(
+        dir(&[
+            ("tasks/mod.rs", "mod dir;\n"),
+            ("tasks/dir.rs", "use super::X;\n")
+        ])
+        .is_empty()
     );
 }

@@ -28,6 +28,20 @@
 //! Security defaults: bound to 127.0.0.1, `Host` and `Origin` checked against loopback names
 //! and the bound address (403), a 4 MiB body limit (413), an optional bearer-token check
 //! (401), at most 256 requests in flight (503), graceful shutdown.
+//!
+//! The files form a stack as the crate's modules do (`tests/layering.rs` checks it), lowest
+//! first; this file, on top, declares them and owns the listener ([`HttpServer`]):
+//!
+//! 1. `config`: [`HttpConfig`].
+//! 2. `replay`: a session's replay buffer for `Last-Event-ID`.
+//! 3. `sessions`: a session (its connection and outbox) and the table of them.
+//! 4. `body`: response bodies (JSON, event streams) and reading request bodies.
+//! 5. `headers`, `params`: the header checks; `Mcp-Param-*` headers of tool parameters.
+//! 6. `state`: what every request handler of one endpoint shares.
+//! 7. `post`: a POST's message, answered.
+//! 8. `session_requests`: GET (a session's stream) and DELETE.
+//! 9. `route`: one request, checked, then routed by method.
+//! 10. `mount`: [`McpService`], the endpoint in an application's own router.
 
 mod body;
 mod config;
@@ -36,27 +50,28 @@ mod mount;
 mod params;
 mod post;
 mod replay;
+mod route;
+mod session_requests;
 mod sessions;
+mod state;
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 
 use crate::server::Server;
-use body::Out;
 pub use config::HttpConfig;
 pub use mount::{McpService, ResponseBody};
-use sessions::Sessions;
+use route::handle;
+use state::State;
 
 /// A bound HTTP server, ready to run.
 ///
@@ -72,41 +87,6 @@ pub struct HttpServer {
     listener: TcpListener,
     server: Server,
     config: HttpConfig,
-}
-
-/// What every request handler shares.
-pub(crate) struct State {
-    pub server: Server,
-    pub config: HttpConfig,
-    pub sessions: Sessions,
-    pub permits: Arc<Semaphore>,
-    /// The tools' `x-mcp-header` parameters, read once per registry.
-    pub params: params::ParamCache,
-    /// Becomes `true` when shutdown starts: long-lived streams (GET, `subscriptions/listen`) end.
-    pub shutdown: watch::Receiver<bool>,
-    /// Served as a [`McpService`] in someone else's router, which has matched the path.
-    pub mounted: bool,
-    pub runtime: tokio::runtime::Handle,
-}
-
-impl State {
-    fn new(
-        server: Server,
-        config: HttpConfig,
-        shutdown: watch::Receiver<bool>,
-        mounted: bool,
-    ) -> Arc<State> {
-        Arc::new(State {
-            server,
-            sessions: Sessions::new(),
-            permits: Arc::new(Semaphore::new(config.max_in_flight)),
-            params: params::ParamCache::default(),
-            config,
-            shutdown,
-            runtime: tokio::runtime::Handle::current(),
-            mounted,
-        })
-    }
 }
 
 /// Binds `config`'s address and serves `server` until SIGINT or SIGTERM, then stops
@@ -230,67 +210,5 @@ impl HttpServer {
         let _ = done_rx.recv().await;
         state.sessions.end_all();
         Ok(())
-    }
-}
-
-/// Routes one HTTP request, and logs it (one `debug` line: HTTP method, MCP method, session
-/// or stateless, status).
-async fn handle<B: body::RequestBody>(state: Arc<State>, req: Request<B>) -> Response<Out> {
-    let method = req.method().clone();
-    let session = match req.headers().get("mcp-session-id") {
-        _ if state.config.stateless => "stateless".to_owned(),
-        Some(v) => v.to_str().unwrap_or("<invalid>").to_owned(),
-        None => "-".to_owned(),
-    };
-    let response = route(&state, req).await;
-    if tracing::enabled!(tracing::Level::DEBUG) {
-        let mcp = response
-            .extensions()
-            .get::<post::McpMethod>()
-            .and_then(|m| m.0.as_deref())
-            .unwrap_or("-");
-        tracing::debug!(
-            http_method = %method,
-            mcp_method = mcp,
-            session = %session,
-            status = response.status().as_u16(),
-            "served an HTTP request"
-        );
-    }
-    response
-}
-
-/// The security checks, then the method.
-async fn route<B: body::RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<Out> {
-    let (parts, mut incoming) = req.into_parts();
-    let limit = state.config.max_body_bytes;
-    let rejection = headers::check_host_and_origin(&state.config, &parts)
-        .or_else(|| {
-            // A mounted endpoint is wherever the host application's router put it.
-            (!state.mounted && parts.uri.path() != state.config.path).then(|| {
-                body::error(
-                    StatusCode::NOT_FOUND,
-                    "Not found: the MCP endpoint is elsewhere.",
-                )
-            })
-        })
-        .or_else(|| headers::check_bearer(&state.config, &parts));
-    if let Some(response) = rejection {
-        return body::drained(response, &mut incoming, limit).await;
-    }
-    match parts.method {
-        Method::POST => post::post(state, parts, incoming).await,
-        Method::GET => {
-            let response = sessions::get(state, &parts).await;
-            body::drained(response, &mut incoming, limit).await
-        }
-        Method::DELETE => {
-            let response = sessions::delete(state, &parts);
-            body::drained(response, &mut incoming, limit).await
-        }
-        _ => {
-            let response = body::not_allowed(&state.config);
-            body::drained(response, &mut incoming, limit).await
-        }
     }
 }

@@ -12,7 +12,8 @@ use tokio::sync::watch;
 
 use super::body::Out;
 use super::config::HttpConfig;
-use super::{State, handle};
+use super::route::handle;
+use super::state::State;
 use crate::server::Server;
 
 /// The Streamable HTTP endpoint as a [`tower_service::Service`], to mount in an application's

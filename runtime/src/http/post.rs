@@ -9,12 +9,12 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::State;
 use super::body::{self, Answer, BodyError, Guard, Out, RequestBody, Resumable};
 use super::config::HttpConfig;
 use super::headers::{self, Mirrored};
 use super::params;
 use super::sessions::{Session, new_session_id, reject_long};
+use super::state::State;
 use crate::connection::Connection;
 use crate::protocol::Revision;
 use crate::protocol::{self, Incoming as Message, RpcError, code};
