@@ -36,7 +36,7 @@
 //! (initialization and listings, calls, tasks), so they share its private helpers.
 
 // Generated code and hand-written services read these docs; keep every public item covered.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod args;
 mod banner;
@@ -50,26 +50,26 @@ mod output;
 mod peer;
 pub mod protocol;
 mod server;
-mod service;
-mod stdio;
+pub mod service;
+pub mod stdio;
 pub mod tasks;
 pub mod uri_template;
 
-pub use banner::StdioBanner;
+// What a server author writes; the rest is in the modules named for their reader.
 pub use bytes::Bytes;
-pub use connection::{Connection, LineProblem, Outbox};
 pub use context::RequestContext;
-pub use output::TOOL_FAILED;
-pub use protocol::LogLevel;
-pub use protocol::Revision;
-pub use protocol::{RpcError, code};
+pub use protocol::{LogLevel, RpcError};
 pub use server::{Server, ServerBuilder};
-pub use service::{
-    BoxFuture, Completion, CompletionRequest, IntoService, ListingDef, Service, ToolDef, ToolError,
-    ToolOutput, ToolResult,
-};
-pub use stdio::{StdioConfig, serve_io, serve_stdio, serve_stdio_with};
-pub use tasks::{TASKS_EXTENSION, TaskInput, TaskSupport};
+pub use service::{Service, ToolError, ToolOutput, ToolResult};
+pub use stdio::serve_stdio;
+
+/// For embedders that write their own transport: a [`Connection`](transport::Connection)
+/// per client, fed one message at a time, whose outbox carries the replies.
+/// [`serve_io`](transport::serve_io) is the stdio transport over any reader and writer.
+pub mod transport {
+    pub use crate::connection::{Connection, LineProblem, Outbox};
+    pub use crate::stdio::serve_io;
+}
 
 /// Everything generated code needs, in one place (as `tonic::codegen` is for tonic).
 pub mod codegen {
@@ -80,11 +80,14 @@ pub mod codegen {
     };
     pub use crate::args::{Reader, read};
     pub use crate::content;
-    pub use crate::uri_template;
-    pub use crate::{
-        BoxFuture, Bytes, Completion, CompletionRequest, ListingDef, LogLevel, RequestContext,
-        Revision, RpcError, Service, TaskSupport, ToolDef, ToolError, ToolOutput, ToolResult,
+    pub use crate::protocol::{LogLevel, Revision, RpcError};
+    pub use crate::service::{
+        BoxFuture, Completion, CompletionRequest, ListingDef, Service, ToolDef, ToolError,
+        ToolOutput, ToolResult,
     };
+    pub use crate::tasks::TaskSupport;
+    pub use crate::uri_template;
+    pub use crate::{Bytes, RequestContext};
     pub use serde;
     pub use serde_json;
     pub use serde_json::value::RawValue;

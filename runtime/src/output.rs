@@ -2,10 +2,7 @@
 
 use crate::protocol::Revision;
 use crate::protocol::{RpcError, one_line, push_json_string};
-use crate::service::{ToolError, ToolOutput, ToolResult};
-
-/// The text of every error result whose details must not reach the client.
-pub const TOOL_FAILED: &str = "The tool failed.";
+use crate::service::{TOOL_FAILED, ToolError, ToolOutput, ToolResult};
 
 /// A rendered result body, and whether it already carries `_meta`.
 pub(crate) struct Body {

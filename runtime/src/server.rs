@@ -131,8 +131,8 @@ impl ServerBuilder {
     /// least 1), so that a client flooding a connection cannot grow the server without
     /// bound. Over stdio, the server stops reading while the limit is reached (the client's
     /// writes block until a call ends; after 5 seconds without one, it reads on). Elsewhere
-    /// (an HTTP session, [`Connection`](crate::Connection)), one call more is refused at
-    /// once with [`code::SERVER_BUSY`](crate::code::SERVER_BUSY) (-32000). Calls that finish
+    /// (an HTTP session, [`Connection`](crate::transport::Connection)), one call more is refused at
+    /// once with [`code::SERVER_BUSY`](crate::protocol::code::SERVER_BUSY) (-32000). Calls that finish
     /// at once never count toward the limit (while it is reached, they are refused too).
     pub fn max_pending_calls(mut self, n: usize) -> Self {
         self.max_pending_calls = n.max(1);

@@ -11,6 +11,9 @@ use crate::args::{ArgError, Decode, Path};
 use crate::context::RequestContext;
 use crate::protocol::RpcError;
 
+/// The text of every error result whose details must not reach the client.
+pub const TOOL_FAILED: &str = "The tool failed.";
+
 /// A boxed, sendable future, as every service method returns.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 

@@ -11,6 +11,8 @@ use crate::connection::{Connection, Outbox};
 use crate::protocol::IdScanner;
 use crate::server::Server;
 
+pub use crate::banner::StdioBanner;
+
 /// Options of the stdio transport.
 #[derive(Debug, Clone)]
 pub struct StdioConfig {
@@ -32,7 +34,7 @@ impl Default for StdioConfig {
 ///
 /// Started on a terminal (stdin is a TTY: a person ran it, not a client), it first tells on
 /// stderr what it is and prints a client configuration entry for itself (a
-/// [`StdioBanner`](crate::banner::StdioBanner) with the server's name and version, and this
+/// [`StdioBanner`] with the server's name and version, and this
 /// process's executable and arguments); stdout carries only protocol messages. Use
 /// [`serve_stdio_with`] for no banner, or print your own first.
 pub async fn serve_stdio(server: Server) -> io::Result<()> {

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use serde_json::json;
 use toolidl_runtime::args::{ArgError, Path as ArgPath, Pattern, check};
 use toolidl_runtime::{
-    Completion, CompletionRequest, LogLevel, RequestContext, RpcError, Server, ToolError, code,
+    LogLevel, RequestContext, RpcError, Server, ToolError, protocol::code, service::Completion,
+    service::CompletionRequest,
 };
 
 pub mod db;

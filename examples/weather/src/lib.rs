@@ -80,7 +80,7 @@ impl WeatherTools for Weather {
         match city(&name) {
             Some(&(name, lat, lon, _)) => Ok(format!("# {name}\n\nAt {lat}° N, {lon}° E.\n")),
             None => Err(RpcError::new(
-                toolidl_runtime::code::RESOURCE_NOT_FOUND,
+                toolidl_runtime::protocol::code::RESOURCE_NOT_FOUND,
                 format!("No city named {name}."),
             )),
         }

@@ -1,5 +1,5 @@
 //! The Streamable HTTP transport (feature `http`): one MCP endpoint (default `/mcp`) on
-//! hyper 1 (HTTP/1.1) and tokio, driving the same [`Connection`](crate::Connection)
+//! hyper 1 (HTTP/1.1) and tokio, driving the same [`Connection`](crate::transport::Connection)
 //! machinery as stdio, so both transports share one dispatcher and one set of error rules.
 //!
 //! - Revisions 2025-03-26 to 2025-11-25: `initialize` opens a session (`Mcp-Session-Id`,
