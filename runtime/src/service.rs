@@ -226,7 +226,8 @@ pub trait Service: Send + Sync + 'static {
     }
 }
 
-/// A successful tool output, mapped to a `CallToolResult` as seed 000 prescribes.
+/// A successful tool output, and the `CallToolResult` it becomes (each variant says how;
+/// docs/runtime.md, "Tool results", has the whole table).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolOutput {
     /// No result: empty `content`.
