@@ -31,11 +31,14 @@ ROOT=$PWD
 source scripts/lib.sh
 
 # The servers: name, cargo package (whose binary has the same name, serves stdio by
-# default, `--http ADDR` and `--stateless`), spec. Add a server with one line.
+# default, `--http ADDR` and `--stateless`), spec, and optionally the transports it serves
+# (comma-separated; default all of TRANSPORTS). Add a server with one line. examples/axum
+# mounts the endpoint in an axum application, which owns the listener: HTTP only.
 SERVERS=(
     "weather weather-example interop/servers/weather.json"
     "conformance conformance-example interop/servers/conformance.json"
     "notes notes-example interop/servers/notes.json"
+    "axum axum-example interop/servers/axum.json http,http-stateless"
 )
 TRANSPORTS=(stdio http http-stateless)
 SDK_MODES=(legacy auto 2026-07-28)
@@ -150,9 +153,10 @@ run_client() {
 }
 
 for s in "${SERVERS[@]}"; do
-    read -r name package spec <<<"$s"
+    read -r name package spec served <<<"$s"
     binary=$BIN/$package
     for transport in "${TRANSPORTS[@]}"; do
+        if [ -n "$served" ] && ! grep -qx "$transport" <<<"${served//,/$'\n'}"; then continue; fi
         case $transport in
             stdio) target=(-- "$binary") ;;
             http) start_server "$binary" "$RESULTS/$name-$transport.server.log" || { failed=1; continue; }

@@ -20,7 +20,7 @@ COVERED=(
     '^cargo run -p toolidl-cli -- new @@toolidl-cli/tests/new_cli.rs (builds and runs the scaffold in a scratch folder)'
     '^cd @@a step of a walk-through, not a command on its own'
     '^cargo install @@installs into ~/.cargo; the same binary is run through cargo run here'
-    'bench-http/run\.sh@@a benchmark (minutes; not in CI)'
+    'bench/http/run\.sh@@a benchmark (minutes; not in CI)'
     '^cargo run --release -p (manual-example|toolidl-bench) @@a benchmark (release build; not in CI)'
     '^(INSTA_UPDATE|TOOLIDL_BLESS)=@@blesses golden files (rewrites them)'
 )

@@ -165,8 +165,10 @@ impl Builder {
         self
     }
 
-    /// The options given the Rust generator.
-    pub fn rust_options(&self) -> &RustOptions {
+    /// The options given the Rust generator (private: every option is a method above, so a
+    /// new one breaks no user).
+    #[cfg(test)]
+    fn rust_options(&self) -> &RustOptions {
         &self.options
     }
 

@@ -73,8 +73,11 @@ pub fn load(base: &Path, rel: &Path) -> Loaded {
 /// read.
 #[derive(Debug, Clone)]
 pub struct Resolved {
+    /// The resolved model of the root and its imports.
     pub model: Model,
+    /// The warnings, rendered as `toolidl check` renders them; empty when there are none.
     pub warnings: String,
+    /// Every file read, the root first.
     pub files_read: Vec<PathBuf>,
 }
 
@@ -82,7 +85,9 @@ pub struct Resolved {
 /// file read (empty when the file itself cannot be read).
 #[derive(Debug, Clone)]
 pub struct Failed {
+    /// Every diagnostic, rendered as `toolidl check` renders them.
     pub rendered: String,
+    /// Every file read, the root first; empty when the root itself cannot be read.
     pub files_read: Vec<PathBuf>,
 }
 

@@ -16,10 +16,15 @@ pub enum Error {
     /// A file did not resolve, or the Rust generator refused one of its names: every
     /// diagnostic of every failed file (errors and that file's warnings), rendered and
     /// separated by blank lines.
-    Diagnostics { rendered: String },
+    Diagnostics {
+        /// The diagnostics, as `toolidl check` prints them.
+        rendered: String,
+    },
     /// An output file could not be written (or the output folder created).
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// Why it could not be written.
         source: std::io::Error,
     },
     /// The Rust generator failed on files that resolved and passed its checks.

@@ -21,11 +21,16 @@
 //! On error, [`Error`] displays (and debug-prints) the diagnostics exactly as `toolidl check`
 //! renders them. See `docs/build.md`.
 
+#![deny(missing_docs)]
+
 mod builder;
+// The file-system loader the toolidl CLI and this repository's tests share: not part of the
+// build.rs API (hidden from its docs, free to change).
+#[doc(hidden)]
 pub mod compile;
 mod error;
 
 pub use builder::{Builder, Compiled, Generated, INCLUDE_FILE, compile, configure};
 pub use error::Error;
 pub use toolidl_codegen::profile::Profile;
-pub use toolidl_codegen::rust::{GenerateError, GeneratedFile, RustOptions};
+pub use toolidl_codegen::rust::{GenerateError, GeneratedFile};

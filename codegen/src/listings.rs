@@ -18,7 +18,7 @@ pub struct Listings {
     pub services: Vec<ServiceListings>,
     /// Notes for the person who wrote the file, not part of any listing: each record whose
     /// `$defs` key got a numeric suffix because another record of its schema has the same
-    /// simple name (seed 003: nothing is renamed silently).
+    /// simple name (nothing is renamed silently).
     pub notes: Vec<String>,
 }
 

@@ -14,7 +14,7 @@ use crate::listings::Listings;
 /// A client profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Profile {
-    /// Seed 000's mapping, as generated; its lint reports portability warnings only.
+    /// The schema mapping as generated; its lint reports portability warnings only.
     Standard,
     /// Claude (desktop and API).
     Claude,

@@ -5,6 +5,8 @@
 //! accepted at build time exactly when it is accepted at call time. Hand-written to keep the
 //! dependency set empty; each validator follows the cited grammar, and none allocates.
 
+#![deny(missing_docs)]
+
 mod net;
 
 pub use net::{is_email, is_uri};

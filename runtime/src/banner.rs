@@ -6,12 +6,12 @@ use std::io::IsTerminal;
 
 use serde_json::{Map, Value, json};
 
-use crate::revision::Revision;
+use crate::protocol::Revision;
 
 /// The terminal banner of a stdio server.
 ///
 /// ```
-/// let banner = toolidl_runtime::StdioBanner::new("notes", "notes-example 0.1.0: notes kept in SQLite")
+/// let banner = toolidl_runtime::stdio::StdioBanner::new("notes", "notes-example 0.1.0: notes kept in SQLite")
 ///     .args(["--db", "/home/me/notes.db"]);
 /// let text = banner.render("/usr/local/bin/notes-example");
 /// assert!(text.contains(r#"{"mcpServers":{"notes":{"command":"/usr/local/bin/notes-example","args":["--db","/home/me/notes.db"]}}}"#));

@@ -2,127 +2,20 @@
 //! client identity, the revision, and requests to the client.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use serde_json::Value;
-use tokio::sync::Notify;
 
-use crate::connection::{ConnShared, Route, send_routed};
-use crate::jsonrpc::{RpcError, notification_message, push_json_string};
-use crate::revision::Revision;
+use crate::peer::CallState;
+use crate::protocol::{LogLevel, Revision, RpcError, notification_message, push_json_string};
 use crate::server::Server;
-
-/// Log levels of `notifications/message` (RFC 5424 order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum LogLevel {
-    /// `debug`
-    Debug,
-    /// `info`
-    Info,
-    /// `notice`
-    Notice,
-    /// `warning`
-    Warning,
-    /// `error`
-    Error,
-    /// `critical`
-    Critical,
-    /// `alert`
-    Alert,
-    /// `emergency`
-    Emergency,
-}
-
-impl LogLevel {
-    /// Every level, least severe first.
-    pub const ALL: [LogLevel; 8] = [
-        LogLevel::Debug,
-        LogLevel::Info,
-        LogLevel::Notice,
-        LogLevel::Warning,
-        LogLevel::Error,
-        LogLevel::Critical,
-        LogLevel::Alert,
-        LogLevel::Emergency,
-    ];
-
-    /// The level's name in MCP messages.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LogLevel::Debug => "debug",
-            LogLevel::Info => "info",
-            LogLevel::Notice => "notice",
-            LogLevel::Warning => "warning",
-            LogLevel::Error => "error",
-            LogLevel::Critical => "critical",
-            LogLevel::Alert => "alert",
-            LogLevel::Emergency => "emergency",
-        }
-    }
-
-    /// The level named `s`, if any.
-    pub fn parse(s: &str) -> Option<LogLevel> {
-        LogLevel::ALL.into_iter().find(|l| l.as_str() == s)
-    }
-}
-
-/// Per-call state shared by the handler's context and the runtime.
-pub(crate) struct CallState {
-    pub conn: Arc<ConnShared>,
-    pub revision: Revision,
-    /// The request id, raw JSON.
-    pub request_id: Box<str>,
-    /// `_meta.progressToken`, raw JSON.
-    pub progress_token: Option<Box<str>>,
-    /// 2026-07-28: the per-request `logLevel`; `None` means no log messages.
-    pub log_level: Option<LogLevel>,
-    /// 2026-07-28: per-request client info and capabilities (handshake revisions use the session's).
-    pub client_info: Option<Value>,
-    pub client_capabilities: Option<Value>,
-    /// 2026-07-28 multi round-trip: `inputResponses` and `requestState` of a retry.
-    pub input_responses: Option<Value>,
-    pub request_state: Option<String>,
-    pub cancelled: AtomicBool,
-    pub cancel_signal: Notify,
-    /// The request's own stream (HTTP), else the connection's outbox.
-    pub route: Option<Route>,
-}
-
-impl CallState {
-    /// Sends a message that belongs to this request (a notification, a request to the client).
-    pub fn send(&self, message: String) {
-        match &self.route {
-            Some(route) => send_routed(route, message, false),
-            None => self.conn.send(message),
-        }
-    }
-
-    /// Sends this request's reply.
-    pub fn send_reply(&self, message: String) {
-        match &self.route {
-            Some(route) => send_routed(route, message, true),
-            None => self.conn.send(message),
-        }
-    }
-
-    pub fn cancel(&self) {
-        self.cancelled.store(true, Ordering::Release);
-        self.cancel_signal.notify_waiters();
-    }
-
-    pub async fn wait_cancelled(&self) {
-        let notified = self.cancel_signal.notified();
-        if self.cancelled.load(Ordering::Acquire) {
-            return;
-        }
-        notified.await;
-    }
-}
 
 /// What a handler can see and do while it serves one request.
 #[derive(Clone)]
 pub struct RequestContext {
     pub(crate) state: Arc<CallState>,
+    /// Held here, not by the connection, so that nothing below this layer knows the server.
+    pub(crate) server: Server,
 }
 
 impl RequestContext {
@@ -134,7 +27,7 @@ impl RequestContext {
     /// The server serving this request: to announce changes from a handler
     /// ([`Server::notify_resource_updated`], [`Server::add_service`]).
     pub fn server(&self) -> &Server {
-        &self.state.conn.server
+        &self.server
     }
 
     /// The request id, as raw JSON text (`1`, `"abc"`).

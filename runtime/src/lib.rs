@@ -6,9 +6,37 @@
 //! after `initialize`; 2026-07-28 per request (`_meta`), with `server/discover`.
 //!
 //! Generated code uses only [`codegen`]. See `docs/runtime.md` for writing a service by hand.
+//!
+//! # How the crate is built
+//!
+//! The modules form a one-way stack: each imports only the layers above it in this list
+//! (lowest first), never its own layer or a higher one. `tests/layering.rs` reads this list
+//! and fails on any other import, and `.ci/run` runs it as the layering check.
+//!
+//! 1. `protocol`: JSON-RPC messages in (parsed once, borrowing from the input; the scanners
+//!    that find an id in a message too broken or too long to parse) and out (written
+//!    straight into strings), the error object and its codes, the revisions, log levels.
+//! 2. `args`, `uri_template`: decoding and checking arguments; URI templates.
+//! 3. `bytes`, `content`, `banner`: leaves over those (binary values, content blocks, the
+//!    stdio banner).
+//! 4. `peer`: the outgoing half of a connection: the outbox, calls in flight, requests to
+//!    the client awaiting an answer, the log level, subscriptions. No server inside.
+//! 5. `tasks/`: task stores and the task policy types (which tools run as tasks, the
+//!    server's table of tasks).
+//! 6. `context`: [`RequestContext`], a handler's view of its call. Its
+//!    [`server`](RequestContext::server) is the one import that points up the stack.
+//! 7. `service`: the [`Service`] trait and what handlers return.
+//! 8. `output`: a tool result rendered for each revision.
+//! 9. `server`: the builder, the registry of services, broadcasting changes to peers.
+//! 10. `connection`: the dispatcher, one per connection; nothing below imports it.
+//! 11. `stdio`, `http/`: the transports, driving connections of a server.
+//!
+//! `protocol/` and `http/` list the layers of their own files in their module docs, checked
+//! the same way. The files of `connection/` are one `impl Connection` split by method family
+//! (initialization and listings, calls, tasks), so they share its private helpers.
 
 // Generated code and hand-written services read these docs; keep every public item covered.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod args;
 mod banner;
@@ -18,29 +46,30 @@ pub mod content;
 mod context;
 #[cfg(feature = "http")]
 pub mod http;
-mod jsonrpc;
 mod output;
-mod revision;
+mod peer;
+pub mod protocol;
 mod server;
-mod service;
-mod stdio;
+pub mod service;
+pub mod stdio;
 pub mod tasks;
 pub mod uri_template;
 
-pub use banner::StdioBanner;
+// What a server author writes; the rest is in the modules named for their reader.
 pub use bytes::Bytes;
-pub use connection::tasks::{TASKS_EXTENSION, TaskInput, TaskSupport};
-pub use connection::{Connection, LineProblem, Outbox};
-pub use context::{LogLevel, RequestContext};
-pub use jsonrpc::{RpcError, code};
-pub use output::TOOL_FAILED;
-pub use revision::Revision;
+pub use context::RequestContext;
+pub use protocol::{LogLevel, RpcError};
 pub use server::{Server, ServerBuilder};
-pub use service::{
-    BoxFuture, Completion, CompletionRequest, ListingDef, Service, ToolDef, ToolError, ToolOutput,
-    ToolResult,
-};
-pub use stdio::{StdioConfig, serve_io, serve_stdio, serve_stdio_with};
+pub use service::{Service, ToolError, ToolOutput, ToolResult};
+pub use stdio::serve_stdio;
+
+/// For embedders that write their own transport: a [`Connection`](transport::Connection)
+/// per client, fed one message at a time, whose outbox carries the replies.
+/// [`serve_io`](transport::serve_io) is the stdio transport over any reader and writer.
+pub mod transport {
+    pub use crate::connection::{Connection, LineProblem, Outbox};
+    pub use crate::stdio::serve_io;
+}
 
 /// Everything generated code needs, in one place (as `tonic::codegen` is for tonic).
 pub mod codegen {
@@ -51,11 +80,14 @@ pub mod codegen {
     };
     pub use crate::args::{Reader, read};
     pub use crate::content;
-    pub use crate::uri_template;
-    pub use crate::{
-        BoxFuture, Bytes, Completion, CompletionRequest, ListingDef, LogLevel, RequestContext,
-        Revision, RpcError, Service, TaskSupport, ToolDef, ToolError, ToolOutput, ToolResult,
+    pub use crate::protocol::{LogLevel, Revision, RpcError};
+    pub use crate::service::{
+        BoxFuture, Completion, CompletionRequest, ListingDef, Service, ToolDef, ToolError,
+        ToolOutput, ToolResult,
     };
+    pub use crate::tasks::TaskSupport;
+    pub use crate::uri_template;
+    pub use crate::{Bytes, RequestContext};
     pub use serde;
     pub use serde_json;
     pub use serde_json::value::RawValue;

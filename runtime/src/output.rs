@@ -1,11 +1,8 @@
 //! Turning tool outputs and errors into `CallToolResult` JSON, per revision.
 
-use crate::jsonrpc::{RpcError, one_line, push_json_string};
-use crate::revision::Revision;
-use crate::service::{ToolError, ToolOutput, ToolResult};
-
-/// The text of every error result whose details must not reach the client.
-pub const TOOL_FAILED: &str = "The tool failed.";
+use crate::protocol::Revision;
+use crate::protocol::{RpcError, one_line, push_json_string};
+use crate::service::{TOOL_FAILED, ToolError, ToolOutput, ToolResult};
 
 /// A rendered result body, and whether it already carries `_meta`.
 pub(crate) struct Body {

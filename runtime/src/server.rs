@@ -4,13 +4,12 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
-use crate::connection::tasks::{TaskInput, TaskSupport, TaskTool, Tasks};
-use crate::connection::{ConnShared, ListKind};
-use crate::jsonrpc::one_line;
 use crate::output::CachePolicy;
-use crate::revision::{Revision, unknown_listing_keys, unknown_tool_keys};
-use crate::service::Service;
-use crate::tasks::{MemoryTaskStore, TaskStore};
+use crate::peer::{ConnShared, ListKind};
+use crate::protocol::one_line;
+use crate::protocol::{Revision, unknown_listing_keys, unknown_tool_keys};
+use crate::service::{IntoService, Service};
+use crate::tasks::{MemoryTaskStore, TaskInput, TaskStore, TaskSupport, TaskTool, Tasks};
 
 /// An MCP server: one or more services, served to any number of connections.
 #[derive(Clone)]
@@ -85,8 +84,14 @@ impl ServerBuilder {
     }
 
     /// Adds a service; its items are listed after those of earlier services.
-    pub fn service(mut self, service: Arc<dyn Service>) -> Self {
-        self.services.push(service);
+    ///
+    /// ```ignore
+    /// let server = Server::builder("weather", "1.0.0")
+    ///     .service(WeatherToolsServer::new(Weather)) // a generated server, or any Service
+    ///     .build();
+    /// ```
+    pub fn service(mut self, service: impl IntoService) -> Self {
+        self.services.push(service.into_service());
         self
     }
 
@@ -129,8 +134,8 @@ impl ServerBuilder {
     /// least 1), so that a client flooding a connection cannot grow the server without
     /// bound. Over stdio, the server stops reading while the limit is reached (the client's
     /// writes block until a call ends; after 5 seconds without one, it reads on). Elsewhere
-    /// (an HTTP session, [`Connection`](crate::Connection)), one call more is refused at
-    /// once with [`code::SERVER_BUSY`](crate::code::SERVER_BUSY) (-32000). Calls that finish
+    /// (an HTTP session, [`Connection`](crate::transport::Connection)), one call more is refused at
+    /// once with [`code::SERVER_BUSY`](crate::protocol::code::SERVER_BUSY) (-32000). Calls that finish
     /// at once never count toward the limit (while it is reached, they are refused too).
     pub fn max_pending_calls(mut self, n: usize) -> Self {
         self.max_pending_calls = n.max(1);

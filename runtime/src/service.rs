@@ -9,7 +9,10 @@ use serde_json::value::RawValue;
 
 use crate::args::{ArgError, Decode, Path};
 use crate::context::RequestContext;
-use crate::jsonrpc::RpcError;
+use crate::protocol::RpcError;
+
+/// The text of every error result whose details must not reach the client.
+pub const TOOL_FAILED: &str = "The tool failed.";
 
 /// A boxed, sendable future, as every service method returns.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -168,7 +171,7 @@ pub trait Service: Send + Sync + 'static {
     /// `@task`. A tool declared with
     /// [`ServerBuilder::task_tool`](crate::ServerBuilder::task_tool) is a task tool whatever
     /// this says. The handler's requests for input park the task (`TaskInput::InTask`).
-    fn task_support(&self, name: &str) -> Option<crate::TaskSupport> {
+    fn task_support(&self, name: &str) -> Option<crate::tasks::TaskSupport> {
         let _ = name;
         None
     }
@@ -223,7 +226,8 @@ pub trait Service: Send + Sync + 'static {
     }
 }
 
-/// A successful tool output, mapped to a `CallToolResult` as seed 000 prescribes.
+/// A successful tool output, and the `CallToolResult` it becomes (each variant says how;
+/// docs/runtime.md, "Tool results", has the whole table).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolOutput {
     /// No result: empty `content`.
@@ -377,5 +381,31 @@ impl std::fmt::Display for ToolError {
             ToolError::Rpc(e) => e.fmt(f),
             ToolError::Internal(e) => e.fmt(f),
         }
+    }
+}
+
+/// What [`ServerBuilder::service`](crate::ServerBuilder::service) takes: any [`Service`]
+/// (a generated `XxxServer`, a hand-written one), boxed into an `Arc` there, or a service
+/// already in an `Arc` (`Arc<MyService>`, `Arc<dyn Service>`), used as it is.
+pub trait IntoService {
+    /// The service, shared.
+    fn into_service(self) -> Arc<dyn Service>;
+}
+
+impl<S: Service> IntoService for S {
+    fn into_service(self) -> Arc<dyn Service> {
+        Arc::new(self)
+    }
+}
+
+impl<S: Service> IntoService for Arc<S> {
+    fn into_service(self) -> Arc<dyn Service> {
+        self
+    }
+}
+
+impl IntoService for Arc<dyn Service> {
+    fn into_service(self) -> Arc<dyn Service> {
+        self
     }
 }

@@ -8,8 +8,10 @@
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 use crate::connection::{Connection, Outbox};
-use crate::jsonrpc::IdScanner;
+use crate::protocol::IdScanner;
 use crate::server::Server;
+
+pub use crate::banner::StdioBanner;
 
 /// Options of the stdio transport.
 #[derive(Debug, Clone)]
@@ -32,7 +34,7 @@ impl Default for StdioConfig {
 ///
 /// Started on a terminal (stdin is a TTY: a person ran it, not a client), it first tells on
 /// stderr what it is and prints a client configuration entry for itself (a
-/// [`StdioBanner`](crate::StdioBanner) with the server's name and version, and this
+/// [`StdioBanner`] with the server's name and version, and this
 /// process's executable and arguments); stdout carries only protocol messages. Use
 /// [`serve_stdio_with`] for no banner, or print your own first.
 pub async fn serve_stdio(server: Server) -> io::Result<()> {
@@ -41,7 +43,7 @@ pub async fn serve_stdio(server: Server) -> io::Result<()> {
 }
 
 /// The banner of [`serve_stdio`]: `<name> <version>` from `serverInfo`, keyed by the name.
-fn default_banner(server: &Server) -> crate::StdioBanner {
+fn default_banner(server: &Server) -> crate::banner::StdioBanner {
     let info: serde_json::Value =
         serde_json::from_str(&server.shared.info_json).unwrap_or_default();
     let field = |key: &str| {
@@ -56,7 +58,7 @@ fn default_banner(server: &Server) -> crate::StdioBanner {
         .and_then(|v| v.as_str())
         .map(|t| format!(" ({t})"))
         .unwrap_or_default();
-    crate::StdioBanner::new(name.clone(), format!("{name} {version}{title}"))
+    crate::banner::StdioBanner::new(name.clone(), format!("{name} {version}{title}"))
         .args(std::env::args().skip(1))
 }
 

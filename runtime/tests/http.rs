@@ -1340,14 +1340,14 @@ async fn tasks_are_polled_across_stateless_posts_with_mcp_name_checked() {
         .service(std::sync::Arc::new(Kitchen))
         .task_tool(
             "text",
-            toolidl_runtime::TaskSupport::Optional,
-            toolidl_runtime::TaskInput::InTask,
+            toolidl_runtime::tasks::TaskSupport::Optional,
+            toolidl_runtime::tasks::TaskInput::InTask,
         )
         .build();
     let (_tx, probe) = tokio::sync::mpsc::unbounded_channel();
     let server = start_server(tasks, probe, HttpConfig::new().stateless(true)).await;
     let mut c = server.client().await;
-    let meta = modern_meta(json!({"extensions": {toolidl_runtime::TASKS_EXTENSION: {}}}));
+    let meta = modern_meta(json!({"extensions": {toolidl_runtime::tasks::TASKS_EXTENSION: {}}}));
     let call = request(
         1,
         "tools/call",

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use common::{Client, Kitchen, Solo, kitchen_server, modern_meta, text_of};
 use serde_json::{Value, json};
-use toolidl_runtime::{Server, TOOL_FAILED};
+use toolidl_runtime::{Server, service::TOOL_FAILED};
 
 const HANDSHAKE: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
@@ -1009,7 +1009,7 @@ async fn cache_hints_are_configurable() {
 async fn a_tool_name_listed_twice_is_served_by_the_first_service() {
     struct Shadow;
     impl toolidl_runtime::Service for Shadow {
-        fn tools(&self) -> &[toolidl_runtime::ToolDef] {
+        fn tools(&self) -> &[toolidl_runtime::service::ToolDef] {
             &common::SOLO
         }
         fn call_tool(
@@ -1017,7 +1017,7 @@ async fn a_tool_name_listed_twice_is_served_by_the_first_service() {
             _: &str,
             _: &serde_json::value::RawValue,
             _: toolidl_runtime::RequestContext,
-        ) -> toolidl_runtime::BoxFuture<toolidl_runtime::ToolResult> {
+        ) -> toolidl_runtime::service::BoxFuture<toolidl_runtime::ToolResult> {
             Box::pin(async { Ok(toolidl_runtime::ToolOutput::text("shadow")) })
         }
     }
@@ -1034,7 +1034,7 @@ async fn a_tool_name_listed_twice_is_served_by_the_first_service() {
 
 #[test]
 fn error_codes_are_the_specification_numbers() {
-    use toolidl_runtime::code;
+    use toolidl_runtime::protocol::code;
     assert_eq!(
         [
             code::PARSE_ERROR,
@@ -1059,15 +1059,21 @@ fn error_codes_are_the_specification_numbers() {
 /// Listings with every optional key the revisions added over time.
 struct Decorated;
 
-static DECORATED_RESOURCES: [toolidl_runtime::ListingDef; 1] = [toolidl_runtime::ListingDef::new(
-    r#"{"uri":"mem://a","name":"a","title":"A","description":"d","mimeType":"text/plain","annotations":{"priority":1},"icons":[{"src":"https://example.org/a.png"}],"_meta":{"k":1}}"#,
-)];
-static DECORATED_TEMPLATES: [toolidl_runtime::ListingDef; 1] = [toolidl_runtime::ListingDef::new(
-    r#"{"uriTemplate":"mem://t/{x}","name":"t","title":"T","icons":[{"src":"https://example.org/t.png"}],"_meta":{"k":1}}"#,
-)];
-static DECORATED_PROMPTS: [toolidl_runtime::ListingDef; 1] = [toolidl_runtime::ListingDef::new(
-    r#"{"name":"p","title":"P","arguments":[{"name":"x","title":"X","required":true}],"icons":[{"src":"https://example.org/p.png"}],"_meta":{"k":1}}"#,
-)];
+static DECORATED_RESOURCES: [toolidl_runtime::service::ListingDef; 1] = [
+    toolidl_runtime::service::ListingDef::new(
+        r#"{"uri":"mem://a","name":"a","title":"A","description":"d","mimeType":"text/plain","annotations":{"priority":1},"icons":[{"src":"https://example.org/a.png"}],"_meta":{"k":1}}"#,
+    ),
+];
+static DECORATED_TEMPLATES: [toolidl_runtime::service::ListingDef; 1] = [
+    toolidl_runtime::service::ListingDef::new(
+        r#"{"uriTemplate":"mem://t/{x}","name":"t","title":"T","icons":[{"src":"https://example.org/t.png"}],"_meta":{"k":1}}"#,
+    ),
+];
+static DECORATED_PROMPTS: [toolidl_runtime::service::ListingDef; 1] = [
+    toolidl_runtime::service::ListingDef::new(
+        r#"{"name":"p","title":"P","arguments":[{"name":"x","title":"X","required":true}],"icons":[{"src":"https://example.org/p.png"}],"_meta":{"k":1}}"#,
+    ),
+];
 
 impl toolidl_runtime::Service for Decorated {
     fn call_tool(
@@ -1075,16 +1081,16 @@ impl toolidl_runtime::Service for Decorated {
         _name: &str,
         _args: &serde_json::value::RawValue,
         _ctx: toolidl_runtime::RequestContext,
-    ) -> toolidl_runtime::BoxFuture<toolidl_runtime::ToolResult> {
+    ) -> toolidl_runtime::service::BoxFuture<toolidl_runtime::ToolResult> {
         Box::pin(async { Ok(toolidl_runtime::ToolOutput::Empty) })
     }
-    fn resources(&self) -> &[toolidl_runtime::ListingDef] {
+    fn resources(&self) -> &[toolidl_runtime::service::ListingDef] {
         &DECORATED_RESOURCES
     }
-    fn resource_templates(&self) -> &[toolidl_runtime::ListingDef] {
+    fn resource_templates(&self) -> &[toolidl_runtime::service::ListingDef] {
         &DECORATED_TEMPLATES
     }
-    fn prompts(&self) -> &[toolidl_runtime::ListingDef] {
+    fn prompts(&self) -> &[toolidl_runtime::service::ListingDef] {
         &DECORATED_PROMPTS
     }
 }
@@ -1146,9 +1152,10 @@ async fn resource_and_prompt_listings_carry_only_keys_their_revision_defines() {
 /// `gone://now/…`, after a yield (so from a spawned task) for `gone://later/…`.
 struct Gone;
 
-static GONE_TEMPLATES: [toolidl_runtime::ListingDef; 1] = [toolidl_runtime::ListingDef::new(
-    r#"{"uriTemplate":"gone://{when}/{name}","name":"gone"}"#,
-)];
+static GONE_TEMPLATES: [toolidl_runtime::service::ListingDef; 1] =
+    [toolidl_runtime::service::ListingDef::new(
+        r#"{"uriTemplate":"gone://{when}/{name}","name":"gone"}"#,
+    )];
 
 impl toolidl_runtime::Service for Gone {
     fn call_tool(
@@ -1156,11 +1163,11 @@ impl toolidl_runtime::Service for Gone {
         _: &str,
         _: &serde_json::value::RawValue,
         _: toolidl_runtime::RequestContext,
-    ) -> toolidl_runtime::BoxFuture<toolidl_runtime::ToolResult> {
+    ) -> toolidl_runtime::service::BoxFuture<toolidl_runtime::ToolResult> {
         unreachable!("Gone has no tools")
     }
 
-    fn resource_templates(&self) -> &[toolidl_runtime::ListingDef] {
+    fn resource_templates(&self) -> &[toolidl_runtime::service::ListingDef] {
         &GONE_TEMPLATES
     }
 
@@ -1168,10 +1175,10 @@ impl toolidl_runtime::Service for Gone {
         self: Arc<Self>,
         uri: &str,
         _: toolidl_runtime::RequestContext,
-    ) -> Option<toolidl_runtime::BoxFuture<Result<Value, toolidl_runtime::RpcError>>> {
+    ) -> Option<toolidl_runtime::service::BoxFuture<Result<Value, toolidl_runtime::RpcError>>> {
         let later = uri.starts_with("gone://later/");
         let error = toolidl_runtime::RpcError::new(
-            toolidl_runtime::code::RESOURCE_NOT_FOUND,
+            toolidl_runtime::protocol::code::RESOURCE_NOT_FOUND,
             format!("No such thing: {uri}."),
         )
         .with_data(json!({"uri": uri}));

@@ -18,7 +18,7 @@ use std::time::Duration;
 use input::{Check, Expect, item, render};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolidl_runtime::{Server, StdioConfig, TOOL_FAILED, serve_io};
+use toolidl_runtime::{Server, service::TOOL_FAILED, stdio::StdioConfig, transport::serve_io};
 
 /// A writer whose bytes the test reads after the server is done.
 #[derive(Clone, Default)]

@@ -6,7 +6,7 @@ use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use toolidl_runtime::{StdioConfig, serve_io};
+use toolidl_runtime::{stdio::StdioConfig, transport::serve_io};
 
 /// A writer whose bytes the test can read after the server is done.
 #[derive(Clone, Default)]
@@ -245,7 +245,7 @@ fn default_line_limit_is_four_mebibytes() {
 async fn batching_joins_replies_until_flushed() {
     let server = common::kitchen_server();
     let (conn, mut out) =
-        toolidl_runtime::Connection::new(&server, tokio::runtime::Handle::current());
+        toolidl_runtime::transport::Connection::new(&server, tokio::runtime::Handle::current());
     let conn = conn.with_batching();
     conn.handle_line(&discover(1));
     conn.handle_line("oops");
@@ -267,10 +267,10 @@ async fn batching_joins_replies_until_flushed() {
 
 /// A hand-written service whose listings and outputs are pretty-printed JSON.
 struct Pretty {
-    tools: Vec<toolidl_runtime::ToolDef>,
-    resources: Vec<toolidl_runtime::ListingDef>,
-    templates: Vec<toolidl_runtime::ListingDef>,
-    prompts: Vec<toolidl_runtime::ListingDef>,
+    tools: Vec<toolidl_runtime::service::ToolDef>,
+    resources: Vec<toolidl_runtime::service::ListingDef>,
+    templates: Vec<toolidl_runtime::service::ListingDef>,
+    prompts: Vec<toolidl_runtime::service::ListingDef>,
 }
 
 fn pretty(value: Value) -> String {
@@ -281,7 +281,7 @@ fn pretty(value: Value) -> String {
 
 impl Pretty {
     fn new() -> Self {
-        use toolidl_runtime::{ListingDef, ToolDef};
+        use toolidl_runtime::{service::ListingDef, service::ToolDef};
         let tool = |name: &str| {
             ToolDef::owned(
                 name.into(),
@@ -309,16 +309,16 @@ impl Pretty {
 }
 
 impl toolidl_runtime::Service for Pretty {
-    fn tools(&self) -> &[toolidl_runtime::ToolDef] {
+    fn tools(&self) -> &[toolidl_runtime::service::ToolDef] {
         &self.tools
     }
-    fn resources(&self) -> &[toolidl_runtime::ListingDef] {
+    fn resources(&self) -> &[toolidl_runtime::service::ListingDef] {
         &self.resources
     }
-    fn resource_templates(&self) -> &[toolidl_runtime::ListingDef] {
+    fn resource_templates(&self) -> &[toolidl_runtime::service::ListingDef] {
         &self.templates
     }
-    fn prompts(&self) -> &[toolidl_runtime::ListingDef] {
+    fn prompts(&self) -> &[toolidl_runtime::service::ListingDef] {
         &self.prompts
     }
     fn call_tool(
@@ -326,7 +326,7 @@ impl toolidl_runtime::Service for Pretty {
         name: &str,
         _args: &serde_json::value::RawValue,
         _ctx: toolidl_runtime::RequestContext,
-    ) -> toolidl_runtime::BoxFuture<toolidl_runtime::ToolResult> {
+    ) -> toolidl_runtime::service::BoxFuture<toolidl_runtime::ToolResult> {
         use toolidl_runtime::ToolOutput;
         let value = json!({"lines": ["a\nb", "c"], "n": {"x": 1}});
         let out = match name {

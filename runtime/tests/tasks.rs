@@ -13,7 +13,7 @@ use toolidl_runtime::codegen::{
     BoxFuture, RawValue, RequestContext, RpcError, Service, ToolDef, ToolError, ToolOutput,
     ToolResult,
 };
-use toolidl_runtime::{Server, TASKS_EXTENSION, TaskInput, TaskSupport};
+use toolidl_runtime::{Server, tasks::TASKS_EXTENSION, tasks::TaskInput, tasks::TaskSupport};
 
 macro_rules! tool {
     ($name:literal) => {

@@ -190,7 +190,7 @@ impl Tools for {implementor} {{
 
 fn main() -> std::io::Result<()> {{
     let server = Server::builder("{name}", env!("CARGO_PKG_VERSION"))
-        .service(ToolsServer::new({implementor}).into())
+        .service(ToolsServer::new({implementor}))
         .build();
     // One JSON-RPC message per line on stdin and stdout, until stdin ends.
     let runtime = tokio::runtime::Builder::new_current_thread().build()?;

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolidl_runtime::{
-    Bytes, LogLevel, RequestContext, RpcError, Server, Service, TaskInput, TaskSupport, ToolError,
-    content, tasks::TaskStore,
+    Bytes, LogLevel, RequestContext, RpcError, Server, Service, ToolError, content,
+    tasks::TaskInput, tasks::TaskStore, tasks::TaskSupport,
 };
 
 pub mod extras;
@@ -424,11 +424,11 @@ impl Everything for Fixture {
     async fn complete(
         &self,
         _ctx: RequestContext,
-        request: toolidl_runtime::CompletionRequest,
-    ) -> Result<toolidl_runtime::Completion, RpcError> {
+        request: toolidl_runtime::service::CompletionRequest,
+    ) -> Result<toolidl_runtime::service::Completion, RpcError> {
         // Free-text arguments have no members to suggest; offer a few sample values.
         const SAMPLES: [&str; 4] = ["paris", "park", "party", "test-value"];
-        Ok(toolidl_runtime::Completion::members(
+        Ok(toolidl_runtime::service::Completion::members(
             &SAMPLES,
             &request.argument_value,
         ))
@@ -493,7 +493,7 @@ pub fn server(sealer: input::Sealer, task_store: Option<Arc<dyn TaskStore>>) -> 
             TaskSupport::Required,
             TaskInput::BeforeTask,
         )
-        .service(EverythingServer::from_arc(fixture.clone()).into())
+        .service(EverythingServer::from_arc(fixture.clone()))
         .service(Arc::new(extras::Extras::new(sealer)))
         .build();
     // The server holds the fixture and the fixture the server: both live as long as the process.

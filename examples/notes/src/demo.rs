@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use serde_json::{Value, json};
-use toolidl_runtime::{Connection, Server};
+use toolidl_runtime::{Server, transport::Connection};
 
 /// One step of the script: a method, its params, and what the step shows.
 struct Step {
@@ -135,7 +135,7 @@ pub async fn run(server: Server, out: &mut impl Write) -> io::Result<()> {
 /// Sends one request and waits for its reply (printing nothing of the notifications).
 async fn exchange(
     conn: &Connection,
-    outbox: &mut toolidl_runtime::Outbox,
+    outbox: &mut toolidl_runtime::transport::Outbox,
     id: i64,
     method: &str,
     params: Value,

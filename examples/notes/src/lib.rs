@@ -9,7 +9,8 @@ use std::sync::Arc;
 use serde_json::json;
 use toolidl_runtime::args::{ArgError, Path as ArgPath, Pattern, check};
 use toolidl_runtime::{
-    Completion, CompletionRequest, LogLevel, RequestContext, RpcError, Server, ToolError, code,
+    LogLevel, RequestContext, RpcError, Server, ToolError, protocol::code, service::Completion,
+    service::CompletionRequest,
 };
 
 pub mod db;
@@ -492,7 +493,7 @@ pub fn server(notes: Notes) -> Server {
             "Notes kept in SQLite. Search with search_notes (pass nextCursor back as cursor \
              for more); read one note with get_note or the resource notes://{id}.",
         )
-        .service(NotesToolsServer::new(notes).into())
+        .service(NotesToolsServer::new(notes))
         .build()
 }
 

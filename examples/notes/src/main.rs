@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use notes_example::{MAX_MESSAGE_BYTES, Notes};
 use toolidl_runtime::http::HttpConfig;
-use toolidl_runtime::{StdioBanner, StdioConfig};
+use toolidl_runtime::{stdio::StdioBanner, stdio::StdioConfig};
 
 const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless]] | --demo";
 
@@ -70,7 +70,7 @@ fn main() -> std::io::Result<()> {
             let config = StdioConfig {
                 max_line_bytes: MAX_MESSAGE_BYTES,
             };
-            runtime.block_on(toolidl_runtime::serve_stdio_with(server, config))
+            runtime.block_on(toolidl_runtime::stdio::serve_stdio_with(server, config))
         }
         Some(addr) => {
             let runtime = tokio::runtime::Builder::new_multi_thread()

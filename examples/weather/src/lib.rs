@@ -80,7 +80,7 @@ impl WeatherTools for Weather {
         match city(&name) {
             Some(&(name, lat, lon, _)) => Ok(format!("# {name}\n\nAt {lat}° N, {lon}° E.\n")),
             None => Err(RpcError::new(
-                toolidl_runtime::code::RESOURCE_NOT_FOUND,
+                toolidl_runtime::protocol::code::RESOURCE_NOT_FOUND,
                 format!("No city named {name}."),
             )),
         }
@@ -131,8 +131,8 @@ impl ManualTools for Manual {
 pub fn server() -> Server {
     Server::builder("weather-example", env!("CARGO_PKG_VERSION"))
         .instructions("Weather for a few cities, and greet, add and stats.")
-        .service(WeatherToolsServer::new(Weather).into())
-        .service(ManualToolsServer::new(Manual).into())
+        .service(WeatherToolsServer::new(Weather))
+        .service(ManualToolsServer::new(Manual))
         .build()
 }
 

@@ -56,7 +56,7 @@ impl<'a> Path<'a> {
             Path::Key(parent, key) => {
                 parent.render_into(out);
                 out.push('[');
-                crate::jsonrpc::push_json_string(out, key);
+                crate::protocol::push_json_string(out, key);
                 out.push(']');
             }
         }

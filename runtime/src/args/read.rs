@@ -310,7 +310,7 @@ pub fn json(r: &mut Reader<'_>, path: &Path<'_>) -> Result<serde_json::Value, Ar
                 Open::Array(items) => out.push_str(&format!("[{}]", items.len())),
                 Open::Object(_, key) => {
                     out.push('[');
-                    crate::jsonrpc::push_json_string(&mut out, key);
+                    crate::protocol::push_json_string(&mut out, key);
                     out.push(']');
                 }
             }

@@ -10,11 +10,11 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 
 use super::Connection;
-use super::shared::lock;
 use crate::args::depth;
-use crate::context::{CallState, RequestContext};
-use crate::jsonrpc::{RpcError, error_message, result_message};
+use crate::context::RequestContext;
 use crate::output::{Body, finish_result};
+use crate::peer::{CallState, lock};
+use crate::protocol::{RpcError, error_message, result_message};
 use crate::service::BoxFuture;
 
 impl Connection {
@@ -65,10 +65,20 @@ impl Connection {
     {
         let mut cx = Context::from_waker(Waker::noop());
         match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
-            Ok(Poll::Ready(value)) => self.emit(render(finish, Ok(value), &state)),
+            Ok(Poll::Ready(value)) => self.emit(render(
+                finish,
+                Ok(value),
+                &state,
+                self.server.shared.max_depth,
+            )),
             Err(payload) => {
                 report_panic(&state.request_id, payload.as_ref());
-                self.emit(render(finish, Err(Panicked), &state));
+                self.emit(render(
+                    finish,
+                    Err(Panicked),
+                    &state,
+                    self.server.shared.max_depth,
+                ));
             }
             Ok(Poll::Pending) => {
                 let conn = self.shared.clone();
@@ -84,10 +94,10 @@ impl Connection {
                     lock(&conn.inflight).remove(&key);
                     conn.slot_freed.notify_all();
                     match outcome {
-                        Some(Ok(v)) => state.send_reply(render(finish, Ok(v), &state)),
+                        Some(Ok(v)) => state.send_reply(render(finish, Ok(v), &state, max_depth)),
                         Some(Err(payload)) => {
                             report_panic(&state.request_id, payload.as_ref());
-                            state.send_reply(render(finish, Err(Panicked), &state));
+                            state.send_reply(render(finish, Err(Panicked), &state, max_depth));
                         }
                         None => tracing::debug!(request = %state.request_id, "cancelled"),
                     }
@@ -99,11 +109,15 @@ impl Connection {
 
 /// Renders the reply; a panic while rendering (a service's `Display` or `Serialize`, say)
 /// still answers the request, with -32603.
-fn render<T, F>(finish: F, outcome: Result<T, Panicked>, state: &CallState) -> String
+fn render<T, F>(
+    finish: F,
+    outcome: Result<T, Panicked>,
+    state: &CallState,
+    max_depth: u32,
+) -> String
 where
     F: FnOnce(Result<T, Panicked>, &CallState) -> String,
 {
-    let max_depth = state.conn.server.shared.max_depth;
     let rendered = depth::scoped(max_depth, || {
         catch_unwind(AssertUnwindSafe(|| finish(outcome, state)))
     });

@@ -8,12 +8,13 @@ use serde_json::Value;
 
 use super::drive::{Panicked, report_panic};
 use super::params::{Params, arguments_object, completion_json, completion_request};
-use super::shared::{ListKind, Session, Subscription, lock, send_routed};
 use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain, tasks};
-use crate::context::{CallState, LogLevel, RequestContext};
-use crate::jsonrpc::{self, RpcError, code, error_message, result_message};
+use crate::context::RequestContext;
 use crate::output::{self, Body, finish_result, render_tool_result};
-use crate::revision::Revision;
+use crate::peer::{CallState, ListKind, Session, Subscription, lock, send_routed};
+use crate::protocol::LogLevel;
+use crate::protocol::Revision;
+use crate::protocol::{self, RpcError, code, error_message, result_message};
 use crate::server::{Kind, Registry};
 use crate::service::{BoxFuture, Completion, Service};
 
@@ -85,7 +86,7 @@ impl Connection {
     pub(super) fn push_instructions(&self, out: &mut String) {
         if let Some(text) = &self.server.shared.instructions {
             out.push_str(r#","instructions":"#);
-            jsonrpc::push_json_string(out, text);
+            protocol::push_json_string(out, text);
         }
     }
 
@@ -121,7 +122,7 @@ impl Connection {
         if rev.is_stateless() && self.server.has_task_tools(registry) {
             parts.push(format!(
                 r#""extensions":{{"{}":{{}}}}"#,
-                tasks::TASKS_EXTENSION
+                crate::tasks::TASKS_EXTENSION
             ));
         }
         format!("{{{}}}", parts.join(","))
@@ -168,7 +169,7 @@ impl Connection {
         );
         let route = self.route.borrow().clone();
         let ack =
-            jsonrpc::notification_message("notifications/subscriptions/acknowledged", &params);
+            protocol::notification_message("notifications/subscriptions/acknowledged", &params);
         match &route {
             Some(route) => send_routed(route, ack, false),
             None => self.shared.send(ack),
@@ -312,6 +313,7 @@ impl Connection {
                 cancel_signal: Default::default(),
                 route: self.route.borrow().clone(),
             }),
+            server: self.server.clone(),
         })
     }
 
@@ -348,7 +350,7 @@ impl Connection {
             if tasks::declares_tasks(ctx.state.client_capabilities.as_ref()) {
                 return self.start_task(service.clone(), &name, args, ctx, tool);
             }
-            if tool.support == tasks::TaskSupport::Required {
+            if tool.support == crate::tasks::TaskSupport::Required {
                 let e = tasks::missing_tasks_capability(&format!("The tool {name}"));
                 return self.reply_error(id, &e);
             }

@@ -7,7 +7,6 @@
 mod drive;
 mod methods;
 mod params;
-mod shared;
 pub(crate) mod tasks;
 
 use std::cell::RefCell;
@@ -22,17 +21,14 @@ use serde_json::value::RawValue;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::args::depth;
-use crate::context::LogLevel;
-use crate::jsonrpc::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::output::{Body, finish_result};
-use crate::revision::Revision;
+use crate::peer::{ConnShared, NO_LOGS, Route, lock, send_routed};
+use crate::protocol::LogLevel;
+use crate::protocol::Revision;
+use crate::protocol::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::server::{Kind, Registry, Server};
 use methods::listing_page;
 use params::{Params, parse_params};
-#[cfg(feature = "http")]
-pub(crate) use shared::Routed;
-pub(crate) use shared::{ConnShared, ListKind, Route, send_routed};
-use shared::{NO_LOGS, lock};
 
 /// The receiving end of a connection's outbox: one JSON message per item (several, joined by
 /// `\n`, when batching is on).
@@ -94,7 +90,6 @@ impl Connection {
             resource_subscriptions: Mutex::new(HashSet::new()),
             ephemeral: AtomicBool::new(false),
             runtime,
-            server: server.clone(),
         });
         (
             Connection {
@@ -169,7 +164,7 @@ impl Connection {
     /// `initialize` had negotiated `revision` with a client that declared no capabilities.
     #[cfg(feature = "http")]
     pub(crate) fn assume_session(&self, revision: Revision) {
-        let _ = self.shared.session.set(shared::Session {
+        let _ = self.shared.session.set(crate::peer::Session {
             revision,
             client_info: Value::Null,
             client_capabilities: Value::Object(Default::default()),
@@ -213,7 +208,7 @@ impl Connection {
     /// its id, which names the server's own request: that request fails with `-32603` now
     /// instead of waiting for an answer that will not come, and the client gets the error
     /// without an id.
-    pub(crate) fn reject_long_message(&self, limit: usize, scanned: jsonrpc::IdScanner) {
+    pub(crate) fn reject_long_message(&self, limit: usize, scanned: protocol::IdScanner) {
         let response = scanned.is_response();
         let id = scanned.finish();
         if response {
@@ -253,7 +248,10 @@ impl Connection {
     }
 
     fn handle_message(&self, msg: Incoming<'_>) {
-        let id_text = msg.id.filter(|id| jsonrpc::valid_id(id)).map(RawValue::get);
+        let id_text = msg
+            .id
+            .filter(|id| protocol::valid_id(id))
+            .map(RawValue::get);
         if msg.jsonrpc.as_deref() != Some("2.0") {
             let e = RpcError::new(
                 code::INVALID_REQUEST,
@@ -535,18 +533,18 @@ pub enum LineProblem {
 /// with the request's id when the line has a usable one (serde_json gives up at the first
 /// member of the wrong type, `"method": 5`, before it may have seen the id).
 fn unreadable(line: &str) -> (Option<&str>, RpcError) {
-    let id = match jsonrpc::scan(line) {
-        jsonrpc::Scanned::NotJson => {
+    let id = match protocol::scan(line) {
+        protocol::Scanned::NotJson => {
             return (None, RpcError::new(code::PARSE_ERROR, "Parse error."));
         }
-        jsonrpc::Scanned::Array => {
+        protocol::Scanned::Array => {
             let e = RpcError::new(
                 code::INVALID_REQUEST,
                 "Invalid request: batches are not supported.",
             );
             return (None, e);
         }
-        jsonrpc::Scanned::Json { id } => id,
+        protocol::Scanned::Json { id } => id,
     };
     let e = RpcError::new(
         code::INVALID_REQUEST,

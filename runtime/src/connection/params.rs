@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::jsonrpc::RpcError;
+use crate::protocol::RpcError;
 use crate::service::{Completion, CompletionRequest};
 
 /// Request params, read once for whichever method they belong to.

@@ -14,9 +14,8 @@
 //! any process can. A handler's future stays in the process that runs it.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, RandomState};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, SystemTime};
@@ -26,50 +25,17 @@ use serde_json::{Map, Value};
 
 use super::drive::{CatchUnwind, Panicked, report_panic};
 use super::params::Params;
-use super::shared::{ConnShared, NO_LOGS, lock};
 use super::{Connection, Reply, plain};
-use crate::context::{CallState, RequestContext};
-use crate::jsonrpc::{RpcError, result_message};
+use crate::context::RequestContext;
 use crate::output::{Body, finish_result, render_tool_result};
-use crate::revision::Revision;
+use crate::peer::{CallState, ConnShared, NO_LOGS, lock};
+use crate::protocol::Revision;
+use crate::protocol::{RpcError, result_message};
 use crate::server::Server;
 use crate::service::{BoxFuture, Service, ToolOutput, ToolResult};
-use crate::tasks::{CallRecord, ErrorRecord, Status, TaskRecord, TaskStore, now_ms};
-
-/// The extension's identifier, under `capabilities.extensions`.
-pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
-
-/// Whether a tool can run as a task (declared with [`ServerBuilder::task_tool`]).
-///
-/// [`ServerBuilder::task_tool`]: crate::ServerBuilder::task_tool
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaskSupport {
-    /// A task when the request declares the extension; a synchronous call otherwise.
-    Optional,
-    /// Only as a task: a 2026-07-28 request that does not declare the extension gets
-    /// -32021 with `requiredCapabilities.extensions["io.modelcontextprotocol/tasks"]`.
-    /// (Handshake revisions have no tasks: the call runs synchronously.)
-    Required,
-}
-
-/// When a task tool's requests for input are answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaskInput {
-    /// The task is created first; input the handler asks for parks the task
-    /// (`input_required`, answered with `tasks/update`).
-    InTask,
-    /// Input the handler asks for before its first suspension goes back to the client as a
-    /// synchronous `input_required` (multi round-trip on `tools/call` itself); the task is
-    /// created on the round that does not ask (SEP-2663: input *before* a task uses the
-    /// original request, input *during* it uses `tasks/update`).
-    BeforeTask,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct TaskTool {
-    pub support: TaskSupport,
-    pub input: TaskInput,
-}
+use crate::tasks::{
+    CallRecord, ErrorRecord, Status, TASKS_EXTENSION, TaskInput, TaskRecord, TaskTool, now_ms,
+};
 
 /// How long a task stays readable after it was created.
 const TTL_MS: u64 = 60 * 60 * 1000;
@@ -79,58 +45,6 @@ const POLL_INTERVAL_MS: u64 = 500;
 /// another process (shared stores only).
 #[cfg(feature = "http")]
 const CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(250);
-
-/// The server's tasks: their records in a [`TaskStore`], the handlers this process runs.
-pub(crate) struct Tasks {
-    store: Arc<dyn TaskStore>,
-    /// Handlers running here, by task id, to cancel them.
-    running: Mutex<HashMap<String, Arc<CallState>>>,
-    ids: (RandomState, RandomState),
-    counter: AtomicU64,
-}
-
-impl Tasks {
-    pub fn new(store: Arc<dyn TaskStore>) -> Self {
-        Tasks {
-            store,
-            running: Mutex::new(HashMap::new()),
-            ids: (RandomState::new(), RandomState::new()),
-            counter: AtomicU64::new(0),
-        }
-    }
-
-    /// 128 bits from two per-process random hash keys over a counter and the time: unique,
-    /// not guessable from other ids (those of other processes included).
-    fn new_id(&self) -> String {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let t = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let a = self.ids.0.hash_one((n, t, std::process::id()));
-        let b = self.ids.1.hash_one((t, n));
-        format!("{a:016x}{b:016x}")
-    }
-
-    fn get(&self, id: &str) -> Result<Option<TaskRecord>, RpcError> {
-        self.store.get(id).map_err(|e| store_failed(id, &e))
-    }
-
-    fn update(
-        &self,
-        id: &str,
-        mut edit: impl FnMut(&mut TaskRecord) -> bool,
-    ) -> Result<Option<TaskRecord>, RpcError> {
-        self.store
-            .update(id, &mut edit)
-            .map_err(|e| store_failed(id, &e))
-    }
-}
-
-fn store_failed(id: &str, e: &std::io::Error) -> RpcError {
-    tracing::error!(task = id, error = %e, "the task store failed");
-    RpcError::internal("Internal error.")
-}
 
 /// Whether the request's capabilities name the tasks extension.
 pub(super) fn declares_tasks(capabilities: Option<&Value>) -> bool {
@@ -176,7 +90,7 @@ impl Connection {
             state.request_state.clone(),
         );
         drop(ctx);
-        let mut fut = start_handler(&service, name, args, &quiet);
+        let mut fut = start_handler(&self.server, &service, name, args, &quiet);
         let mut ready = None;
         if tool.input == TaskInput::BeforeTask {
             let mut cx = Context::from_waker(Waker::noop());
@@ -239,7 +153,7 @@ impl Connection {
                 &state.request_id,
                 &finish_result(b, state.revision, None, &self.server.shared.info_json),
             ),
-            Err(e) => crate::jsonrpc::error_message(&state.request_id, &e),
+            Err(e) => crate::protocol::error_message(&state.request_id, &e),
         };
         self.emit(message);
     }
@@ -332,7 +246,7 @@ impl Connection {
         let args = RawValue::from_string(call.arguments.clone());
         match (service, args) {
             (Some(service), Ok(args)) => {
-                let fut = start_handler(&service, &call.tool, &args, &state);
+                let fut = start_handler(&self.server, &service, &call.tool, &args, &state);
                 run(&self.server, id.to_owned(), fut, state);
             }
             _ => {
@@ -346,6 +260,7 @@ impl Connection {
 
 /// Calls the handler; a panic while starting it is a future that fails.
 fn start_handler(
+    server: &Server,
     service: &Arc<dyn Service>,
     name: &str,
     args: &RawValue,
@@ -357,19 +272,19 @@ fn start_handler(
             args,
             RequestContext {
                 state: state.clone(),
+                server: server.clone(),
             },
         )
     }));
     started.unwrap_or_else(|payload| {
         report_panic(&state.request_id, payload.as_ref());
-        Box::pin(std::future::ready(Err(crate::ToolError::Rpc(
+        Box::pin(std::future::ready(Err(crate::service::ToolError::Rpc(
             RpcError::internal("Internal error."),
         ))))
     })
 }
 
-/// A call state for a task's handler, on a connection of its own: the server and runtime
-/// of `conn`, an outbox nobody reads (a task talks to the client only through `tasks/get`),
+/// A call state for a task's handler, on a connection of its own: the runtime of `conn`, an outbox nobody reads (a task talks to the client only through `tasks/get`),
 /// not tracked by the server, keeping no transport open.
 fn detached_state(
     conn: &ConnShared,
@@ -390,7 +305,6 @@ fn detached_state(
         resource_subscriptions: Mutex::new(HashSet::new()),
         ephemeral: AtomicBool::new(true),
         runtime: conn.runtime.clone(),
-        server: conn.server.clone(),
     });
     Arc::new(CallState {
         conn,

@@ -5,14 +5,15 @@ use std::future::poll_fn;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
+use hyper::body::{Body, Bytes, Frame, SizeHint};
 use hyper::{Response, StatusCode, header};
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::config::HttpConfig;
-use crate::connection::{Connection, Routed};
-use crate::jsonrpc::{RpcError, code, error_message};
+use crate::connection::Connection;
+use crate::peer::Routed;
+use crate::protocol::{RpcError, code, error_message};
 use crate::service::BoxFuture;
 
 /// A response body: nothing, one buffer, or an event stream.
@@ -334,9 +335,9 @@ pub(crate) fn not_allowed(config: &HttpConfig) -> Response<Out> {
 
 /// `response` after reading and discarding the request body, so that the connection can
 /// serve the next request; a body over `limit` is not read, and the connection closes.
-pub(crate) async fn drained(
+pub(crate) async fn drained<B: RequestBody>(
     mut response: Response<Out>,
-    body: &mut Incoming,
+    body: &mut B,
     limit: usize,
 ) -> Response<Out> {
     let mut read = 0usize;
@@ -361,11 +362,18 @@ pub(crate) async fn drained(
     response
 }
 
+/// A request body the transport can read: hyper's own when the runtime owns the listener,
+/// or whatever the host application's router hands a mounted [`McpService`](super::McpService)
+/// (boxed, so that it is `Unpin`).
+pub(crate) trait RequestBody: Body<Data = Bytes> + Send + Unpin {}
+
+impl<B: Body<Data = Bytes> + Send + Unpin> RequestBody for B {}
+
 /// How long a request body may take to arrive (each piece, and all of it while drained).
 pub(crate) const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The next piece of a body; a body that stalls for [`BODY_TIMEOUT`] counts as broken.
-async fn next_frame(body: &mut Incoming) -> Option<Result<Frame<Bytes>, ()>> {
+async fn next_frame<B: RequestBody>(body: &mut B) -> Option<Result<Frame<Bytes>, ()>> {
     let next = poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx));
     match tokio::time::timeout(BODY_TIMEOUT, next).await {
         Ok(frame) => frame.map(|f| f.map_err(drop)),
@@ -377,7 +385,7 @@ async fn next_frame(body: &mut Incoming) -> Option<Result<Frame<Bytes>, ()>> {
 pub(crate) enum BodyError {
     /// Over the limit: what the scan of it found, and whether it was read to its end (if
     /// not, the connection must close).
-    TooLarge(crate::jsonrpc::IdScanner, bool),
+    TooLarge(crate::protocol::IdScanner, bool),
     /// The connection failed while the body was read.
     Broken,
 }
@@ -388,15 +396,15 @@ const SCAN_AT_LEAST: usize = 16 * 1024 * 1024;
 /// Reads a request body of at most `limit` bytes. A longer one is not kept: it only goes
 /// through an id scanner, up to 4 times `limit` (at least 16 MiB) in all; the connection
 /// closes after the answer if the body was longer still.
-pub(crate) async fn read(
-    body: &mut Incoming,
+pub(crate) async fn read<B: RequestBody>(
+    body: &mut B,
     declared: Option<u64>,
     limit: usize,
 ) -> Result<Vec<u8>, BodyError> {
     let mut buf = Vec::new();
-    let mut scanner: Option<crate::jsonrpc::IdScanner> = None;
+    let mut scanner: Option<crate::protocol::IdScanner> = None;
     if declared.is_some_and(|n| n > limit as u64) {
-        scanner = Some(crate::jsonrpc::IdScanner::new());
+        scanner = Some(crate::protocol::IdScanner::new());
     } else if let Some(n) = declared {
         buf.reserve_exact(n as usize);
     }
@@ -413,7 +421,7 @@ pub(crate) async fn read(
                 };
                 read = read.saturating_add(data.len());
                 if scanner.is_none() && buf.len() + data.len() > limit {
-                    let mut s = crate::jsonrpc::IdScanner::new();
+                    let mut s = crate::protocol::IdScanner::new();
                     s.feed(&buf);
                     buf = Vec::new();
                     scanner = Some(s);
@@ -604,7 +612,7 @@ mod tests {
             reply_error(&error_message("null", &e)),
             Some((false, -32601))
         );
-        let result = crate::jsonrpc::result_message("1", r#"{"error":{"code":-1}}"#);
+        let result = crate::protocol::result_message("1", r#"{"error":{"code":-1}}"#);
         assert_eq!(reply_error(&result), None);
         assert_eq!(status_of(&result, true), StatusCode::OK);
         assert_eq!(

@@ -6,7 +6,7 @@ use hyper::{Response, StatusCode, header};
 
 use super::body::{self, Out};
 use super::config::HttpConfig;
-use crate::jsonrpc::{RpcError, code};
+use crate::protocol::{RpcError, code};
 
 /// A header's value with optional whitespace trimmed (RFC 9110 §5.5). `Some(None)` when the
 /// header is present but not visible ASCII.

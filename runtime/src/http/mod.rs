@@ -1,5 +1,5 @@
 //! The Streamable HTTP transport (feature `http`): one MCP endpoint (default `/mcp`) on
-//! hyper 1 (HTTP/1.1) and tokio, driving the same [`Connection`](crate::Connection)
+//! hyper 1 (HTTP/1.1) and tokio, driving the same [`Connection`](crate::transport::Connection)
 //! machinery as stdio, so both transports share one dispatcher and one set of error rules.
 //!
 //! - Revisions 2025-03-26 to 2025-11-25: `initialize` opens a session (`Mcp-Session-Id`,
@@ -19,37 +19,59 @@
 //! - [`HttpConfig::stateless`] keeps no session at all, so any number of instances can
 //!   answer any request behind a load balancer.
 //!
+//! Either the runtime owns the listener ([`serve`], [`HttpServer`]), or the application does
+//! and mounts the endpoint in its own router beside its other routes: [`McpService`] is a
+//! `tower::Service` (axum's `route_service("/mcp", mcp)` or `nest_service`), with the same
+//! checks and limits and a [`McpService::shutdown`] for the application's graceful shutdown
+//! (`examples/axum`).
+//!
 //! Security defaults: bound to 127.0.0.1, `Host` and `Origin` checked against loopback names
 //! and the bound address (403), a 4 MiB body limit (413), an optional bearer-token check
 //! (401), at most 256 requests in flight (503), graceful shutdown.
+//!
+//! The files form a stack as the crate's modules do (`tests/layering.rs` checks it), lowest
+//! first; this file, on top, declares them and owns the listener ([`HttpServer`]):
+//!
+//! 1. `config`: [`HttpConfig`].
+//! 2. `replay`: a session's replay buffer for `Last-Event-ID`.
+//! 3. `sessions`: a session (its connection and outbox) and the table of them.
+//! 4. `body`: response bodies (JSON, event streams) and reading request bodies.
+//! 5. `headers`, `params`: the header checks; `Mcp-Param-*` headers of tool parameters.
+//! 6. `state`: what every request handler of one endpoint shares.
+//! 7. `post`: a POST's message, answered.
+//! 8. `session_requests`: GET (a session's stream) and DELETE.
+//! 9. `route`: one request, checked, then routed by method.
+//! 10. `mount`: [`McpService`], the endpoint in an application's own router.
 
 mod body;
 mod config;
 mod headers;
+mod mount;
 mod params;
 mod post;
 mod replay;
+mod route;
+mod session_requests;
 mod sessions;
+mod state;
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
-use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 
 use crate::server::Server;
-use body::Out;
 pub use config::HttpConfig;
-use sessions::Sessions;
+pub use mount::{McpService, ResponseBody};
+use route::handle;
+use state::State;
 
 /// A bound HTTP server, ready to run.
 ///
@@ -65,19 +87,6 @@ pub struct HttpServer {
     listener: TcpListener,
     server: Server,
     config: HttpConfig,
-}
-
-/// What every request handler shares.
-pub(crate) struct State {
-    pub server: Server,
-    pub config: HttpConfig,
-    pub sessions: Sessions,
-    pub permits: Arc<Semaphore>,
-    /// The tools' `x-mcp-header` parameters, read once per registry.
-    pub params: params::ParamCache,
-    /// Becomes `true` when shutdown starts: long-lived streams (GET, `subscriptions/listen`) end.
-    pub shutdown: watch::Receiver<bool>,
-    pub runtime: tokio::runtime::Handle,
 }
 
 /// Binds `config`'s address and serves `server` until SIGINT or SIGTERM, then stops
@@ -150,15 +159,7 @@ impl HttpServer {
             config,
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
-        let state = Arc::new(State {
-            server,
-            sessions: Sessions::new(),
-            permits: Arc::new(Semaphore::new(config.max_in_flight)),
-            params: params::ParamCache::default(),
-            config,
-            shutdown: stop_rx.clone(),
-            runtime: tokio::runtime::Handle::current(),
-        });
+        let state = State::new(server, config, stop_rx.clone(), false);
         // Each connection task holds a sender; all dropped means all connections are done.
         let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
         tokio::pin!(shutdown);
@@ -209,66 +210,5 @@ impl HttpServer {
         let _ = done_rx.recv().await;
         state.sessions.end_all();
         Ok(())
-    }
-}
-
-/// Routes one HTTP request, and logs it (one `debug` line: HTTP method, MCP method, session
-/// or stateless, status).
-async fn handle(state: Arc<State>, req: Request<Incoming>) -> Response<Out> {
-    let method = req.method().clone();
-    let session = match req.headers().get("mcp-session-id") {
-        _ if state.config.stateless => "stateless".to_owned(),
-        Some(v) => v.to_str().unwrap_or("<invalid>").to_owned(),
-        None => "-".to_owned(),
-    };
-    let response = route(&state, req).await;
-    if tracing::enabled!(tracing::Level::DEBUG) {
-        let mcp = response
-            .extensions()
-            .get::<post::McpMethod>()
-            .and_then(|m| m.0.as_deref())
-            .unwrap_or("-");
-        tracing::debug!(
-            http_method = %method,
-            mcp_method = mcp,
-            session = %session,
-            status = response.status().as_u16(),
-            "served an HTTP request"
-        );
-    }
-    response
-}
-
-/// The security checks, then the method.
-async fn route(state: &Arc<State>, req: Request<Incoming>) -> Response<Out> {
-    let (parts, mut incoming) = req.into_parts();
-    let limit = state.config.max_body_bytes;
-    let rejection = headers::check_host_and_origin(&state.config, &parts)
-        .or_else(|| {
-            (parts.uri.path() != state.config.path).then(|| {
-                body::error(
-                    StatusCode::NOT_FOUND,
-                    "Not found: the MCP endpoint is elsewhere.",
-                )
-            })
-        })
-        .or_else(|| headers::check_bearer(&state.config, &parts));
-    if let Some(response) = rejection {
-        return body::drained(response, &mut incoming, limit).await;
-    }
-    match parts.method {
-        Method::POST => post::post(state, parts, incoming).await,
-        Method::GET => {
-            let response = sessions::get(state, &parts).await;
-            body::drained(response, &mut incoming, limit).await
-        }
-        Method::DELETE => {
-            let response = sessions::delete(state, &parts);
-            body::drained(response, &mut incoming, limit).await
-        }
-        _ => {
-            let response = body::not_allowed(&state.config);
-            body::drained(response, &mut incoming, limit).await
-        }
     }
 }

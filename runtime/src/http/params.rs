@@ -18,7 +18,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::jsonrpc::{RpcError, code};
+use crate::protocol::{RpcError, code};
 use crate::server::{Registry, Server};
 
 /// One annotated parameter of a tool.

@@ -3,22 +3,21 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use hyper::body::Incoming;
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode, header};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::State;
-use super::body::{self, Answer, BodyError, Guard, Out, Resumable};
+use super::body::{self, Answer, BodyError, Guard, Out, RequestBody, Resumable};
 use super::config::HttpConfig;
 use super::headers::{self, Mirrored};
 use super::params;
 use super::sessions::{Session, new_session_id, reject_long};
+use super::state::State;
 use crate::connection::Connection;
-use crate::jsonrpc::{self, Incoming as Message, RpcError, code};
-use crate::revision::Revision;
+use crate::protocol::Revision;
+use crate::protocol::{self, Incoming as Message, RpcError, code};
 use crate::service::BoxFuture;
 
 /// What the transport reads of a message before handing it to a connection.
@@ -79,7 +78,10 @@ fn peek(text: &str) -> Peek<'_> {
     let Ok(msg) = serde_json::from_str::<Message>(text) else {
         return invalid;
     };
-    let id = msg.id.filter(|id| jsonrpc::valid_id(id)).map(RawValue::get);
+    let id = msg
+        .id
+        .filter(|id| protocol::valid_id(id))
+        .map(RawValue::get);
     let kind = match (&msg.method, msg.id) {
         (Some(_), Some(_)) if id.is_some() => Kind::Request,
         (Some(_), None) => Kind::Notification,
@@ -125,10 +127,10 @@ pub(crate) fn stop_future(state: &State) -> BoxFuture<()> {
 pub(crate) struct McpMethod(pub Option<String>);
 
 /// Serves one POST.
-pub(crate) async fn post(
+pub(crate) async fn post<B: RequestBody>(
     state: &Arc<State>,
     parts: Parts,
-    mut incoming: Incoming,
+    mut incoming: B,
 ) -> Response<Out> {
     let limit = state.config.max_body_bytes;
     let Ok(permit) = state.permits.clone().try_acquire_owned() else {

@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 
 use tokio::sync::mpsc;
 
-use crate::connection::Routed;
+use crate::peer::Routed;
 
 /// The stream number of a session's GET stream.
 pub(crate) const SESSION_STREAM: u64 = 0;

@@ -1,5 +1,6 @@
-//! Sessions of the handshake revisions: one [`Connection`] per `Mcp-Session-Id`, the GET
-//! stream of its server messages, and DELETE.
+//! Sessions of the handshake revisions: one [`Connection`] per `Mcp-Session-Id` and its
+//! outbox (read by the GET stream), and the table of them. `session_requests` serves GET
+//! and DELETE on them.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -7,24 +8,19 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use hyper::http::request::Parts;
-use hyper::{Response, StatusCode};
-
-use super::State;
-use super::body::{self, Guard, Out};
 use super::config::HttpConfig;
-use super::headers;
-use super::replay::{Replay, Resume};
-use crate::connection::{Connection, Outbox, Route};
-use crate::jsonrpc::{IdScanner, Incoming};
-use crate::revision::Revision;
+use super::replay::Replay;
+use crate::connection::{Connection, Outbox};
+use crate::peer::Route;
+use crate::protocol::Revision;
+use crate::protocol::{IdScanner, Incoming};
 
 /// One session: the connection `initialize` opened, and its outbox (messages tied to no
 /// request, read by the GET stream).
 pub(crate) struct Session {
     pub id: String,
     conn: Mutex<Option<Connection>>,
-    outbox: Mutex<Option<Outbox>>,
+    pub(super) outbox: Mutex<Option<Outbox>>,
     last_used: Mutex<Instant>,
     /// Requests and streams being served.
     active: AtomicUsize,
@@ -32,7 +28,7 @@ pub(crate) struct Session {
     replay: Mutex<Replay>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
@@ -191,9 +187,10 @@ pub(crate) fn reject_long(conn: &Connection, limit: usize, scanned: IdScanner) -
     conn.with_route(tx, |c| c.reject_long_message(limit, scanned));
     match rx.try_recv() {
         Ok(m) => m.text,
-        Err(_) => {
-            crate::jsonrpc::error_message("null", &crate::RpcError::internal("Internal error."))
-        }
+        Err(_) => crate::protocol::error_message(
+            "null",
+            &crate::protocol::RpcError::internal("Internal error."),
+        ),
     }
 }
 
@@ -206,8 +203,8 @@ pub(crate) fn new_session_id() -> Option<String> {
 
 /// The session's outbox, lent to one GET stream and given back when the stream ends.
 pub(crate) struct OutboxLease {
-    session: Arc<Session>,
-    rx: Option<Outbox>,
+    pub(super) session: Arc<Session>,
+    pub(super) rx: Option<Outbox>,
 }
 
 impl OutboxLease {
@@ -226,125 +223,6 @@ impl Drop for OutboxLease {
             *lock(&self.session.outbox) = self.rx.take();
         }
     }
-}
-
-/// Whether a request names a stateless revision in `MCP-Protocol-Version`.
-fn modern_header(parts: &Parts) -> bool {
-    matches!(
-        headers::value(parts, "mcp-protocol-version"),
-        Some(Some(v)) if Revision::parse(v).is_some_and(Revision::is_stateless)
-    )
-}
-
-/// The session a GET or DELETE names, or the response that refuses it.
-fn named_session(state: &State, parts: &Parts) -> Result<Arc<Session>, Box<Response<Out>>> {
-    if state.config.stateless || modern_header(parts) {
-        return Err(Box::new(body::not_allowed(&state.config)));
-    }
-    match headers::value(parts, "mcp-session-id") {
-        None => Err(Box::new(body::error(
-            StatusCode::BAD_REQUEST,
-            "Bad request: the Mcp-Session-Id header is required.",
-        ))),
-        Some(id) => id.and_then(|id| state.sessions.get(id)).ok_or_else(|| {
-            Box::new(body::error(
-                StatusCode::NOT_FOUND,
-                "Not found: no session has this Mcp-Session-Id (it ended, or never existed).",
-            ))
-        }),
-    }
-}
-
-/// GET: the session's stream of messages tied to no request (list changes), as SSE. One
-/// at a time (409 otherwise); it ends at shutdown or when the session ends. With
-/// `Last-Event-ID`, first the events after that id on the stream it names: the GET
-/// stream's, or a POST stream's (then the rest of that call's messages, up to its reply).
-pub(crate) async fn get(state: &Arc<State>, parts: &Parts) -> Response<Out> {
-    let session = match named_session(state, parts) {
-        Ok(s) => s,
-        Err(r) => return *r,
-    };
-    let mut replay = Vec::new();
-    let last_event_id = headers::value(parts, "last-event-id").flatten();
-    if let Some(last) = last_event_id {
-        // A POST stream the client just dropped may take a moment to be let go of.
-        let mut tries = 0;
-        let resumed = loop {
-            match session.replay().resume(last) {
-                Resume::Busy if tries < 40 => {}
-                other => break other,
-            }
-            tries += 1;
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        };
-        match resumed {
-            Resume::Busy => {
-                return body::error(
-                    StatusCode::CONFLICT,
-                    "Conflict: the stream of this Last-Event-ID is still open.",
-                );
-            }
-            Resume::Request {
-                stream,
-                replay,
-                rest,
-            } => {
-                session.acquire();
-                let guard = Guard {
-                    _permit: None,
-                    own_connection: None,
-                    session: Some(session),
-                };
-                return body::resumed_request(stream, replay, rest, guard);
-            }
-            Resume::Session(_) => {}
-        }
-    }
-    // A resuming client's previous stream may not have been let go of yet.
-    let mut tries = if last_event_id.is_some() { 0 } else { 40 };
-    let taken = loop {
-        let taken = lock(&session.outbox).take();
-        if taken.is_some() || tries >= 40 {
-            break taken;
-        }
-        tries += 1;
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    };
-    let Some(rx) = taken else {
-        return body::error(
-            StatusCode::CONFLICT,
-            "Conflict: this session's stream is already open.",
-        );
-    };
-    // Read the replay once the previous stream has let go: it sends nothing more.
-    if let Some(last) = last_event_id
-        && let Resume::Session(r) = session.replay().resume(last)
-    {
-        replay = r;
-    }
-    session.acquire();
-    let lease = OutboxLease {
-        session: session.clone(),
-        rx: Some(rx),
-    };
-    let guard = Guard {
-        _permit: None,
-        own_connection: None,
-        session: Some(session),
-    };
-    body::session_stream(lease, replay, super::post::stop_future(state), guard)
-}
-
-/// DELETE: ends the session (204).
-pub(crate) fn delete(state: &Arc<State>, parts: &Parts) -> Response<Out> {
-    let session = match named_session(state, parts) {
-        Ok(s) => s,
-        Err(r) => return *r,
-    };
-    if let Some(s) = state.sessions.remove(&session.id) {
-        s.end();
-    }
-    body::empty(StatusCode::NO_CONTENT)
 }
 
 #[cfg(test)]

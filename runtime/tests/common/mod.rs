@@ -11,7 +11,7 @@ use toolidl_runtime::codegen::{
     RequestContext, RpcError, Service, ToolDef, ToolError, ToolOutput, ToolResult, args, check,
     content,
 };
-use toolidl_runtime::{Connection, LogLevel, Outbox, Server};
+use toolidl_runtime::{LogLevel, Server, transport::Connection, transport::Outbox};
 
 macro_rules! tool {
     ($name:literal) => {

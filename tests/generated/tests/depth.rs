@@ -15,7 +15,9 @@ use toolidl_generated_tests::codegen::deep::{
     self, CellsArgs, Deep, DeepServer, EchoArgs, GrowArgs, SendArgs, Tree, WalkArgs,
 };
 use toolidl_runtime::codegen::{ArgError, Decode, Path, RawValue};
-use toolidl_runtime::{RequestContext, Server, StdioConfig, ToolError, args::depth, serve_io};
+use toolidl_runtime::stdio::StdioConfig;
+use toolidl_runtime::transport::serve_io;
+use toolidl_runtime::{RequestContext, Server, ToolError, args::depth};
 
 const LIMIT: u32 = depth::DEFAULT_MAX_DEPTH;
 /// tokio's worker threads have 2 MiB of stack.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use toolidl_generated_tests::codegen::tasks::{Jobs, JobsServer};
 use toolidl_runtime::codegen::{RequestContext, Service, ToolError};
-use toolidl_runtime::{Connection, Server, TASKS_EXTENSION, TaskSupport};
+use toolidl_runtime::{Server, tasks::TASKS_EXTENSION, tasks::TaskSupport, transport::Connection};
 
 struct Impl;
 

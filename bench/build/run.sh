@@ -10,7 +10,7 @@
 # Environment: BUILD_RUNS (1): builds of each kind; the table shows every run.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/.." && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
 RUNS=${BUILD_RUNS:-1}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

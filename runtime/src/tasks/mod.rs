@@ -11,6 +11,7 @@
 
 mod dir;
 mod memory;
+mod policy;
 
 use std::io;
 use std::time::{Duration, SystemTime};
@@ -20,6 +21,8 @@ use serde_json::{Map, Value};
 
 pub use dir::DirTaskStore;
 pub use memory::MemoryTaskStore;
+pub use policy::{TASKS_EXTENSION, TaskInput, TaskSupport};
+pub(crate) use policy::{TaskTool, Tasks};
 
 /// A store of task records, shared by every connection of a server (and, for a shared
 /// store, by every process that opens it).

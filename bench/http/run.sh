@@ -2,7 +2,7 @@
 # tools/call add over Streamable HTTP: toolidl's weather example against an rmcp server.
 #
 # Builds (release) examples/weather in the root workspace and this crate (its own
-# workspace, target in bench-http/target), then for each row starts a fresh server on a
+# workspace, target in bench/http/target), then for each row starts a fresh server on a
 # loopback port (127.0.0.1 only), runs `load` with 1, 16 and 64 keep-alive clients for
 # BENCH_SECS seconds each (default 5), stops the server and reads its peak RSS (VmHWM from
 # /proc/PID/status just before stopping it) and its CPU time per request (user + system, all
@@ -13,7 +13,7 @@
 # two do not compete for a core; default: unpinned).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/.." && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
 SECS=${BENCH_SECS:-5}
 CLIENTS=${BENCH_CLIENTS:-1,16,64}
 PORT=${BENCH_PORT:-18931}

@@ -1,17 +1,15 @@
-//! State of a connection that handlers' contexts share: the outbox sender, the session,
-//! the log level, calls in flight, requests to the client and subscriptions.
+//! The peer: the outgoing half of a connection, which handlers' contexts share: the outbox
+//! sender, the session, the log level, calls in flight, requests to the client and
+//! subscriptions. It knows nothing of the server or the dispatcher above it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 
-use crate::context::{CallState, LogLevel};
-use crate::jsonrpc::{self, RpcError};
-use crate::revision::Revision;
-use crate::server::Server;
+use crate::protocol::{self, LogLevel, Revision, RpcError};
 
 /// What `initialize` established (handshake revisions only).
 pub(crate) struct Session {
@@ -21,41 +19,92 @@ pub(crate) struct Session {
 }
 
 /// Requests to the client by number, each with the sender its answer goes to.
-pub(super) type Waiting = HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>;
+pub(crate) type Waiting = HashMap<u64, oneshot::Sender<Result<Value, RpcError>>>;
+
+/// Per-call state shared by the handler's context and the runtime.
+pub(crate) struct CallState {
+    pub conn: Arc<ConnShared>,
+    pub revision: Revision,
+    /// The request id, raw JSON.
+    pub request_id: Box<str>,
+    /// `_meta.progressToken`, raw JSON.
+    pub progress_token: Option<Box<str>>,
+    /// 2026-07-28: the per-request `logLevel`; `None` means no log messages.
+    pub log_level: Option<LogLevel>,
+    /// 2026-07-28: per-request client info and capabilities (handshake revisions use the session's).
+    pub client_info: Option<Value>,
+    pub client_capabilities: Option<Value>,
+    /// 2026-07-28 multi round-trip: `inputResponses` and `requestState` of a retry.
+    pub input_responses: Option<Value>,
+    pub request_state: Option<String>,
+    pub cancelled: AtomicBool,
+    pub cancel_signal: Notify,
+    /// The request's own stream (HTTP), else the connection's outbox.
+    pub route: Option<Route>,
+}
+
+impl CallState {
+    /// Sends a message that belongs to this request (a notification, a request to the client).
+    pub fn send(&self, message: String) {
+        match &self.route {
+            Some(route) => send_routed(route, message, false),
+            None => self.conn.send(message),
+        }
+    }
+
+    /// Sends this request's reply.
+    pub fn send_reply(&self, message: String) {
+        match &self.route {
+            Some(route) => send_routed(route, message, true),
+            None => self.conn.send(message),
+        }
+    }
+
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Release);
+        self.cancel_signal.notify_waiters();
+    }
+
+    pub async fn wait_cancelled(&self) {
+        let notified = self.cancel_signal.notified();
+        if self.cancelled.load(Ordering::Acquire) {
+            return;
+        }
+        notified.await;
+    }
+}
 
 /// Connection state shared with handlers' contexts.
 pub(crate) struct ConnShared {
-    pub(super) out: mpsc::UnboundedSender<String>,
-    pub(super) session: OnceLock<Session>,
+    pub(crate) out: mpsc::UnboundedSender<String>,
+    pub(crate) session: OnceLock<Session>,
     /// `logging/setLevel`: index into `LogLevel::ALL`, or `NO_LOGS`.
-    pub(super) log_level: AtomicU8,
-    pub(super) inflight: Mutex<HashMap<Box<str>, Arc<CallState>>>,
+    pub(crate) log_level: AtomicU8,
+    pub(crate) inflight: Mutex<HashMap<Box<str>, Arc<CallState>>>,
     /// Signalled when a call leaves `inflight` (stdio waits on it at the limit).
-    pub(super) slot_freed: std::sync::Condvar,
+    pub(crate) slot_freed: std::sync::Condvar,
     /// Requests to the client awaiting its response; `None` once the input has ended.
-    pub(super) pending: Mutex<Option<Waiting>>,
-    pub(super) next_request: AtomicU64,
+    pub(crate) pending: Mutex<Option<Waiting>>,
+    pub(crate) next_request: AtomicU64,
     /// 2026-07-28 `subscriptions/listen` streams open on this connection.
-    pub(super) subscriptions: Mutex<Vec<Subscription>>,
+    pub(crate) subscriptions: Mutex<Vec<Subscription>>,
     /// Handshake revisions: the resource URIs `resources/subscribe` named.
-    pub(super) resource_subscriptions: Mutex<HashSet<Box<str>>>,
+    pub(crate) resource_subscriptions: Mutex<HashSet<Box<str>>>,
     /// Served by at most one request (stateless HTTP): a `resources/subscribe` would outlive
     /// the connection, so it is not offered.
-    pub(super) ephemeral: std::sync::atomic::AtomicBool,
-    pub(super) runtime: tokio::runtime::Handle,
-    /// The server, for handlers (`RequestContext::server`). It holds connections weakly.
-    pub(crate) server: Server,
+    pub(crate) ephemeral: std::sync::atomic::AtomicBool,
+    pub(crate) runtime: tokio::runtime::Handle,
 }
 
 /// An open `subscriptions/listen` request and the list changes it agreed to carry.
-pub(super) struct Subscription {
+pub(crate) struct Subscription {
     /// The listen request's id, raw JSON.
-    pub(super) id: Box<str>,
-    pub(super) kinds: Vec<ListKind>,
+    pub(crate) id: Box<str>,
+    pub(crate) kinds: Vec<ListKind>,
     /// The resource URIs of `resourceSubscriptions` it agreed to carry updates of.
-    pub(super) resources: Vec<Box<str>>,
+    pub(crate) resources: Vec<Box<str>>,
     /// Where the request's stream goes (HTTP: its response), else the outbox.
-    pub(super) route: Option<Route>,
+    pub(crate) route: Option<Route>,
 }
 
 /// A message for one request's own stream (an HTTP response), and whether it is the
@@ -81,7 +130,7 @@ pub(crate) enum ListKind {
 }
 
 impl ListKind {
-    pub(super) fn method(self) -> &'static str {
+    pub(crate) fn method(self) -> &'static str {
         match self {
             ListKind::Tools => "notifications/tools/list_changed",
             ListKind::Resources => "notifications/resources/list_changed",
@@ -90,7 +139,7 @@ impl ListKind {
     }
 
     /// The `SubscriptionFilter` key that opts in to this kind.
-    pub(super) fn filter_key(self) -> &'static str {
+    pub(crate) fn filter_key(self) -> &'static str {
         match self {
             ListKind::Tools => "toolsListChanged",
             ListKind::Resources => "resourcesListChanged",
@@ -99,7 +148,7 @@ impl ListKind {
     }
 }
 
-pub(super) const NO_LOGS: u8 = u8::MAX;
+pub(crate) const NO_LOGS: u8 = u8::MAX;
 
 impl ConnShared {
     pub fn send(&self, message: String) {
@@ -122,7 +171,7 @@ impl ConnShared {
     pub fn list_changed(&self, kinds: &[ListKind]) {
         if self.session().is_some() {
             for k in kinds {
-                self.send(jsonrpc::notification_message(k.method(), "{}"));
+                self.send(protocol::notification_message(k.method(), "{}"));
             }
         }
         for sub in lock(&self.subscriptions).iter() {
@@ -131,7 +180,7 @@ impl ConnShared {
                     r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{}}}}}"#,
                     sub.id
                 );
-                let message = jsonrpc::notification_message(k.method(), &params);
+                let message = protocol::notification_message(k.method(), &params);
                 match &sub.route {
                     Some(route) => send_routed(route, message, false),
                     None => self.send(message),
@@ -147,10 +196,10 @@ impl ConnShared {
         let mut sent = 0;
         let mut params = String::with_capacity(uri.len() + 16);
         params.push_str(r#"{"uri":"#);
-        jsonrpc::push_json_string(&mut params, uri);
+        protocol::push_json_string(&mut params, uri);
         params.push('}');
         if self.session().is_some() && lock(&self.resource_subscriptions).contains(uri) {
-            self.send(jsonrpc::notification_message(
+            self.send(protocol::notification_message(
                 "notifications/resources/updated",
                 &params,
             ));
@@ -165,7 +214,8 @@ impl ConnShared {
             tagged.push_str(&sub.id);
             tagged.push_str("},");
             tagged.push_str(&params[1..]);
-            let message = jsonrpc::notification_message("notifications/resources/updated", &tagged);
+            let message =
+                protocol::notification_message("notifications/resources/updated", &tagged);
             match &sub.route {
                 Some(route) => send_routed(route, message, false),
                 None => self.send(message),
@@ -191,7 +241,7 @@ impl ConnShared {
             Some(pending) => pending.insert(n, tx),
             None => return Err(closed()),
         };
-        let message = jsonrpc::request_message(&format!("\"s{n}\""), method, params);
+        let message = protocol::request_message(&format!("\"s{n}\""), method, params);
         match route {
             Some(route) => send_routed(route, message, false),
             None => self.send(message),
@@ -209,6 +259,6 @@ fn closed() -> RpcError {
     RpcError::internal("The connection closed before the client answered.")
 }
 
-pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }

@@ -1,0 +1,97 @@
+//! An existing axum application, a shop with a health route and a JSON API, that mounts the
+//! MCP endpoint of a generated service at `/mcp` beside its own routes
+//! ([`toolidl_runtime::http::McpService`]). Both faces read the same stock.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use toolidl_runtime::http::{HttpConfig, McpService};
+use toolidl_runtime::{RequestContext, Server, ToolError};
+
+toolidl_runtime::include_tools!("shop");
+
+/// The shop's stock: SKU, name, units.
+const STOCK: &[(&str, &str, u32)] = &[
+    ("bolt-m6", "M6 bolt", 1200),
+    ("nut-m6", "M6 nut", 800),
+    ("washer-m6", "M6 washer", 0),
+];
+
+/// The application's own state, shared by its JSON API and its MCP tools.
+#[derive(Default)]
+pub struct Shop;
+
+impl Shop {
+    fn item(&self, sku: &str) -> Option<Item> {
+        STOCK.iter().find(|i| i.0 == sku).map(item)
+    }
+
+    fn items(&self) -> Vec<Item> {
+        STOCK.iter().map(item).collect()
+    }
+}
+
+fn item(&(sku, name, count): &(&str, &str, u32)) -> Item {
+    Item {
+        sku: sku.to_owned(),
+        name: name.to_owned(),
+        count,
+    }
+}
+
+/// The MCP tools, over the same shop.
+struct Tools(Arc<Shop>);
+
+impl Stock for Tools {
+    async fn get_item(&self, _ctx: RequestContext, sku: String) -> Result<Item, ToolError> {
+        self.0
+            .item(&sku)
+            .ok_or_else(|| ToolError::message(format!("No item with SKU {sku}.")))
+    }
+
+    async fn list_items(&self, _ctx: RequestContext) -> Result<Vec<Item>, ToolError> {
+        Ok(self.0.items())
+    }
+}
+
+/// The MCP server of the shop's tools.
+pub fn mcp_server(shop: Arc<Shop>) -> Server {
+    Server::builder("axum-example", env!("CARGO_PKG_VERSION"))
+        .service(StockServer::new(Tools(shop)))
+        .build()
+}
+
+/// The application: `GET /health`, `GET /api/items` and `GET /api/items/{sku}` (JSON), and
+/// the MCP endpoint at `/mcp`. Returns the endpoint too, to shut it down with the app.
+pub fn app(shop: Arc<Shop>, config: HttpConfig) -> (Router, McpService) {
+    let mcp = McpService::new(mcp_server(shop.clone()), config);
+    let router = Router::new()
+        .route("/health", get(|| async { "ok" }))
+        .route("/api/items", get(list))
+        .route("/api/items/{sku}", get(one))
+        .with_state(shop)
+        .route_service("/mcp", mcp.clone());
+    (router, mcp)
+}
+
+async fn list(State(shop): State<Arc<Shop>>) -> Json<serde_json::Value> {
+    Json(serde_json::Value::Array(
+        shop.items().iter().map(item_json).collect(),
+    ))
+}
+
+async fn one(
+    State(shop): State<Arc<Shop>>,
+    Path(sku): Path<String>,
+) -> Result<Json<serde_json::Value>, StatusCode> {
+    shop.item(&sku)
+        .map(|i| Json(item_json(&i)))
+        .ok_or(StatusCode::NOT_FOUND)
+}
+
+fn item_json(i: &Item) -> serde_json::Value {
+    serde_json::json!({ "sku": i.sku, "name": i.name, "count": i.count })
+}

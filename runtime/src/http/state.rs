@@ -1,0 +1,45 @@
+//! What every request handler of one endpoint shares.
+
+use std::sync::Arc;
+
+use tokio::sync::{Semaphore, watch};
+
+use super::config::HttpConfig;
+use super::params;
+use super::sessions::Sessions;
+use crate::server::Server;
+
+/// What every request handler shares.
+pub(crate) struct State {
+    pub server: Server,
+    pub config: HttpConfig,
+    pub sessions: Sessions,
+    pub permits: Arc<Semaphore>,
+    /// The tools' `x-mcp-header` parameters, read once per registry.
+    pub params: params::ParamCache,
+    /// Becomes `true` when shutdown starts: long-lived streams (GET, `subscriptions/listen`) end.
+    pub shutdown: watch::Receiver<bool>,
+    /// Served as a [`McpService`] in someone else's router, which has matched the path.
+    pub mounted: bool,
+    pub runtime: tokio::runtime::Handle,
+}
+
+impl State {
+    pub(crate) fn new(
+        server: Server,
+        config: HttpConfig,
+        shutdown: watch::Receiver<bool>,
+        mounted: bool,
+    ) -> Arc<State> {
+        Arc::new(State {
+            server,
+            sessions: Sessions::new(),
+            permits: Arc::new(Semaphore::new(config.max_in_flight)),
+            params: params::ParamCache::default(),
+            config,
+            shutdown,
+            runtime: tokio::runtime::Handle::current(),
+            mounted,
+        })
+    }
+}

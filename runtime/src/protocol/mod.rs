@@ -1,0 +1,23 @@
+//! The wire protocol, below every other layer: JSON-RPC messages in and out, the error object
+//! and its codes, and the MCP revisions the runtime serves.
+//!
+//! Its files, lowest first (checked as the crate's modules are, by `tests/layering.rs`):
+//!
+//! 1. `error`, `log_level`, `revision`: the error object and codes, log levels, revisions.
+//! 2. `incoming`, `outgoing`: messages read, messages written.
+
+mod error;
+mod incoming;
+mod log_level;
+mod outgoing;
+mod revision;
+
+pub use error::{RpcError, code};
+pub(crate) use incoming::{IdScanner, Incoming, Scanned, scan, valid_id};
+pub use log_level::LogLevel;
+pub(crate) use outgoing::{
+    error_message, notification_message, one_line, push_json_string, request_message,
+    result_message,
+};
+pub use revision::Revision;
+pub(crate) use revision::{unknown_listing_keys, unknown_tool_keys};
