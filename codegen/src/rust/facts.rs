@@ -48,8 +48,8 @@ impl Facts {
     pub fn is_hashable(&self, ty: &Type) -> bool {
         match ty {
             Type::Primitive { name } => primitive_hashable(*name),
-            Type::List { item } | Type::Set { item } => self.is_hashable(item),
-            Type::Map { value } => self.is_hashable(value),
+            Type::List { item, .. } | Type::Set { item, .. } => self.is_hashable(item),
+            Type::Map { value, .. } => self.is_hashable(value),
             Type::Nullable { inner } => self.is_hashable(inner),
             Type::Named {
                 def: DefKind::Enum, ..

@@ -7,9 +7,9 @@ use crate::model::{Primitive, Type};
 pub(crate) fn type_text(ty: &Type) -> String {
     match ty {
         Type::Primitive { name } => primitive_name(*name).to_string(),
-        Type::List { item } => format!("list<{}>", type_text(item)),
-        Type::Set { item } => format!("set<{}>", type_text(item)),
-        Type::Map { value } => format!("map<string, {}>", type_text(value)),
+        Type::List { item, .. } => format!("list<{}>", type_text(item)),
+        Type::Set { item, .. } => format!("set<{}>", type_text(item)),
+        Type::Map { value, .. } => format!("map<string, {}>", type_text(value)),
         Type::Named { name, .. } => name.clone(),
         Type::Nullable { inner } => format!("{}?", type_text(inner)),
     }
