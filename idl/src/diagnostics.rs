@@ -195,19 +195,32 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by_key(|d| d.location.map(|(f, s)| (f, s.start)));
 }
 
-/// Levenshtein distance, for "did you mean" hints.
+/// Edit distance with adjacent transpositions (optimal string alignment), for "did you
+/// mean" hints: `Tga` is one edit from `Tag`, as a typist sees it.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
+    // rows[i][j]: the distance between a[..i] and b[..j].
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
     }
-    prev[b.len()]
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 /// The closest candidate to `word`, if one is close enough to be a likely typo.
@@ -259,5 +272,9 @@ mod tests {
         assert_eq!(suggest("Strin", ["string", "bool"]), Some("string"));
         assert_eq!(suggest("String", ["string", "bool"]), Some("string"));
         assert_eq!(suggest("xyz", ["string", "bool"]), None);
+        assert_eq!(suggest("Tga", ["Tag", "bool"]), Some("Tag"));
+        assert_eq!(suggest("stirng", ["string", "bool"]), Some("string"));
+        assert_eq!(edit_distance("Tga", "Tag"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -97,6 +97,11 @@ impl Resolver<'_> {
             });
         }
         if let Some(args) = &te.args {
+            if let Some(spelling) = self.foreign_type(te) {
+                self.error("E0101", te.path_span(), format!("unknown type `{name}`"))
+                    .help = Some(spelling);
+                return None;
+            }
             self.error(
                 "E0103",
                 args.span,
@@ -226,6 +231,29 @@ impl Resolver<'_> {
             .flatten()
     }
 
+    /// The help for a type named as another language names it (`Vec<string>`, `int`) and
+    /// not declared here: the `.tool` spelling.
+    fn foreign_type(&self, te: &TypeExpr) -> Option<String> {
+        let name = te.path_text();
+        if te.path.len() != 1
+            || self.world.locals[self.file.0].contains_key(&name)
+            || self.scope.imported.contains_key(&name)
+        {
+            return None;
+        }
+        let text = &self.sources.get(self.file).text;
+        let args: Vec<String> = te
+            .args
+            .iter()
+            .flat_map(|a| &a.args)
+            .map(|a| type_written(text, a))
+            .collect();
+        let spelling = foreign_spelling(&name, &args)?;
+        Some(format!(
+            "write `{spelling}`: that is how a `.tool` file names this type"
+        ))
+    }
+
     pub(super) fn lookup(&mut self, te: &TypeExpr) -> Option<(String, String, DefKind)> {
         let span = te.path_span();
         let name = te.path.last()?.name.clone();
@@ -304,6 +332,7 @@ impl Resolver<'_> {
                     candidates.extend(locals.iter().map(String::as_str));
                     let imported: Vec<String> = self.scope.imported.keys().cloned().collect();
                     candidates.extend(imported.iter().map(String::as_str));
+                    let foreign = self.foreign_type(te);
                     let hint = suggest(&name, candidates).map_or_else(
                         || {
                             format!(
@@ -312,6 +341,7 @@ impl Resolver<'_> {
                         },
                         |s| format!("did you mean `{s}`?"),
                     );
+                    let hint = foreign.unwrap_or(hint);
                     self.error("E0101", span, format!("unknown type `{name}`"))
                         .help = Some(hint);
                 }
