@@ -6,6 +6,7 @@
 //! dependency set empty; each validator follows the cited grammar, and none allocates.
 
 mod net;
+pub mod suggest;
 
 pub use net::{is_email, is_uri};
 

@@ -195,56 +195,13 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by_key(|d| d.location.map(|(f, s)| (f, s.start)));
 }
 
-/// Edit distance with adjacent transpositions (optimal string alignment), for "did you
-/// mean" hints: `Tga` is one edit from `Tag`, as a typist sees it.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // rows[i][j]: the distance between a[..i] and b[..j].
-    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (rows[i - 1][j] + 1)
-                .min(rows[i][j - 1] + 1)
-                .min(rows[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(rows[i - 2][j - 2] + 1);
-            }
-            rows[i][j] = d;
-        }
-    }
-    rows[a.len()][b.len()]
-}
-
-/// The closest candidate to `word`, if one is close enough to be a likely typo.
+/// The closest candidate to `word`, if one is close enough to be a likely typo (a swap of
+/// neighbouring letters counts as one edit; a difference of case alone as none).
 pub(crate) fn suggest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let lower = word.to_ascii_lowercase();
-    let mut best: Option<(usize, &str)> = None;
-    for candidate in candidates {
-        if candidate == word {
-            continue;
-        }
-        let distance = if candidate.to_ascii_lowercase() == lower {
-            0
-        } else {
-            edit_distance(word, candidate)
-        };
-        let limit = (word.chars().count().max(candidate.chars().count()) / 3).max(1);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
-        }
-    }
-    best.map(|(_, c)| c)
+    toolidl_formats::suggest::closest(word, candidates)
 }
 
 #[cfg(test)]
@@ -274,7 +231,5 @@ mod tests {
         assert_eq!(suggest("xyz", ["string", "bool"]), None);
         assert_eq!(suggest("Tga", ["Tag", "bool"]), Some("Tag"));
         assert_eq!(suggest("stirng", ["string", "bool"]), Some("string"));
-        assert_eq!(edit_distance("Tga", "Tag"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

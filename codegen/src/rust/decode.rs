@@ -242,6 +242,7 @@ impl Context<'_> {
         finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
     ) -> TokenStream {
         let skipped = skip.is_some();
+        let skip_key = skip;
         let skip = skip.map(|key| {
             let key = Literal::string(key);
             quote!(#key => {})
@@ -255,7 +256,14 @@ impl Context<'_> {
             Others::Ignore => quote!(_ => {
                 rt::read::json(r, &path.field(key))?;
             }),
-            Others::Refuse => quote!(_ => return Err(rt::ArgError::unknown(path, key)),),
+            // The declared names, for `Did you mean 'query'?`.
+            Others::Refuse => {
+                let known = fields
+                    .iter()
+                    .map(|f| Literal::string(&f.json_name))
+                    .chain(skip_key.map(Literal::string));
+                quote!(_ => return Err(rt::ArgError::unknown_of(path, key, &[#(#known),*])),)
+            }
         };
         let extra =
             (open == Others::Keep).then(|| quote!(let mut extra = rt::serde_json::Map::new();));
