@@ -143,12 +143,14 @@ impl Finding {
         }
     }
 
-    /// Whether serving `profile`'s published variant avoids the finding (rules about the
-    /// schema's shape and names, not missing documentation or integer bounds).
+    /// Whether serving `profile`'s published variant avoids the finding: rules about the
+    /// schema's keywords and names, not missing documentation, integer bounds, or a depth
+    /// or size the variant keeps (L0310, L0311).
     pub fn avoided_by_variant(&self, profile: Profile) -> bool {
         profile != Profile::Standard
             && self.severity == Severity::Error
-            && (self.code.starts_with("L03") || matches!(self.code, "L0102" | "L0103"))
+            && ((self.code.starts_with("L03") && !matches!(self.code, "L0310" | "L0311"))
+                || matches!(self.code, "L0102" | "L0103"))
     }
 }
 

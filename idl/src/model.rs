@@ -158,20 +158,20 @@ pub enum Type {
         /// The constraints of each item (`list<Tag>` with `type Tag = @length(1, 32) string;`),
         /// checked like a field's against the item's type (for `T?`, against `T`).
         #[serde(default, skip_serializing_if = "Constraints::is_empty")]
-        each: Constraints,
+        each: Box<Constraints>,
     },
     Set {
         item: Box<Type>,
         /// The constraints of each item, as for [`Type::List`].
         #[serde(default, skip_serializing_if = "Constraints::is_empty")]
-        each: Constraints,
+        each: Box<Constraints>,
     },
     /// `map<string, T>`: keys are always strings.
     Map {
         value: Box<Type>,
         /// The constraints of each value, as for [`Type::List`].
         #[serde(default, skip_serializing_if = "Constraints::is_empty")]
-        each: Constraints,
+        each: Box<Constraints>,
     },
     /// A record or enum, by its package and name; look it up in `Model::types`.
     Named {

@@ -136,7 +136,7 @@ impl Context<'_> {
     ) -> TokenStream {
         if let Some(f) = self.set_fn(&Type::Set {
             item: Box::new(item.clone()),
-            each: each.clone(),
+            each: Box::new(each.clone()),
         }) {
             return quote!(#f(#raw, #path));
         }

@@ -289,11 +289,11 @@ mod tests {
         let null = |t| Type::Nullable { inner: Box::new(t) };
         let list = |t| Type::List {
             item: Box::new(t),
-            each: Constraints::default(),
+            each: Box::default(),
         };
         let set = |t| Type::Set {
             item: Box::new(t),
-            each: Constraints::default(),
+            each: Box::default(),
         };
         assert_eq!(
             types(&null(p(Primitive::U8)), &p(Primitive::U8)),
@@ -317,17 +317,17 @@ mod tests {
     fn item_constraints_count_as_the_item_type() {
         let tags = |max: u64| Type::List {
             item: Box::new(p(Primitive::String)),
-            each: Constraints {
+            each: Box::new(Constraints {
                 length: Some(Bounds {
                     min: Some(1),
                     max: Some(max),
                 }),
                 ..Constraints::default()
-            },
+            }),
         };
         let plain = Type::List {
             item: Box::new(p(Primitive::String)),
-            each: Constraints::default(),
+            each: Box::default(),
         };
         assert_eq!(types(&tags(32), &tags(16)), Relation::Narrower);
         assert_eq!(types(&tags(16), &tags(32)), Relation::Wider);

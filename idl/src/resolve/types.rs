@@ -89,7 +89,7 @@ impl Resolver<'_> {
                 key?;
             }
             let (item, each) = items.into_iter().next_back()??;
-            let item = Box::new(item);
+            let (item, each) = (Box::new(item), Box::new(each));
             return Some(match name.as_str() {
                 "list" => Type::List { item, each },
                 "set" => Type::Set { item, each },

@@ -364,7 +364,7 @@ fn has_constrained_items(schema: &Value) -> bool {
         ]
         .iter()
         .any(|k| s.get(k).is_some())
-            || branches_of(s).iter().any(|b| constrained(b))
+            || branches_of(s).iter().any(constrained)
     }
     fn branches_of(s: &Value) -> Vec<Value> {
         ["anyOf", "oneOf"]
