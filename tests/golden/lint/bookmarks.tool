@@ -45,4 +45,14 @@ service Bookmarks {
 
     @ui("ui://bookmarks/view")
     tool view();
+
+    /// Resets a second factor: a name that starts with a digit.
+    @name("2fa-reset")
+    tool reset_second_factor();
+
+    /// Imports bookmarks nested eleven lists deep.
+    tool import_nested(
+        /// The lists.
+        nested: list<list<list<list<list<list<list<list<list<list<list<u8>>>>>>>>>>>,
+    );
 }
