@@ -24,8 +24,10 @@ pub(crate) fn named_records(model: &Model, ty: &Type) -> Vec<TypeKey> {
 fn collect_records(model: &Model, ty: &Type, out: &mut Vec<TypeKey>, unions: &mut Vec<TypeKey>) {
     match ty {
         Type::Primitive { .. } => {}
-        Type::List { item } | Type::Set { item } => collect_records(model, item, out, unions),
-        Type::Map { value } => collect_records(model, value, out, unions),
+        Type::List { item, .. } | Type::Set { item, .. } => {
+            collect_records(model, item, out, unions)
+        }
+        Type::Map { value, .. } => collect_records(model, value, out, unions),
         Type::Nullable { inner } => collect_records(model, inner, out, unions),
         Type::Named { package, name, def } => {
             let key = (package.clone(), name.clone());

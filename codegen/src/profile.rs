@@ -78,6 +78,82 @@ pub struct Finding {
     pub message: String,
 }
 
+impl Profile {
+    /// The variant's name in Rust (`Profile::OpenAiStrict`), for help texts.
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Profile::Standard => "Standard",
+            Profile::Claude => "Claude",
+            Profile::OpenAiStrict => "OpenAiStrict",
+            Profile::Gemini => "Gemini",
+        }
+    }
+}
+
+impl Finding {
+    /// What to change in the `.tool` file, in words.
+    pub fn help(&self) -> &'static str {
+        match self.code {
+            "L0101" => "rename the tool with `@name(\"…\")`: 1 to 128 of `A-Z a-z 0-9 _ . -`",
+            "L0102" => {
+                "rename the tool with `@name(\"…\")`: at most 64 of `A-Z a-z 0-9 _ -` (no dots)"
+            }
+            "L0103" => {
+                "rename the tool with `@name(\"…\")`: a letter or `_` first, at most 64 characters"
+            }
+            "L0201" => "document the tool with a `///` comment or `@description(\"…\")`",
+            "L0202" => "document the parameter with a `///` comment or `@description(\"…\")`",
+            "L0203" => "give the tool a `@title(\"…\")` for its app to show",
+            "L0301" => {
+                "give the union a parameter of its own (`shape: Shape`) instead of making it the whole input"
+            }
+            "L0302" => {
+                "toolidl never writes `$schema`: the listing was changed after it was generated"
+            }
+            "L0303" => {
+                "a record that refers to itself goes to `$defs`: flatten the recursion if the client must read it"
+            }
+            "L0304" => {
+                "`T?` is written as a type array: where `null` need not be sent, make the parameter optional (`name?: T`) instead"
+            }
+            "L0305" => {
+                "`uuid`, `datetime`, `date`, `time`, `uri`, `@email` and `@url` write a `format`; the server checks the format whatever the listing says"
+            }
+            "L0306" => {
+                "a nullable enum (`Kind?`) lists `null` among its values: make the parameter optional (`kind?: Kind`) where `null` need not be sent"
+            }
+            "L0307" => {
+                "records write `additionalProperties: false` and maps `additionalProperties: {…}`"
+            }
+            "L0308" => {
+                "an `@open` record or tool, `object` or `json` leaves the object open: declare a record without `@open` to close it"
+            }
+            "L0309" => {
+                "a parameter with a default or `name?:` is optional: the client wants every property in `required`"
+            }
+            "L0310" => "nest fewer records (`..Record` spreads a record's fields at the top level)",
+            "L0311" => "split the tool: its schema has more properties than the client reads",
+            "L0312" => {
+                "the keyword comes from a constraint or an annotation (`@length`, `@deprecated`, a default, …) that the client's dialect lacks"
+            }
+            "L0313" => {
+                "bound the integer with `@range(…)` within ±9007199254740991, which JavaScript numbers hold exactly"
+            }
+            _ => "see docs/lint.md for the rule",
+        }
+    }
+
+    /// Whether serving `profile`'s published variant avoids the finding: rules about the
+    /// schema's keywords and names, not missing documentation, integer bounds, or a depth
+    /// or size the variant keeps (L0310, L0311).
+    pub fn avoided_by_variant(&self, profile: Profile) -> bool {
+        profile != Profile::Standard
+            && self.severity == Severity::Error
+            && ((self.code.starts_with("L03") && !matches!(self.code, "L0310" | "L0311"))
+                || matches!(self.code, "L0102" | "L0103"))
+    }
+}
+
 /// OpenAI strict mode's limits (its structured-outputs documentation).
 const OPENAI_MAX_DEPTH: usize = 10;
 const OPENAI_MAX_PROPERTIES: usize = 5000;

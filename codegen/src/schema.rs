@@ -241,24 +241,36 @@ impl<'m> Writer<'m> {
     fn ty(&mut self, ty: &Type) -> Result<Fragment, SchemaError> {
         Ok(match ty {
             Type::Primitive { name } => primitive(*name),
-            Type::List { item } => Fragment {
-                items: Some(Box::new(self.ty(item)?)),
+            Type::List { item, each } => Fragment {
+                items: Some(Box::new(self.constrained(item, each)?)),
                 ..Fragment::of_type("array")
             },
-            Type::Set { item } => Fragment {
-                items: Some(Box::new(self.ty(item)?)),
+            Type::Set { item, each } => Fragment {
+                items: Some(Box::new(self.constrained(item, each)?)),
                 unique_items: true,
                 ..Fragment::of_type("array")
             },
-            Type::Map { value } => Fragment {
+            Type::Map { value, each } => Fragment {
                 additional_properties: Some(AdditionalProperties::Schema(Box::new(
-                    self.ty(value)?,
+                    self.constrained(value, each)?,
                 ))),
                 ..Fragment::of_type("object")
             },
             Type::Named { package, name, .. } => self.named(package, name)?,
             Type::Nullable { inner } => nullable(self.ty(inner)?),
         })
+    }
+
+    /// An item of a list, set or map, or a union variant: its type's fragment with the
+    /// constraints of the named type it is (`items: {"type":"string","maxLength":32}`).
+    fn constrained(&mut self, ty: &Type, each: &Constraints) -> Result<Fragment, SchemaError> {
+        let mut fragment = self.ty(ty)?;
+        let base = match ty {
+            Type::Nullable { inner } => inner.as_ref(),
+            other => other,
+        };
+        apply_constraints(&mut fragment, base, each);
+        Ok(fragment)
     }
 
     fn named(&mut self, package: &str, name: &str) -> Result<Fragment, SchemaError> {
@@ -333,7 +345,7 @@ impl Writer<'_> {
                     branch.required.insert(0, tag.clone());
                     branch
                 }
-                _ => self.ty(&v.ty)?,
+                _ => self.constrained(&v.ty, &v.constraints)?,
             };
             let doc = v.doc.join(" ");
             let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -586,8 +598,8 @@ fn default_value(model: &Model, ty: &Type, literal: &Literal) -> Option<Value> {
 fn json_value(model: &Model, ty: &Type, literal: &Literal) -> Value {
     let item = match ty {
         Type::Nullable { inner } => return json_value(model, inner, literal),
-        Type::List { item } | Type::Set { item } => Some(item.as_ref()),
-        Type::Map { value } => Some(value.as_ref()),
+        Type::List { item, .. } | Type::Set { item, .. } => Some(item.as_ref()),
+        Type::Map { value, .. } => Some(value.as_ref()),
         _ => None,
     };
     let json = Type::Primitive {

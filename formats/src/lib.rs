@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 mod net;
+pub mod suggest;
 
 pub use net::{is_email, is_uri};
 

@@ -195,43 +195,13 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by_key(|d| d.location.map(|(f, s)| (f, s.start)));
 }
 
-/// Levenshtein distance, for "did you mean" hints.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-/// The closest candidate to `word`, if one is close enough to be a likely typo.
+/// The closest candidate to `word`, if one is close enough to be a likely typo (a swap of
+/// neighbouring letters counts as one edit; a difference of case alone as none).
 pub(crate) fn suggest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let lower = word.to_ascii_lowercase();
-    let mut best: Option<(usize, &str)> = None;
-    for candidate in candidates {
-        if candidate == word {
-            continue;
-        }
-        let distance = if candidate.to_ascii_lowercase() == lower {
-            0
-        } else {
-            edit_distance(word, candidate)
-        };
-        let limit = (word.chars().count().max(candidate.chars().count()) / 3).max(1);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
-        }
-    }
-    best.map(|(_, c)| c)
+    toolidl_formats::suggest::closest(word, candidates)
 }
 
 #[cfg(test)]
@@ -259,5 +229,7 @@ mod tests {
         assert_eq!(suggest("Strin", ["string", "bool"]), Some("string"));
         assert_eq!(suggest("String", ["string", "bool"]), Some("string"));
         assert_eq!(suggest("xyz", ["string", "bool"]), None);
+        assert_eq!(suggest("Tga", ["Tag", "bool"]), Some("Tag"));
+        assert_eq!(suggest("stirng", ["string", "bool"]), Some("string"));
     }
 }

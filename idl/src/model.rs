@@ -54,6 +54,10 @@ pub struct UnionVariant {
     pub name: String,
     pub doc: Vec<String>,
     pub ty: Type,
+    /// The constraints of a variant whose type is a constrained named type
+    /// (`slug: Slug`): a value of the variant's type that breaks them does not fit it.
+    #[serde(default, skip_serializing_if = "Constraints::is_empty")]
+    pub constraints: Constraints,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,13 +155,23 @@ pub enum Type {
     },
     List {
         item: Box<Type>,
+        /// The constraints of each item (`list<Tag>` with `type Tag = @length(1, 32) string;`),
+        /// checked like a field's against the item's type (for `T?`, against `T`).
+        #[serde(default, skip_serializing_if = "Constraints::is_empty")]
+        each: Box<Constraints>,
     },
     Set {
         item: Box<Type>,
+        /// The constraints of each item, as for [`Type::List`].
+        #[serde(default, skip_serializing_if = "Constraints::is_empty")]
+        each: Box<Constraints>,
     },
     /// `map<string, T>`: keys are always strings.
     Map {
         value: Box<Type>,
+        /// The constraints of each value, as for [`Type::List`].
+        #[serde(default, skip_serializing_if = "Constraints::is_empty")]
+        each: Box<Constraints>,
     },
     /// A record or enum, by its package and name; look it up in `Model::types`.
     Named {
@@ -242,6 +256,27 @@ pub struct Constraints {
     /// `@deprecated`: its schema's `deprecated: true`.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub deprecated: bool,
+}
+
+// Bounds are finite numbers (the resolver refuses others), so equality is an equivalence and
+// a [`Type`] holding constraints can be `Eq`.
+impl Eq for Constraints {}
+
+impl Constraints {
+    /// True when nothing is constrained nor annotated.
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
+
+    /// True when a value is checked against something (annotations aside).
+    pub fn checks_anything(&self) -> bool {
+        self.range.is_some()
+            || self.length.is_some()
+            || self.pattern.is_some()
+            || self.email
+            || self.url
+            || self.exclusive.is_some()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -429,7 +429,7 @@ impl Registry {
         self.tools.get(name).map(|&i| &self.services[i])
     }
 
-    fn tool_names(&self) -> Vec<String> {
+    pub(crate) fn tool_names(&self) -> Vec<String> {
         self.services
             .iter()
             .flat_map(|s| s.tools().iter().map(|t| t.name.to_string()))

@@ -224,7 +224,31 @@ async fn structured_content_is_left_out_before_2025_06_18() {
 async fn tool_call_protocol_errors_and_argument_errors() {
     let mut c = Client::new(&kitchen_server());
     c.initialize("2025-11-25", json!({})).await;
-    assert_eq!(error_code(&c.call(1, "nope", json!({})).await), -32602);
+    let r = c.call(1, "nope", json!({})).await;
+    assert_eq!(error_code(&r), -32602);
+    let listed = c.request(90, "tools/list", json!({})).await;
+    let mut names: Vec<String> = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| format!("'{}'", t["name"].as_str().unwrap()))
+        .collect();
+    names.sort();
+    // A few tools are named, more are left to tools/list; a typo of one names it alone.
+    let expected = if names.len() <= 8 {
+        format!("Unknown tool: nope. Tools: {}.", names.join(", "))
+    } else {
+        format!(
+            "Unknown tool: nope. tools/list lists its {} tools.",
+            names.len()
+        )
+    };
+    assert_eq!(r["error"]["message"], expected, "{listed}");
+    let r = c.call(91, "ordr", json!({})).await;
+    assert_eq!(
+        r["error"]["message"],
+        "Unknown tool: ordr. Did you mean 'order'?"
+    );
     assert_eq!(
         error_code(&c.request(2, "tools/call", json!({"arguments": {}})).await),
         -32602

@@ -2,11 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
-use toolidl_build::compile::compile_file;
-use toolidl_codegen::profile::{self, Profile, Severity};
+use toolidl::diagnostics::{self, Diagnostic};
+use toolidl::locations::{Location, Locations};
+use toolidl::model::{Field, Model, Tool, Type, TypeDef};
+use toolidl_build::compile::load;
+use toolidl_codegen::profile::{self, Finding, Profile, Severity};
 use toolidl_codegen::{SchemaOptions, listings};
-
-use crate::print_diagnostics;
 
 pub struct Args {
     pub files: Vec<PathBuf>,
@@ -15,8 +16,9 @@ pub struct Args {
     pub published: bool,
 }
 
-/// Prints one line per finding and a summary per file on stdout; exit 1 when a file does
-/// not compile or has a finding that is an error for the profile, else 0.
+/// Prints each finding as a diagnostic, at the declaration it concerns, and a summary per
+/// file on stdout; exit 1 when a file does not compile or has a finding that is an error
+/// for the profile, else 0.
 pub fn run(args: &Args) -> i32 {
     let mut code = 0;
     for file in &args.files {
@@ -29,14 +31,15 @@ pub fn run(args: &Args) -> i32 {
 
 fn lint_file(file: &Path, args: &Args) -> bool {
     let shown = file.display();
-    let compiled = match compile_file(file) {
-        Ok(compiled) => compiled,
-        Err(failed) => {
-            print_diagnostics(&failed.rendered);
+    let output = load(Path::new(""), file).output;
+    let model = match &output.model {
+        Some(model) if !output.has_errors() => model,
+        _ => {
+            crate::print_diagnostics(&output.render());
             return false;
         }
     };
-    let mut listings = match listings(&compiled.model, &SchemaOptions::default()) {
+    let mut listings = match listings(model, &SchemaOptions::default()) {
         Ok(listings) => listings,
         Err(error) => {
             eprintln!("error: {shown}: {error}");
@@ -46,31 +49,24 @@ fn lint_file(file: &Path, args: &Args) -> bool {
     if args.published {
         profile::publish(&mut listings, args.profile);
     }
-    let (mut errors, mut warnings) = (0, 0);
+    let mut found = Vec::new();
     for service in &listings.services {
         for tool in &service.tools {
-            for f in profile::lint(&tool.entry, args.profile) {
-                let level = match f.severity {
-                    Severity::Error => {
-                        errors += 1;
-                        "error"
-                    }
-                    Severity::Warning => {
-                        warnings += 1;
-                        "warning"
-                    }
-                };
-                let at = if f.pointer.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {}", f.pointer)
-                };
-                println!(
-                    "{shown}: {level}[{}] tool `{}`{at}: {}",
-                    f.code, f.tool, f.message
-                );
-            }
+            found.extend(profile::lint(&tool.entry, args.profile));
         }
+    }
+    let errors = found
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let warnings = found.len() - errors;
+    let rendered: Vec<Diagnostic> = found
+        .iter()
+        .map(|f| diagnostic(f, model, &output.locations, args))
+        .collect();
+    print!("{}", diagnostics::render_all(&rendered, &output.sources));
+    if !rendered.is_empty() {
+        println!();
     }
     let what = if args.published {
         "published"
@@ -87,6 +83,160 @@ fn lint_file(file: &Path, args: &Args) -> bool {
         ),
     }
     errors == 0
+}
+
+/// A finding as a diagnostic: at the parameter or field its pointer leads to (else the
+/// tool), with what to change, and, for a rule the profile's variant avoids, that the
+/// variant is what a build serves.
+fn diagnostic(f: &Finding, model: &Model, locations: &Locations, args: &Args) -> Diagnostic {
+    let at = if f.pointer.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", f.pointer)
+    };
+    let message = format!("tool `{}`{at}: {}", f.tool, f.message);
+    let mut d = match f.severity {
+        Severity::Error => Diagnostic::error(f.code, message),
+        Severity::Warning => Diagnostic::warning(f.code, message),
+    }
+    .help(f.help());
+    if let Some((file, span)) = locate(f, model, locations, args) {
+        d = d.at(file, span);
+    }
+    if !args.published && f.avoided_by_variant(args.profile) {
+        let (name, rust) = (args.profile.name(), args.profile.rust_name());
+        d = d.note(format!(
+            "the {name} variant of the listing avoids this, and it is what a build with `toolidl_build::configure().profile(Profile::{rust})` serves: check it with `toolidl lint --profile {name} --published`"
+        ));
+    }
+    d
+}
+
+/// The declaration a finding is about: the deepest parameter or record field its JSON
+/// pointer names (`/inputSchema/properties/place/properties/zip/format` → field `zip` of the
+/// record of `place`), else the tool.
+fn locate(f: &Finding, model: &Model, locations: &Locations, args: &Args) -> Option<Location> {
+    let published = |tool: &Tool| {
+        if args.published {
+            profile::published_name(&tool.name, args.profile)
+        } else {
+            tool.name.clone()
+        }
+    };
+    let (service, tool) = model.services.iter().find_map(|s| {
+        s.tools
+            .iter()
+            .find(|t| published(t) == f.tool)
+            .map(|t| (s, t))
+    })?;
+    let mut best = locations.member(&model.package, &service.name, &tool.ident);
+    let mut steps = f.pointer.split('/').skip(1);
+    if steps.next() != Some("inputSchema") {
+        return best;
+    }
+    // Where the walk stands: the fields an object there has, and its type.
+    let mut fields: Option<Fields> = Some(Fields::Params);
+    let mut ty: Option<&Type> = None;
+    // Each step narrows `best`; a step the walk cannot follow ends it where it got.
+    let mut walk = || -> Option<()> {
+        while let Some(step) = steps.next() {
+            match step {
+                "properties" => {
+                    let name = unescape(steps.next()?);
+                    let (field, location) = match fields.take()? {
+                        Fields::Params => {
+                            let p = tool.params.iter().find(|p| p.json_name == name)?;
+                            let at = locations.param(
+                                &model.package,
+                                &service.name,
+                                &tool.ident,
+                                &p.name,
+                            );
+                            (p, at)
+                        }
+                        Fields::Record(package, record, list) => {
+                            let field = list.iter().find(|x| x.json_name == name)?;
+                            (field, locations.field(package, record, &field.name))
+                        }
+                    };
+                    best = location.or(best);
+                    ty = Some(&field.ty);
+                    fields = record_fields(model, &field.ty);
+                }
+                "items" | "additionalProperties" => {
+                    let item = match strip(ty?) {
+                        Type::List { item, .. } | Type::Set { item, .. } => item.as_ref(),
+                        Type::Map { value, .. } => value.as_ref(),
+                        _ => return None,
+                    };
+                    ty = Some(item);
+                    fields = record_fields(model, item);
+                }
+                "anyOf" | "oneOf" => {
+                    let index: usize = steps.next()?.parse().ok()?;
+                    let inner = strip(ty?);
+                    let variant = match inner {
+                        Type::Named { package, name, .. } => match model.lookup(package, name) {
+                            Some(TypeDef::Union(u)) => u.variants.get(index).map(|v| &v.ty),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let next = variant.unwrap_or(inner);
+                    ty = Some(next);
+                    fields = record_fields(model, next);
+                }
+                // `$defs/Folder`: a hoisted record, by its name (a key with a numeric
+                // suffix is one of two records of that name: the walk stops there).
+                "$defs" => {
+                    let key = unescape(steps.next()?);
+                    let record = model.types.iter().find_map(|t| match t {
+                        TypeDef::Record(r) if r.name == key => Some(r),
+                        _ => None,
+                    })?;
+                    best = locations.type_def(&record.package, &record.name).or(best);
+                    ty = None;
+                    fields = Some(Fields::Record(
+                        &record.package,
+                        &record.name,
+                        &record.fields,
+                    ));
+                }
+                _ => return None,
+            }
+        }
+        Some(())
+    };
+    walk();
+    best
+}
+
+/// The fields an object schema lists: a tool's parameters, or a record's fields.
+enum Fields<'m> {
+    Params,
+    Record(&'m str, &'m str, &'m [Field]),
+}
+
+fn record_fields<'m>(model: &'m Model, ty: &Type) -> Option<Fields<'m>> {
+    let Type::Named { package, name, .. } = strip(ty) else {
+        return None;
+    };
+    match model.lookup(package, name)? {
+        TypeDef::Record(r) => Some(Fields::Record(&r.package, &r.name, &r.fields)),
+        _ => None,
+    }
+}
+
+fn strip(ty: &Type) -> &Type {
+    match ty {
+        Type::Nullable { inner } => inner,
+        other => other,
+    }
+}
+
+/// A JSON pointer segment's `~1` and `~0` escapes undone.
+fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
 }
 
 fn plural(n: usize) -> &'static str {

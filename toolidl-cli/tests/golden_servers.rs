@@ -1,4 +1,4 @@
-//! The five reference servers translated to `.tool` (tests/golden/servers; README.md there
+//! The six reference servers translated to `.tool` (tests/golden/servers; README.md there
 //! says where each comes from and what differs).
 //!
 //! For each `<server>.tool`:
@@ -48,8 +48,8 @@ fn servers() -> Vec<String> {
     stems.sort();
     assert_eq!(
         stems,
-        ["fetch", "filesystem", "github", "memory", "time"],
-        "the five servers"
+        ["fetch", "filesystem", "github", "memory", "sentry", "time"],
+        "the six servers"
     );
     stems
 }

@@ -71,12 +71,12 @@ impl<'a> Context<'a> {
     pub fn rust_type(&self, ty: &Type, boxed: bool) -> TokenStream {
         match ty {
             Type::Primitive { name } => self.primitive(*name),
-            Type::List { item } | Type::Set { item } => {
+            Type::List { item, .. } | Type::Set { item, .. } => {
                 let vec = self.std("Vec");
                 let item = self.rust_type(item, false);
                 quote!(#vec<#item>)
             }
-            Type::Map { value } => {
+            Type::Map { value, .. } => {
                 let map = self.std("BTreeMap");
                 let string = self.std("String");
                 let value = self.rust_type(value, false);

@@ -3,7 +3,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{Bounds, Field, Number, Primitive, Type};
+use toolidl::model::{Bounds, Constraints, Field, Number, Primitive, Type};
 
 use super::context::Context;
 use super::names;
@@ -22,14 +22,14 @@ pub(super) fn format_of(p: Primitive) -> Option<TokenStream> {
     })
 }
 
-/// Whether the type's `Decode` impl checks everything its schema says (no string format and
-/// no set inside, which need more than the type).
+/// Whether the type's `Decode` impl checks everything its schema says (no string format, no
+/// set and no constrained items inside, which need more than the type).
 pub fn is_plain(ty: &Type) -> bool {
     match ty {
         Type::Primitive { name } => format_of(*name).is_none(),
-        Type::List { item } => is_plain(item),
+        Type::List { item, each } => each.is_empty() && is_plain(item),
         Type::Set { .. } => false,
-        Type::Map { value } => is_plain(value),
+        Type::Map { value, each } => each.is_empty() && is_plain(value),
         Type::Nullable { inner } => is_plain(inner),
         Type::Named { .. } => true,
     }
@@ -49,41 +49,75 @@ impl Context<'_> {
             let rust = self.rust_type(ty, boxed);
             return quote!(<#rust as rt::Decode>::read(#raw, #path));
         }
-        let (item_raw, item_path) = (quote!(r), quote!(path));
-        // An item read by one function of `(raw, path)` is passed as that function.
-        let closure = |inner: &Type, boxed: bool| match self.set_fn(inner) {
-            Some(f) => f,
-            None => {
-                let e = self.decode_expr(inner, boxed, &item_raw, &item_path);
-                quote!(|r, path| #e)
-            }
-        };
+        let unconstrained = Constraints::default();
         match ty {
             Type::Primitive { name } => {
                 let format = format_of(*name);
                 quote!(rt::read::formatted(#raw, #path, #format))
             }
-            Type::List { item } => {
-                let item = closure(item, false);
+            Type::List { item, each } => {
+                let item = self.item_reader(item, each, false);
                 quote!(rt::read::list(#raw, #path, #item))
             }
-            Type::Map { value } => {
-                let value = closure(value, false);
+            Type::Map { value, each } => {
+                let value = self.item_reader(value, each, false);
                 quote!(rt::read::map(#raw, #path, #value))
             }
             Type::Nullable { inner } => {
-                let inner = closure(inner, boxed);
+                let inner = self.item_reader(inner, &unconstrained, boxed);
                 quote!(rt::read::nullable(#raw, #path, #inner))
             }
-            Type::Set { item } => self.decode_set(item, raw, path),
+            Type::Set { item, each } => self.decode_set(item, each, raw, path),
             Type::Named { .. } => unreachable_plain(),
         }
     }
 
+    /// A function of `(r, path)` that reads one item of `ty` and checks it against `each`
+    /// (the item's constraints; its path is the item's own, `tags[2]`).
+    fn item_reader(&self, ty: &Type, each: &Constraints, boxed: bool) -> TokenStream {
+        if each.is_empty() {
+            if let Some(f) = self.set_fn(ty) {
+                return f;
+            }
+            let e = self.decode_expr(ty, boxed, &quote!(r), &quote!(path));
+            return quote!(|r, path| #e);
+        }
+        let number = quote!(r.last_number());
+        let e = self.checked_decode(ty, each, boxed, &quote!(r), &quote!(path), &number);
+        quote!(|r, path| #e)
+    }
+
+    /// [`Self::decode_expr`] followed by the checks of `c` on the value read at `path` (a
+    /// `&Path`): an item's or a union variant's own constraints; `number` is the text of the
+    /// number read, for float bounds.
+    pub fn checked_decode(
+        &self,
+        ty: &Type,
+        c: &Constraints,
+        boxed: bool,
+        raw: &TokenStream,
+        path: &TokenStream,
+        number: &TokenStream,
+    ) -> TokenStream {
+        // An f32's @range is checked on the number as sent, before it is rounded.
+        let (read_ty, narrow) = widened_f32(ty, c).unwrap_or_else(|| (ty.clone(), quote!(value)));
+        let decode = self.decode_expr(&read_ty, boxed, raw, path);
+        let checks = self.checks(ty, c, path, number);
+        if checks.is_empty() {
+            return decode;
+        }
+        quote!(#decode.and_then(|value| {
+            #checks
+            Ok(#narrow)
+        }))
+    }
+
     /// The runtime function that reads a set of scalars, if `ty` is one.
     fn set_fn(&self, ty: &Type) -> Option<TokenStream> {
-        let Type::Set { item } = ty else { return None };
-        if !(is_scalar(item) && is_plain(item)) {
+        let Type::Set { item, each } = ty else {
+            return None;
+        };
+        if !(is_scalar(item) && is_plain(item) && each.is_empty()) {
             return None;
         }
         let rust = self.rust_type(item, false);
@@ -96,23 +130,24 @@ impl Context<'_> {
 
     /// A set: its items, then `uniqueItems` by the items' own equality where it is the JSON
     /// one (scalars, enums), else by JSON equality of the raw items.
-    fn decode_set(&self, item: &Type, raw: &TokenStream, path: &TokenStream) -> TokenStream {
+    fn decode_set(
+        &self,
+        item: &Type,
+        each: &Constraints,
+        raw: &TokenStream,
+        path: &TokenStream,
+    ) -> TokenStream {
         if let Some(f) = self.set_fn(&Type::Set {
             item: Box::new(item.clone()),
+            each: Box::new(each.clone()),
         }) {
             return quote!(#f(#raw, #path));
         }
-        let read = if is_plain(item) {
+        let read = if is_plain(item) && each.is_empty() {
             let rust = self.rust_type(item, false);
             quote!(<#rust as rt::Decode>::read)
         } else {
-            match self.set_fn(item) {
-                Some(f) => f,
-                None => {
-                    let e = self.decode_expr(item, false, &quote!(r), &quote!(path));
-                    quote!(|r, path| #e)
-                }
-            }
+            self.item_reader(item, each, false)
         };
         if is_scalar(item) {
             quote!(rt::read::set_with(#raw, #path, #read))
@@ -124,8 +159,19 @@ impl Context<'_> {
     /// Statements that check a decoded `value` against the field's constraints; `number` is
     /// the expression of the number's text as sent, which float bounds are judged on exactly.
     pub fn constraint_checks(&self, field: &Field, number: &TokenStream) -> TokenStream {
-        let c = &field.constraints;
-        let (base, nullable) = match &field.ty {
+        self.checks(&field.ty, &field.constraints, &quote!(&path), number)
+    }
+
+    /// Statements that check a decoded `value` of `ty` against `c`, reporting at `path` (an
+    /// expression of type `&Path`); `number` is the number's text as sent.
+    fn checks(
+        &self,
+        ty: &Type,
+        c: &Constraints,
+        path: &TokenStream,
+        number: &TokenStream,
+    ) -> TokenStream {
+        let (base, nullable) = match ty {
             Type::Nullable { inner } => (inner.as_ref(), true),
             other => (other, false),
         };
@@ -137,7 +183,7 @@ impl Context<'_> {
         };
         let mut checks = Vec::new();
         if let Some(range) = &c.range
-            && let Some(check) = range_check(base, range, &v, number)
+            && let Some(check) = range_check(base, range, &v, path, number)
         {
             checks.push(check);
         }
@@ -151,28 +197,28 @@ impl Context<'_> {
             };
             let (min, max) = (bound(min), bound(max));
             checks.push(quote!(
-                rt::check::exclusive_number_range(#v, #number, #min, #max, &path)?;
+                rt::check::exclusive_number_range(#v, #number, #min, #max, #path)?;
             ));
         }
         if let Some(length) = &c.length {
             let (min, max) = (opt_usize(length.min), opt_usize(length.max));
             if matches!(base, Type::List { .. } | Type::Set { .. }) {
-                checks.push(quote!(rt::check::items(value.len(), #min, #max, &path)?;));
+                checks.push(quote!(rt::check::items(value.len(), #min, #max, #path)?;));
             } else {
-                checks.push(quote!(rt::check::length(#r, #min, #max, &path)?;));
+                checks.push(quote!(rt::check::length(#r, #min, #max, #path)?;));
             }
         }
         if let Some(pattern) = &c.pattern {
             let lit = Literal::string(pattern);
             checks.push(quote!({
                 static PATTERN: rt::Pattern = rt::Pattern::new(#lit);
-                rt::check::pattern(#r, &PATTERN, &path)?;
+                rt::check::pattern(#r, &PATTERN, #path)?;
             }));
         }
         if c.email {
-            checks.push(quote!(rt::check::format(#r, rt::Format::Email, &path)?;));
+            checks.push(quote!(rt::check::format(#r, rt::Format::Email, #path)?;));
         } else if c.url {
-            checks.push(quote!(rt::check::format(#r, rt::Format::Uri, &path)?;));
+            checks.push(quote!(rt::check::format(#r, rt::Format::Uri, #path)?;));
         }
         if checks.is_empty() {
             return TokenStream::new();
@@ -208,6 +254,7 @@ impl Context<'_> {
         finish: impl FnOnce(Vec<TokenStream>) -> TokenStream,
     ) -> TokenStream {
         let skipped = skip.is_some();
+        let skip_key = skip;
         let skip = skip.map(|key| {
             let key = Literal::string(key);
             quote!(#key => {})
@@ -221,7 +268,14 @@ impl Context<'_> {
             Others::Ignore => quote!(_ => {
                 rt::read::json(r, &path.field(key))?;
             }),
-            Others::Refuse => quote!(_ => return Err(rt::ArgError::unknown(path, key)),),
+            // The declared names, for `Did you mean 'query'?`.
+            Others::Refuse => {
+                let known = fields
+                    .iter()
+                    .map(|f| Literal::string(&f.json_name))
+                    .chain(skip_key.map(Literal::string));
+                quote!(_ => return Err(rt::ArgError::unknown_of(path, key, &[#(#known),*])),)
+            }
         };
         let extra =
             (open == Others::Keep).then(|| quote!(let mut extra = rt::serde_json::Map::new();));
@@ -252,7 +306,7 @@ impl Context<'_> {
         let arms = fields.iter().zip(&locals).map(|(f, local)| {
             let wire = Literal::string(&f.json_name);
             // An f32's @range is checked on the number as sent, before it is rounded.
-            let (read_ty, narrow) = match widened_f32(f) {
+            let (read_ty, narrow) = match widened_f32(&f.ty, &f.constraints) {
                 Some((wide, narrow)) => (wide, narrow),
                 None => (f.ty.clone(), quote!(value)),
             };
@@ -321,10 +375,10 @@ pub(super) fn struct_inits(fields: &[Field], finals: Vec<TokenStream>) -> Vec<To
         .collect()
 }
 
-/// For an `f32` field with `@range`: the same type with `f64` for `f32`, and the expression
-/// that narrows the checked `value` back.
-fn widened_f32(f: &Field) -> Option<(Type, TokenStream)> {
-    if f.constraints.range.is_none() && f.constraints.exclusive.is_none() {
+/// For an `f32` with `@range`: the same type with `f64` for `f32`, and the expression that
+/// narrows the checked `value` back.
+fn widened_f32(ty: &Type, c: &Constraints) -> Option<(Type, TokenStream)> {
+    if c.range.is_none() && c.exclusive.is_none() {
         return None;
     }
     let f32_ty = Type::Primitive {
@@ -333,7 +387,7 @@ fn widened_f32(f: &Field) -> Option<(Type, TokenStream)> {
     let f64_ty = Type::Primitive {
         name: Primitive::F64,
     };
-    match &f.ty {
+    match ty {
         t if *t == f32_ty => Some((f64_ty, quote!(rt::args::to_f32(value)))),
         Type::Nullable { inner } if **inner == f32_ty => Some((
             Type::Nullable {
@@ -390,6 +444,7 @@ fn range_check(
     base: &Type,
     range: &Bounds<Number>,
     v: &TokenStream,
+    path: &TokenStream,
     number: &TokenStream,
 ) -> Option<TokenStream> {
     let Type::Primitive { name } = base else {
@@ -417,9 +472,9 @@ fn range_check(
     };
     let (min, max) = (wrap(min), wrap(max));
     if own.is_none() {
-        return Some(quote!(rt::check::number_range(#v, #number, #min, #max, &path)?;));
+        return Some(quote!(rt::check::number_range(#v, #number, #min, #max, #path)?;));
     }
-    Some(quote!(rt::check::range(#v, #min, #max, &path)?;))
+    Some(quote!(rt::check::range(#v, #min, #max, #path)?;))
 }
 
 /// What a decoder does with an object's members that are not its fields.

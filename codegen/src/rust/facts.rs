@@ -46,8 +46,8 @@ impl Facts {
             Type::Primitive { name } => {
                 matches!(name, Primitive::Json | Primitive::Object | Primitive::Array)
             }
-            Type::List { item } | Type::Set { item } => self.nests_without_bound(item),
-            Type::Map { value } => self.nests_without_bound(value),
+            Type::List { item, .. } | Type::Set { item, .. } => self.nests_without_bound(item),
+            Type::Map { value, .. } => self.nests_without_bound(value),
             Type::Nullable { inner } => self.nests_without_bound(inner),
             Type::Named { package, name, .. } => {
                 self.unbounded.contains(&(package.clone(), name.clone()))
@@ -68,8 +68,8 @@ impl Facts {
     pub fn is_hashable(&self, ty: &Type) -> bool {
         match ty {
             Type::Primitive { name } => primitive_hashable(*name),
-            Type::List { item } | Type::Set { item } => self.is_hashable(item),
-            Type::Map { value } => self.is_hashable(value),
+            Type::List { item, .. } | Type::Set { item, .. } => self.is_hashable(item),
+            Type::Map { value, .. } => self.is_hashable(value),
             Type::Nullable { inner } => self.is_hashable(inner),
             Type::Named {
                 def: DefKind::Enum, ..
@@ -99,8 +99,8 @@ fn mentions(ty: &Type, named: &mut Vec<RecordKey>) -> bool {
         Type::Primitive { name } => {
             matches!(name, Primitive::Json | Primitive::Object | Primitive::Array)
         }
-        Type::List { item } | Type::Set { item } => mentions(item, named),
-        Type::Map { value } => mentions(value, named),
+        Type::List { item, .. } | Type::Set { item, .. } => mentions(item, named),
+        Type::Map { value, .. } => mentions(value, named),
         Type::Nullable { inner } => mentions(inner, named),
         Type::Named {
             def: DefKind::Enum, ..

@@ -213,7 +213,15 @@ impl Context<'_> {
     /// Tries each variant on a copy of the reader; the first that fits is the value.
     fn untagged_decoder(&self, u: &Union, variants: &[proc_macro2::Ident]) -> TokenStream {
         let attempts = u.variants.iter().zip(variants).map(|(v, variant)| {
-            let decode = self.decode_expr(&v.ty, false, &quote!(&mut attempt), &quote!(path));
+            // A value of the variant's type that breaks its constraints does not fit it.
+            let decode = self.checked_decode(
+                &v.ty,
+                &v.constraints,
+                false,
+                &quote!(&mut attempt),
+                &quote!(path),
+                &quote!(attempt.last_number()),
+            );
             let name = Literal::string(&v.name);
             quote! {
                 let mut attempt = r.clone();

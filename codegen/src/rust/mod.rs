@@ -302,7 +302,7 @@ fn uses_map(types: &[&TypeDef], services: &[(&Service, ServiceListings)]) -> boo
 fn has_map(ty: &Type) -> bool {
     match ty {
         Type::Map { .. } => true,
-        Type::List { item } | Type::Set { item } => has_map(item),
+        Type::List { item, .. } | Type::Set { item, .. } => has_map(item),
         Type::Nullable { inner } => has_map(inner),
         _ => false,
     }

@@ -634,6 +634,7 @@ impl Context<'_> {
             quote!(Ok(#done))
         };
         let result = self.std("Result");
+        let known = p.params.iter().map(|f| Literal::string(&f.json_name));
         let doc = format!(" The arguments of the prompt `{}`.", p.name);
         quote! {
             #[doc = #doc]
@@ -646,7 +647,7 @@ impl Context<'_> {
                     let text = text.as_ref();
                     match key {
                         #(#arms)*
-                        _ => return Err(rt::ArgError::unknown(path, key)),
+                        _ => return Err(rt::ArgError::unknown_of(path, key, &[#(#known),*])),
                     }
                     Ok(())
                 })?;

@@ -119,7 +119,7 @@ pub fn default_expr(cx: &Context<'_>, ty: &Type, value: &Value) -> TokenStream {
             let inner = default_expr(cx, inner, v);
             quote!(Some(#inner))
         }
-        (Type::List { item } | Type::Set { item }, Value::List(items)) => {
+        (Type::List { item, .. } | Type::Set { item, .. }, Value::List(items)) => {
             let items = items.iter().map(|v| default_expr(cx, item, v));
             quote!(vec![#(#items),*])
         }
@@ -133,7 +133,7 @@ pub fn default_expr(cx: &Context<'_>, ty: &Type, value: &Value) -> TokenStream {
             let variant = names::type_ident(member);
             quote!(#path::#variant)
         }
-        (Type::Map { value }, Value::Map(entries)) => {
+        (Type::Map { value, .. }, Value::Map(entries)) => {
             let map = cx.std("BTreeMap");
             if entries.is_empty() {
                 return quote!(#map::new());

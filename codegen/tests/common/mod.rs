@@ -20,18 +20,21 @@ pub fn nullable(inner: Type) -> Type {
 pub fn list(item: Type) -> Type {
     Type::List {
         item: Box::new(item),
+        each: Box::default(),
     }
 }
 
 pub fn set(item: Type) -> Type {
     Type::Set {
         item: Box::new(item),
+        each: Box::default(),
     }
 }
 
 pub fn map(value: Type) -> Type {
     Type::Map {
         value: Box::new(value),
+        each: Box::default(),
     }
 }
 

@@ -170,8 +170,8 @@ fn rename_package(model: &Model, to: &str) -> Model {
     fn ty(t: &mut Type, from: &str, to: &str) {
         match t {
             Type::Primitive { .. } => {}
-            Type::List { item } | Type::Set { item } => ty(item, from, to),
-            Type::Map { value } => ty(value, from, to),
+            Type::List { item, .. } | Type::Set { item, .. } => ty(item, from, to),
+            Type::Map { value, .. } => ty(value, from, to),
             Type::Nullable { inner } => ty(inner, from, to),
             Type::Named { package, .. } => {
                 if package == from {
@@ -254,8 +254,8 @@ fn uses(model: &Model) -> HashMap<(String, String), Use> {
         while let Some(ty) = stack.pop() {
             match ty {
                 Type::Primitive { .. } => {}
-                Type::List { item } | Type::Set { item } => stack.push(*item),
-                Type::Map { value } => stack.push(*value),
+                Type::List { item, .. } | Type::Set { item, .. } => stack.push(*item),
+                Type::Map { value, .. } => stack.push(*value),
                 Type::Nullable { inner } => stack.push(*inner),
                 Type::Named { package, name, .. } => {
                     if !seen.insert((package.clone(), name.clone())) {
@@ -497,12 +497,18 @@ fn client(breaking: bool) -> Client {
     }
 }
 
+/// A type as it would be written, each item's constraints before the item's type
+/// (`list<@length(1, 32) string>`).
 fn type_text(ty: &Type) -> String {
+    let each = |c: &Constraints, item: &Type| match constraints_written(c) {
+        Some(c) => format!("{c} {}", type_text(item)),
+        None => type_text(item),
+    };
     match ty {
         Type::Primitive { name } => serde_name(name),
-        Type::List { item } => format!("list<{}>", type_text(item)),
-        Type::Set { item } => format!("set<{}>", type_text(item)),
-        Type::Map { value } => format!("map<string, {}>", type_text(value)),
+        Type::List { item, each: c } => format!("list<{}>", each(c, item)),
+        Type::Set { item, each: c } => format!("set<{}>", each(c, item)),
+        Type::Map { value, each: c } => format!("map<string, {}>", each(c, value)),
         Type::Named { name, .. } => name.clone(),
         Type::Nullable { inner } => format!("{}?", type_text(inner)),
     }
@@ -1109,7 +1115,7 @@ impl Differ {
                     site.clone(),
                     format!("{what}: variant `{}` removed", v.name),
                 ),
-                Some(w) if type_text(&w.ty) != type_text(&v.ty) => self.push(
+                Some(w) if variant_text(w) != variant_text(v) => self.push(
                     "UNION_VARIANT_CHANGED",
                     Client::Breaking,
                     true,
@@ -1117,8 +1123,8 @@ impl Differ {
                     format!(
                         "{what}: variant `{}` was `{}`, now `{}`",
                         v.name,
-                        type_text(&v.ty),
-                        type_text(&w.ty)
+                        variant_text(v),
+                        variant_text(w)
                     ),
                 ),
                 Some(_) => {}
@@ -1172,8 +1178,22 @@ fn code_of(kind: &str, rule: &str) -> &'static str {
     }
 }
 
+/// A union variant's type with its constraints (`@length(1, 32) string`).
+fn variant_text(v: &crate::model::UnionVariant) -> String {
+    match constraints_written(&v.constraints) {
+        Some(c) => format!("{c} {}", type_text(&v.ty)),
+        None => type_text(&v.ty),
+    }
+}
+
 fn constraint_text(old: &Constraints, new: &Constraints) -> String {
-    let text = |c: &Constraints| {
+    let text = |c: &Constraints| constraints_written(c).unwrap_or_else(|| "none".into());
+    format!("`{}` are now `{}`", text(old), text(new))
+}
+
+/// Constraints as attributes (`@range(1, _) @pattern("…")`), `None` when there are none.
+fn constraints_written(c: &Constraints) -> Option<String> {
+    {
         let mut parts = Vec::new();
         let n = |n: &Option<Number>| {
             n.as_ref()
@@ -1195,13 +1215,8 @@ fn constraint_text(old: &Constraints, new: &Constraints) -> String {
         if c.url {
             parts.push("@url".into());
         }
-        if parts.is_empty() {
-            "none".into()
-        } else {
-            parts.join(" ")
-        }
-    };
-    format!("`{}` are now `{}`", text(old), text(new))
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
 }
 
 #[cfg(test)]

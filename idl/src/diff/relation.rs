@@ -111,10 +111,18 @@ pub fn types(old: &Type, new: &Type) -> Relation {
                 name: Primitive::Json,
             },
         ) => Relation::Wider,
-        (Type::List { item: a }, Type::List { item: b })
-        | (Type::Set { item: a }, Type::Set { item: b }) => types(a, b),
-        (Type::List { item: a }, Type::Set { item: b }) => types(a, b).and(Relation::Narrower),
-        (Type::Set { item: a }, Type::List { item: b }) => types(a, b).and(Relation::Wider),
+        // Each item's constraints count as the item type's own (a tightened one narrows).
+        (Type::List { item: a, each: x }, Type::List { item: b, each: y })
+        | (Type::Set { item: a, each: x }, Type::Set { item: b, each: y })
+        | (Type::Map { value: a, each: x }, Type::Map { value: b, each: y }) => {
+            types(a, b).and(constraints(x, y))
+        }
+        (Type::List { item: a, each: x }, Type::Set { item: b, each: y }) => {
+            types(a, b).and(constraints(x, y)).and(Relation::Narrower)
+        }
+        (Type::Set { item: a, each: x }, Type::List { item: b, each: y }) => {
+            types(a, b).and(constraints(x, y)).and(Relation::Wider)
+        }
         (
             Type::Primitive {
                 name: Primitive::Array,
@@ -127,7 +135,6 @@ pub fn types(old: &Type, new: &Type) -> Relation {
                 name: Primitive::Array,
             },
         ) => Relation::Wider,
-        (Type::Map { value: a }, Type::Map { value: b }) => types(a, b),
         (
             Type::Primitive {
                 name: Primitive::Object,
@@ -235,6 +242,11 @@ pub fn constraints(old: &Constraints, new: &Constraints) -> Relation {
             Some(a.cmp(b))
         }))
         .and(pattern)
+        .and(bounds(
+            old.exclusive.as_ref(),
+            new.exclusive.as_ref(),
+            number_cmp,
+        ))
         .and(flag(old.email, new.email))
         .and(flag(old.url, new.url))
 }
@@ -275,8 +287,14 @@ mod tests {
     #[test]
     fn nullable_and_collections() {
         let null = |t| Type::Nullable { inner: Box::new(t) };
-        let list = |t| Type::List { item: Box::new(t) };
-        let set = |t| Type::Set { item: Box::new(t) };
+        let list = |t| Type::List {
+            item: Box::new(t),
+            each: Box::default(),
+        };
+        let set = |t| Type::Set {
+            item: Box::new(t),
+            each: Box::default(),
+        };
         assert_eq!(
             types(&null(p(Primitive::U8)), &p(Primitive::U8)),
             Relation::Narrower
@@ -293,6 +311,28 @@ mod tests {
             types(&set(p(Primitive::U16)), &list(p(Primitive::U8))),
             Relation::Changed
         );
+    }
+
+    #[test]
+    fn item_constraints_count_as_the_item_type() {
+        let tags = |max: u64| Type::List {
+            item: Box::new(p(Primitive::String)),
+            each: Box::new(Constraints {
+                length: Some(Bounds {
+                    min: Some(1),
+                    max: Some(max),
+                }),
+                ..Constraints::default()
+            }),
+        };
+        let plain = Type::List {
+            item: Box::new(p(Primitive::String)),
+            each: Box::default(),
+        };
+        assert_eq!(types(&tags(32), &tags(16)), Relation::Narrower);
+        assert_eq!(types(&tags(16), &tags(32)), Relation::Wider);
+        assert_eq!(types(&plain, &tags(32)), Relation::Narrower);
+        assert_eq!(types(&tags(32), &plain), Relation::Wider);
     }
 
     #[test]

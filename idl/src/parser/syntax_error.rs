@@ -47,6 +47,19 @@ pub(super) fn syntax_error(
         .at(file_id, Span::new(end, end))
         .help("separate fields, parameters and enum members with `,`");
     }
+    // `tool a() -> string` and then `/// Docs.` of the next member: the `;` is what is
+    // missing, at the end of the declaration, not a misplaced doc comment.
+    if expected.contains(&"';'")
+        && text[pos..].starts_with("///")
+        && let Some(end) = end_of_previous_line(text, pos)
+    {
+        return Diagnostic::error(
+            "E0001",
+            "syntax error: expected ';' at the end of this line, found a doc comment on the next",
+        )
+        .at(file_id, Span::new(end, end))
+        .help("end the declaration before the doc comment with `;`: a `///` comment documents what follows it");
+    }
     let message = match expected.as_slice() {
         [] => format!("syntax error: unexpected {found}"),
         [one] => format!("syntax error: expected {one}, found {found}"),

@@ -184,6 +184,8 @@ pub(crate) struct Attrs {
     pub json_name: Option<(String, Span)>,
     /// Bounds, the attribute's span, and the span of a float bound if any.
     pub range: Option<(Bounds<Number>, Span, Option<Span>)>,
+    /// The spans of `@range`'s minimum and maximum, where given.
+    pub range_spans: (Option<Span>, Option<Span>),
     /// `@range(exclusive_min: x, exclusive_max: y)`, and the attribute's span.
     pub exclusive: Option<(Bounds<Number>, Span)>,
     /// `@deprecated` on a field or parameter.
@@ -434,6 +436,7 @@ impl AttrChecker<'_> {
                 }
                 if lo.is_some() || hi.is_some() {
                     out.range = Some((Bounds { min: lo, max: hi }, attr.span, float));
+                    out.range_spans = (min.map(|l| l.span), max.map(|l| l.span));
                 }
                 if xlo.is_some() || xhi.is_some() {
                     out.exclusive = Some((Bounds { min: xlo, max: xhi }, attr.span));

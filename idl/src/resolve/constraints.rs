@@ -31,20 +31,10 @@ impl Resolver<'_> {
                         self.error("E0604", *float_span, message).help =
                             Some("write integer bounds, or use f32/f64".into());
                     } else if let Some((lo, hi)) = integer_range(p)
-                        && let Some(bound) = range_outside_type(bounds, lo, hi)
+                        && self.range_outside_type(bounds, attrs.range_spans, *span, p, lo, hi)
                     {
-                        // Bounds wider than the type are allowed (generators intersect
-                        // them), but an intersection without a value is not.
-                        let message = format!(
-                            "`@range` {bound} leaves no value of `{}` ({lo} to {hi})",
-                            primitive_name(p)
-                        );
-                        self.error("E0602", *span, message).help = Some(format!(
-                            "bounds of `{}` lie in {lo} to {hi}",
-                            primitive_name(p)
-                        ));
+                        // Reported: a bound outside the type would be clamped silently.
                     } else {
-                        // Bounds wider than the type are allowed: generators intersect them.
                         out.range = Some(*bounds);
                     }
                 }
@@ -85,8 +75,31 @@ impl Resolver<'_> {
             }
         }
         if let Some((pattern, span)) = &attrs.pattern {
-            if !is_string {
-                not_applicable(self, *span, "pattern", "string");
+            // JSON Schema checks `pattern` beside `format`: the text must be in the format and
+            // match. A duration's own pattern is what makes it one, so it takes no other.
+            let patterned = is_string
+                || matches!(
+                    prim,
+                    Some(
+                        Primitive::Uuid
+                            | Primitive::Datetime
+                            | Primitive::Date
+                            | Primitive::Time
+                            | Primitive::Uri
+                    )
+                );
+            if prim == Some(Primitive::Duration) {
+                let message = "`@pattern` does not apply to `duration`".to_string();
+                self.error("E0601", *span, message).help = Some(
+                    "a duration's schema is its own pattern already; to restrict the text further, use `string` with one `@pattern`".into(),
+                );
+            } else if !patterned {
+                not_applicable(
+                    self,
+                    *span,
+                    "pattern",
+                    "string and the string formats `uuid`, `datetime`, `date`, `time` and `uri`",
+                );
             } else if let Err(e) = compile_pattern(pattern) {
                 self.error("E0603", *span, format!("invalid regular expression: {e}"))
                     .help = Some(
@@ -177,6 +190,14 @@ impl Resolver<'_> {
         Some(value)
     }
 
+    /// An item of a list, set or map default: a value of `ty` that meets each item's
+    /// constraints.
+    fn item_value(&mut self, lit: &Literal, ty: &Type, each: &Constraints) -> Option<Value> {
+        let value = self.value_of(lit, ty)?;
+        self.check_default_constraints(lit, &value, each);
+        Some(value)
+    }
+
     /// The value of a literal as a value of `ty`, type-checked all the way down (list
     /// items, map values, record fields and their own constraints).
     fn value_of(&mut self, lit: &Literal, ty: &Type) -> Option<Value> {
@@ -199,12 +220,14 @@ impl Resolver<'_> {
         }
         let value = match base {
             Type::Primitive { name } => self.primitive_default(lit, *name, &shown)?,
-            Type::List { item } | Type::Set { item } => {
+            Type::List { item, each } | Type::Set { item, each } => {
                 let LiteralKind::List(items) = &lit.kind else {
                     return self.composite_mismatch(lit, &shown, "a list `[…]`");
                 };
-                let values: Vec<Option<Value>> =
-                    items.iter().map(|l| self.value_of(l, item)).collect();
+                let values: Vec<Option<Value>> = items
+                    .iter()
+                    .map(|l| self.item_value(l, item, each))
+                    .collect();
                 let values: Vec<Value> = values.into_iter().collect::<Option<_>>()?;
                 if matches!(base, Type::Set { .. }) {
                     for (i, v) in values.iter().enumerate() {
@@ -222,7 +245,7 @@ impl Resolver<'_> {
                 }
                 Value::List(values)
             }
-            Type::Map { value } => {
+            Type::Map { value, each } => {
                 let LiteralKind::Object(entries) = &lit.kind else {
                     return self.composite_mismatch(lit, &shown, "a map `{\"key\": value}`");
                 };
@@ -243,7 +266,7 @@ impl Resolver<'_> {
                         ok = false;
                         continue;
                     }
-                    match self.value_of(&entry.value, value) {
+                    match self.item_value(&entry.value, value, each) {
                         Some(v) => out.push(MapEntry {
                             key: entry.key.clone(),
                             value: v,
@@ -751,25 +774,71 @@ pub(super) fn compile_pattern(pattern: &str) -> Result<regress::Regex, String> {
     regress::Regex::with_flags(pattern, "u").map_err(|e| e.to_string())
 }
 
-/// The bound of an integer `@range` that leaves the type's own range `lo..=hi` empty
-/// (`min: 300` on `u8`, `max: -1` on `u32`), written as in the attribute.
-fn range_outside_type(bounds: &Bounds<Number>, lo: i128, hi: i128) -> Option<String> {
-    let exact = |n: Number| match n {
+impl Resolver<'_> {
+    /// E0606 at each integer `@range` bound outside its type's own range `lo..=hi`
+    /// (`500` on a `u8`), with the smallest integer type that holds the bounds; true when
+    /// one was reported.
+    fn range_outside_type(
+        &mut self,
+        bounds: &Bounds<Number>,
+        spans: (Option<Span>, Option<Span>),
+        attr: Span,
+        p: Primitive,
+        lo: i128,
+        hi: i128,
+    ) -> bool {
+        let given: Vec<i128> = [bounds.min, bounds.max]
+            .into_iter()
+            .flatten()
+            .filter_map(exact_integer)
+            .collect();
+        let fits = fitting_integer(p, &given);
+        let mut reported = false;
+        for (bound, span) in [(bounds.min, spans.0), (bounds.max, spans.1)] {
+            let Some(n) = bound.and_then(exact_integer) else {
+                continue;
+            };
+            if (lo..=hi).contains(&n) {
+                continue;
+            }
+            let name = primitive_name(p);
+            let message = format!("`@range` bound {n} is outside `{name}` ({lo} to {hi})");
+            self.error("E0606", span.unwrap_or(attr), message).help = Some(match fits {
+                Some(other) => format!(
+                    "`{name}` holds {lo} to {hi}: declare the type `{}` for these bounds, or keep `{name}` with bounds inside its range",
+                    primitive_name(other)
+                ),
+                None => format!(
+                    "no integer type holds these bounds: keep `{name}` with bounds inside {lo} to {hi}"
+                ),
+            });
+            reported = true;
+        }
+        reported
+    }
+}
+
+fn exact_integer(n: Number) -> Option<i128> {
+    match n {
         Number::UInt(n) => Some(i128::from(n)),
         Number::Int(n) => Some(i128::from(n)),
         Number::Float(_) => None,
+    }
+}
+
+/// The narrowest integer type holding every one of `bounds`, of `p`'s signedness first.
+fn fitting_integer(p: Primitive, bounds: &[i128]) -> Option<Primitive> {
+    use Primitive::*;
+    let unsigned = [U8, U16, U32, U64];
+    let signed = [I8, I16, I32, I64];
+    let order: Vec<Primitive> = if unsigned.contains(&p) {
+        unsigned.into_iter().chain(signed).collect()
+    } else {
+        signed.into_iter().chain(unsigned).collect()
     };
-    if let Some(min) = bounds.min
-        && exact(min).is_some_and(|m| m > hi)
-    {
-        return Some(format!("min {}", exact(min).unwrap_or_default()));
-    }
-    if let Some(max) = bounds.max
-        && exact(max).is_some_and(|m| m < lo)
-    {
-        return Some(format!("max {}", exact(max).unwrap_or_default()));
-    }
-    None
+    order.into_iter().find(|&t| {
+        integer_range(t).is_some_and(|(lo, hi)| bounds.iter().all(|b| (lo..=hi).contains(b)))
+    })
 }
 
 /// Whether `@length` applies where `@range` was written: strings, chars and lists or sets.

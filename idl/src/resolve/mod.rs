@@ -83,7 +83,7 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
                     scope: Scope::new(file, &files, &world),
                     diagnostics: &mut diagnostics,
                     skip_defaults: false,
-                    in_alias: false,
+                    aliases: Vec::new(),
                     sub: false,
                 }
                 .file(ast)
@@ -161,8 +161,9 @@ struct Resolver<'a> {
     /// Resolving a record only to check a default written for it elsewhere: its own
     /// defaults are not needed (and could refer back to it).
     skip_defaults: bool,
-    /// Resolving the type of a named type (which may not name another one).
-    in_alias: bool,
+    /// The named types whose declarations are being resolved, outermost first: one that
+    /// names itself (`type A = list<A>;`) is refused rather than expanded forever.
+    aliases: Vec<(String, String)>,
     /// A resolver of another declaration than the one being reported on: checks that look
     /// across declarations (recursive unions) are left to the declaration's own resolution.
     sub: bool,
@@ -344,7 +345,7 @@ impl Resolver<'_> {
             scope: Scope::new(file, self.files, self.world),
             diagnostics,
             skip_defaults: true,
-            in_alias: false,
+            aliases: self.aliases.clone(),
             sub: true,
         }
     }
@@ -366,7 +367,7 @@ impl Resolver<'_> {
                 self.declared_twice("union variant", &v.name, first);
                 continue;
             }
-            let Some(ty) = self.resolve_type(&v.ty, Position::Item) else {
+            let Some((ty, constraints)) = self.resolve_item(&v.ty) else {
                 continue;
             };
             if !self.union_variant_fits(decl, v, &ty, tag.as_deref()) {
@@ -376,6 +377,7 @@ impl Resolver<'_> {
                 name: v.name.name.clone(),
                 doc: v.doc.lines.clone(),
                 ty,
+                constraints,
             });
         }
         let union = Union {
@@ -474,8 +476,8 @@ impl Resolver<'_> {
     ) -> bool {
         match ty {
             Type::Primitive { .. } => false,
-            Type::List { item } | Type::Set { item } => self.reaches(item, target, seen),
-            Type::Map { value } => self.reaches(value, target, seen),
+            Type::List { item, .. } | Type::Set { item, .. } => self.reaches(item, target, seen),
+            Type::Map { value, .. } => self.reaches(value, target, seen),
             Type::Nullable { inner } => self.reaches(inner, target, seen),
             Type::Named { package, name, def } => {
                 let key = (package.clone(), name.clone());
@@ -516,11 +518,22 @@ impl Resolver<'_> {
     fn alias(&mut self, decl: &ast::AliasDecl) -> Alias {
         let attrs = self.attrs(&decl.attrs, Site::Alias);
         let type_attrs = self.attrs(&decl.type_attrs, Site::AliasType);
-        self.in_alias = true;
+        self.aliases
+            .push((self.scope.package.clone(), decl.name.name.clone()));
         let ty = self.resolve_type(&decl.ty, Position::Value);
-        self.in_alias = false;
+        // `type B = @length(max: 5) A;`: B holds A's constraints and its own.
+        let inner = ty.as_ref().and_then(|_| self.field_alias(&decl.ty));
+        self.aliases.pop();
         let constraints = match &ty {
-            Some(ty) => self.constraints(&type_attrs, ty),
+            Some(ty) => {
+                let own = self.constraints(&type_attrs, ty);
+                match &inner {
+                    Some(inner) => {
+                        self.merge_constraints(&inner.name, &inner.constraints, own, &type_attrs)
+                    }
+                    None => own,
+                }
+            }
             None => Constraints::default(),
         };
         Alias {

@@ -71,13 +71,10 @@ impl Resolver<'_> {
                 self.error("E0103", args.span, message).help = Some(format!("write `{usage}`"));
                 return None;
             }
-            let items: Vec<Option<Type>> = args
-                .args
-                .iter()
-                .map(|a| self.resolve_type(a, Position::Item))
-                .collect();
+            let items: Vec<Option<(Type, Constraints)>> =
+                args.args.iter().map(|a| self.resolve_item(a)).collect();
             if name == "map" {
-                let key = items[0].as_ref();
+                let key = items[0].as_ref().map(|(key, _)| key);
                 if let Some(key) = key
                     && *key
                         != (Type::Primitive {
@@ -91,14 +88,20 @@ impl Resolver<'_> {
                 }
                 key?;
             }
-            let item = Box::new(items.into_iter().next_back()??);
+            let (item, each) = items.into_iter().next_back()??;
+            let (item, each) = (Box::new(item), Box::new(each));
             return Some(match name.as_str() {
-                "list" => Type::List { item },
-                "set" => Type::Set { item },
-                _ => Type::Map { value: item },
+                "list" => Type::List { item, each },
+                "set" => Type::Set { item, each },
+                _ => Type::Map { value: item, each },
             });
         }
         if let Some(args) = &te.args {
+            if let Some(spelling) = self.foreign_type(te) {
+                self.error("E0101", te.path_span(), format!("unknown type `{name}`"))
+                    .help = Some(spelling);
+                return None;
+            }
             self.error(
                 "E0103",
                 args.span,
@@ -126,40 +129,29 @@ impl Resolver<'_> {
         }
         let (package, name, def) = self.lookup(te)?;
         if def == DefKind::Alias {
-            return self.expand_alias(te, &package, &name, position);
+            return self.expand_alias(te, &package, &name);
         }
         Some(Type::Named { package, name, def })
     }
 
     /// A named type used in a type expression: its type, when it may stand there.
-    fn expand_alias(
-        &mut self,
-        te: &TypeExpr,
-        package: &str,
-        name: &str,
-        position: Position,
-    ) -> Option<Type> {
-        if self.in_alias {
-            self.error(
-                "E0108",
-                te.path_span(),
-                format!("named type `{name}` cannot be used to declare another named type"),
-            )
-            .help = Some(format!("write the type of `{name}` itself"));
-            return None;
-        }
-        let alias = self.alias_def(package, name)?;
-        if position == Position::Item && alias.constraints != Constraints::default() {
-            self.error(
-                "E0107",
-                te.path_span(),
-                format!("`{name}` has constraints, so it can only be the whole type of a field or parameter"),
-            )
-            .help = Some(
-                "constraints apply to a field or parameter, not to the items of a list, set or map: use the type without them here".into(),
+    fn expand_alias(&mut self, te: &TypeExpr, package: &str, name: &str) -> Option<Type> {
+        if self.aliases.iter().any(|(p, n)| p == package && n == name) {
+            let message = format!("named type `{name}` refers to itself");
+            self.error("E0108", te.path_span(), message).help = Some(
+                "a named type is written out wherever it is used, so it cannot contain itself: use a record for a recursive type".into(),
             );
             return None;
         }
+        let (alias, cyclic) = self.alias_in_own_file(package, name);
+        if cyclic && !self.sub {
+            // `type A = list<B>; type B = list<A>;`: reported here, at the use in `A`.
+            let message = format!("named type `{name}` refers back to the one being declared");
+            self.error("E0108", te.path_span(), message).help = Some(
+                "a named type is written out wherever it is used, so it cannot contain itself: use a record for a recursive type".into(),
+            );
+        }
+        let alias = alias?;
         if !te.nullable.is_empty() && matches!(alias.ty, Type::Nullable { .. }) {
             self.error(
                 "E0105",
@@ -172,21 +164,44 @@ impl Resolver<'_> {
         Some(alias.ty)
     }
 
+    /// A type argument of `list`, `set` or `map`, or a union variant's type: its type, and
+    /// the constraints of the named type it is (`list<Tag>`, `list<Tag?>`), which then apply
+    /// to each item.
+    pub(super) fn resolve_item(&mut self, te: &TypeExpr) -> Option<(Type, Constraints)> {
+        let ty = self.resolve_type(te, Position::Item)?;
+        let each = self
+            .field_alias(te)
+            .map(|alias| Constraints {
+                title: None,
+                deprecated: false,
+                ..alias.constraints
+            })
+            .unwrap_or_default();
+        Some((ty, each))
+    }
+
     /// The named type `package.name`, resolved in its own file, without diagnostics (its own
     /// resolution reports them).
     pub(super) fn alias_def(&mut self, package: &str, name: &str) -> Option<Alias> {
-        let (file, Item::Alias(decl)) = self.declaration(package, name)? else {
-            return None;
+        self.alias_in_own_file(package, name).0
+    }
+
+    /// [`Self::alias_def`], and whether its resolution met a named type being declared
+    /// here (a cycle of named types).
+    fn alias_in_own_file(&mut self, package: &str, name: &str) -> (Option<Alias>, bool) {
+        let Some((file, Item::Alias(decl))) = self.declaration(package, name) else {
+            return (None, false);
         };
         let mut scratch = Vec::new();
         let alias = self.sub_resolver(file, &mut scratch).alias(decl);
+        let cyclic = !self.aliases.is_empty() && scratch.iter().any(|d| d.code == "E0108");
         // An alias whose type did not resolve is reported at its declaration.
-        (alias.ty
+        let resolved = alias.ty
             != Type::Primitive {
                 name: Primitive::Json,
             }
-            || decl.ty.path_text() == "json")
-            .then_some(alias)
+            || decl.ty.path_text() == "json";
+        (resolved.then_some(alias), cyclic)
     }
 
     /// The named type used as the whole type of a field or parameter (with or without `?`),
@@ -207,9 +222,36 @@ impl Resolver<'_> {
             }
         };
         let kind = self.world.defs.get(&(package.clone(), name.clone()))?.kind;
-        (kind == DefKind::Alias && !self.in_alias)
+        let expanding = self
+            .aliases
+            .iter()
+            .any(|(p, n)| *p == package && *n == name);
+        (kind == DefKind::Alias && !expanding)
             .then(|| self.alias_def(&package, &name))
             .flatten()
+    }
+
+    /// The help for a type named as another language names it (`Vec<string>`, `int`) and
+    /// not declared here: the `.tool` spelling.
+    fn foreign_type(&self, te: &TypeExpr) -> Option<String> {
+        let name = te.path_text();
+        if te.path.len() != 1
+            || self.world.locals[self.file.0].contains_key(&name)
+            || self.scope.imported.contains_key(&name)
+        {
+            return None;
+        }
+        let text = &self.sources.get(self.file).text;
+        let args: Vec<String> = te
+            .args
+            .iter()
+            .flat_map(|a| &a.args)
+            .map(|a| type_written(text, a))
+            .collect();
+        let spelling = foreign_spelling(&name, &args)?;
+        Some(format!(
+            "write `{spelling}`: that is how a `.tool` file names this type"
+        ))
     }
 
     pub(super) fn lookup(&mut self, te: &TypeExpr) -> Option<(String, String, DefKind)> {
@@ -290,6 +332,7 @@ impl Resolver<'_> {
                     candidates.extend(locals.iter().map(String::as_str));
                     let imported: Vec<String> = self.scope.imported.keys().cloned().collect();
                     candidates.extend(imported.iter().map(String::as_str));
+                    let foreign = self.foreign_type(te);
                     let hint = suggest(&name, candidates).map_or_else(
                         || {
                             format!(
@@ -298,6 +341,7 @@ impl Resolver<'_> {
                         },
                         |s| format!("did you mean `{s}`?"),
                     );
+                    let hint = foreign.unwrap_or(hint);
                     self.error("E0101", span, format!("unknown type `{name}`"))
                         .help = Some(hint);
                 }

@@ -7,9 +7,9 @@ use crate::model::{Primitive, Type};
 pub(crate) fn type_text(ty: &Type) -> String {
     match ty {
         Type::Primitive { name } => primitive_name(*name).to_string(),
-        Type::List { item } => format!("list<{}>", type_text(item)),
-        Type::Set { item } => format!("set<{}>", type_text(item)),
-        Type::Map { value } => format!("map<string, {}>", type_text(value)),
+        Type::List { item, .. } => format!("list<{}>", type_text(item)),
+        Type::Set { item, .. } => format!("set<{}>", type_text(item)),
+        Type::Map { value, .. } => format!("map<string, {}>", type_text(value)),
         Type::Named { name, .. } => name.clone(),
         Type::Nullable { inner } => format!("{}?", type_text(inner)),
     }
@@ -47,6 +47,38 @@ pub(crate) fn primitive_name(p: Primitive) -> &'static str {
         .find(|(_, q)| *q == p)
         .map(|(n, _)| *n)
         .unwrap_or("?")
+}
+
+/// A type name from another language (`int`, `str`, `Vec`, `Option`, `HashMap`) and how a
+/// `.tool` file spells it, given the type arguments as written (`["string"]`).
+pub(crate) fn foreign_spelling(name: &str, args: &[String]) -> Option<String> {
+    let arg = |i: usize| args.get(i).map_or("T", String::as_str).to_string();
+    let last = args.last().map_or("T", String::as_str).to_string();
+    Some(match name.to_ascii_lowercase().as_str() {
+        "int" | "integer" | "int32" => "i32".into(),
+        "long" | "int64" | "isize" => "i64".into(),
+        "short" | "int16" => "i16".into(),
+        "uint" | "uint32" => "u32".into(),
+        "ulong" | "uint64" | "usize" => "u64".into(),
+        "float" | "double" | "number" | "decimal" | "float64" => "f64".into(),
+        "float32" => "f32".into(),
+        "str" | "text" | "varchar" => "string".into(),
+        "boolean" => "bool".into(),
+        "guid" => "uuid".into(),
+        "url" => "uri".into(),
+        "timestamp" => "datetime".into(),
+        "timespan" => "duration".into(),
+        "any" | "value" => "json".into(),
+        "vec" | "arraylist" | "sequence" | "seq" | "ilist" | "ienumerable" => {
+            format!("list<{}>", arg(0))
+        }
+        "hashset" | "btreeset" | "iset" => format!("set<{}>", arg(0)),
+        "option" | "optional" | "maybe" | "nullable" => format!("{}?", arg(0)),
+        "hashmap" | "btreemap" | "dict" | "dictionary" | "idictionary" | "hash" => {
+            format!("map<string, {last}>")
+        }
+        _ => return None,
+    })
 }
 
 pub(crate) fn primitive_named(name: &str) -> Option<Primitive> {

@@ -48,6 +48,19 @@ impl ArgError {
         Self::new(&parent.field(name), "Unknown property.")
     }
 
+    /// A property the closed object does not declare, naming the closest of the `known`
+    /// ones when it looks like a typo of it: `Argument 'qeury' is not valid. Unknown
+    /// property. Did you mean 'query'?`.
+    pub fn unknown_of(parent: &Path<'_>, name: &str, known: &[&str]) -> Self {
+        match toolidl_formats::suggest::closest(name, known.iter().copied()) {
+            Some(close) => Self::new(
+                &parent.field(name),
+                format!("Unknown property. Did you mean '{close}'?"),
+            ),
+            None => Self::unknown(parent, name),
+        }
+    }
+
     /// `null` where the type is not nullable.
     pub fn null(path: &Path<'_>) -> Self {
         Self::new(path, "Null is not allowed.")

@@ -331,10 +331,8 @@ impl Connection {
             );
         };
         let Some(service) = registry.tool_service(&name) else {
-            return self.reply_error(
-                id,
-                &RpcError::invalid_params(format!("Unknown tool: {name}")),
-            );
+            let message = unknown_tool(&name, registry.tool_names());
+            return self.reply_error(id, &RpcError::invalid_params(message));
         };
         let args = match arguments_object(p.arguments) {
             Ok(a) => a,
@@ -551,4 +549,57 @@ fn modern_not_found(mut e: RpcError) -> RpcError {
         e.code = code::INVALID_PARAMS;
     }
     e
+}
+
+/// At most this many tools are named in an unknown tool's error.
+const TOOLS_NAMED: usize = 8;
+
+/// `Unknown tool: remove.`, then the closest tool's name when it looks like a typo, else the
+/// tools when there are few, else where the list is: what a model needs for its next call.
+fn unknown_tool(name: &str, mut tools: Vec<String>) -> String {
+    tools.sort();
+    tools.dedup();
+    let hint = if let Some(close) =
+        toolidl_formats::suggest::closest(name, tools.iter().map(String::as_str))
+    {
+        format!("Did you mean '{close}'?")
+    } else if tools.is_empty() {
+        "This server has no tools.".to_string()
+    } else if tools.len() <= TOOLS_NAMED {
+        let quoted: Vec<String> = tools.iter().map(|t| format!("'{t}'")).collect();
+        format!("Tools: {}.", quoted.join(", "))
+    } else {
+        format!("tools/list lists its {} tools.", tools.len())
+    };
+    format!("Unknown tool: {name}. {hint}")
+}
+
+#[cfg(test)]
+mod unknown_tool_tests {
+    use super::unknown_tool;
+
+    fn names(n: &[&str]) -> Vec<String> {
+        n.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn names_the_closest_or_the_few_tools_or_points_at_the_list() {
+        assert_eq!(
+            unknown_tool("serach", names(&["search", "add"])),
+            "Unknown tool: serach. Did you mean 'search'?"
+        );
+        assert_eq!(
+            unknown_tool("remove", names(&["search", "add", "list"])),
+            "Unknown tool: remove. Tools: 'add', 'list', 'search'."
+        );
+        let many: Vec<String> = (0..9).map(|i| format!("tool_{i}")).collect();
+        assert_eq!(
+            unknown_tool("remove", many),
+            "Unknown tool: remove. tools/list lists its 9 tools."
+        );
+        assert_eq!(
+            unknown_tool("remove", Vec::new()),
+            "Unknown tool: remove. This server has no tools."
+        );
+    }
 }

@@ -226,6 +226,9 @@ struct Counts {
     rejected: u64,
     /// Of `cases`, the edge instances.
     edges: u64,
+    /// Refused by both, the decoder naming an item of a list, set or map (`tags[2]`,
+    /// `weights["a"]`): an element's own constraint (or type) was hit.
+    item_refusals: u64,
     disagreements: u64,
 }
 
@@ -235,6 +238,7 @@ impl Counts {
         self.accepted += other.accepted;
         self.rejected += other.rejected;
         self.edges += other.edges;
+        self.item_refusals += other.item_refusals;
         self.disagreements += other.disagreements;
     }
 }
@@ -243,8 +247,8 @@ impl std::fmt::Display for Counts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} cases ({} edges), {} accepted, {} rejected",
-            self.cases, self.edges, self.accepted, self.rejected
+            "{} cases ({} edges), {} accepted, {} rejected ({} at an item)",
+            self.cases, self.edges, self.accepted, self.rejected, self.item_refusals
         )?;
         if self.disagreements > 0 {
             write!(f, ", {} DISAGREEMENTS", self.disagreements)?;
@@ -457,7 +461,12 @@ fn run(case: &Case, cases: u32, seed: u64) -> Outcome {
         counts.cases += 1;
         match (&verdicts.decoder, &verdicts.oracle) {
             (Ok(()), Ok(())) => counts.accepted += 1,
-            (Err(_), Err(_)) => counts.rejected += 1,
+            (Err(e), Err(_)) => {
+                counts.rejected += 1;
+                if names_an_item(e) {
+                    counts.item_refusals += 1;
+                }
+            }
             _ => {
                 counts.disagreements += 1;
                 let kind = (
@@ -512,6 +521,61 @@ fn run(case: &Case, cases: u32, seed: u64) -> Outcome {
         }
     }
     (counts, reports)
+}
+
+/// Whether an argument error's path (`Argument 'tags[2]' is not valid.`) ends below an item
+/// of a list, set or map.
+fn names_an_item(error: &str) -> bool {
+    error
+        .strip_prefix("Argument '")
+        .and_then(|rest| rest.split_once("' is not valid."))
+        .is_some_and(|(path, _)| path.contains('['))
+}
+
+/// Whether `schema` has items (or map values) with constraints of their own: a length, a
+/// pattern or a format on them, or on a branch of their union.
+fn has_constrained_items(schema: &Value) -> bool {
+    fn constrained(s: &Value) -> bool {
+        [
+            "minLength",
+            "maxLength",
+            "pattern",
+            "format",
+            "exclusiveMinimum",
+        ]
+        .iter()
+        .any(|k| s.get(k).is_some())
+            || branches_of(s).iter().any(constrained)
+    }
+    fn branches_of(s: &Value) -> Vec<Value> {
+        ["anyOf", "oneOf"]
+            .iter()
+            .filter_map(|k| s.get(k).and_then(Value::as_array))
+            .flatten()
+            .cloned()
+            .collect()
+    }
+    match schema {
+        Value::Object(members) => members.iter().any(|(key, sub)| {
+            ((key == "items" || key == "additionalProperties") && constrained(sub))
+                || has_constrained_items(sub)
+        }),
+        Value::Array(items) => items.iter().any(has_constrained_items),
+        _ => false,
+    }
+}
+
+#[test]
+fn item_paths_and_constrained_items_are_recognized() {
+    assert!(names_an_item("Argument 'tags[2]' is not valid. Too short."));
+    assert!(names_an_item("Argument 'weights[\"a\"]' is not valid."));
+    assert!(!names_an_item("Argument 'tags' is not valid."));
+    assert!(has_constrained_items(
+        &json!({"properties": {"t": {"type": "array", "items": {"type": "string", "minLength": 1}}}})
+    ));
+    assert!(!has_constrained_items(
+        &json!({"properties": {"t": {"type": "array", "items": {"type": "string"}, "minItems": 1}}})
+    ));
 }
 
 #[test]
@@ -580,8 +644,13 @@ fn generated_decoders_accept_exactly_what_the_published_schemas_accept() {
     let mut by_golden: BTreeMap<&str, (usize, Counts)> = BTreeMap::new();
     let mut total = Counts::default();
     let mut reports = Vec::new();
+    let mut items_never_hit = Vec::new();
     for (case, result) in CASES.iter().zip(results.into_inner().unwrap()) {
         let (counts, mut found) = result.expect("every tool ran");
+        let schema: Value = serde_json::from_str(case.schema).unwrap();
+        if has_constrained_items(&schema) && counts.item_refusals == 0 {
+            items_never_hit.push(format!("{} / {}", case.golden, case.tool));
+        }
         eprintln!("  {} / {}: {counts}", case.golden, case.tool);
         let entry = by_golden.entry(case.golden).or_default();
         entry.0 += 1;
@@ -598,6 +667,11 @@ fn generated_decoders_accept_exactly_what_the_published_schemas_accept() {
         CASES.len(),
         by_golden.len(),
         started.elapsed().as_secs_f64()
+    );
+    assert!(
+        items_never_hit.is_empty(),
+        "no instance was refused at a constrained item of: {}",
+        items_never_hit.join(", ")
     );
     assert!(
         reports.is_empty(),

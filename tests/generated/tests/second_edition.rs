@@ -158,3 +158,38 @@ fn an_untagged_union_takes_the_first_variant_that_fits() {
         "Argument '' is not valid. It fits none of its variants (text: Expected a string. number: Expected an integer. many: '[0]' Expected an integer from 0 to 255.)."
     );
 }
+
+/// The run-time texts of constrained items and unknown arguments (issue 22): each item is
+/// checked at its own path, and a typo of a declared argument is named.
+#[test]
+fn item_errors_name_the_item_and_unknown_arguments_their_closest_name() {
+    use toolidl_generated_tests::golden::element_constraints::TagArgs;
+    let error = |args: Value| {
+        let raw = RawValue::from_string(args.to_string()).unwrap();
+        TagArgs::decode(&raw, &Path::Root).unwrap_err().to_string()
+    };
+    assert_eq!(
+        error(json!({"tags": ["bug", "Not-OK"]})),
+        "Argument 'tags[1]' is not valid. Expected a string matching the pattern '^[a-z0-9-]+$'."
+    );
+    assert_eq!(
+        error(json!({"tags": [], "weights": {"a": 0.5, "b": 0}})),
+        "Argument 'weights[\"b\"]' is not valid. Expected a value greater than 0."
+    );
+    assert_eq!(
+        error(json!({"tags": [], "groups": [["ok"], [""]]})),
+        "Argument 'groups[1][0]' is not valid. Expected at least 1 character."
+    );
+    assert_eq!(
+        error(json!({"tags": [], "tgas": []})),
+        "Argument 'tgas' is not valid. Unknown property. Did you mean 'tags'?"
+    );
+    assert_eq!(
+        error(json!({"tags": [], "labels": [{"name": "bug", "alias": []}]})),
+        "Argument 'labels[0].alias' is not valid. Unknown property. Did you mean 'aliases'?"
+    );
+    assert_eq!(
+        error(json!({"tags": [], "colour": 1})),
+        "Argument 'colour' is not valid. Unknown property."
+    );
+}

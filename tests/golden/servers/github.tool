@@ -215,6 +215,55 @@ record Pagination {
     per_page?: f64,
 }
 
+// The confidence of a label or assignee choice (update_issue_labels, update_issue_assignees).
+enum Confidence {
+    LOW,
+    MEDIUM,
+    HIGH,
+}
+
+// An item of update_issue_labels' `labels` in its object form; the Go schema leaves it open.
+@open
+record LabelChoice {
+    @description("Label name")
+    name: string,
+    @description("How confident you are in this choice. Use 'HIGH' for clear signal or explicit user request, 'MEDIUM' for reasonable inference with some ambiguity, 'LOW' for best guess with limited signal.")
+    confidence?: Confidence,
+    @description("If true, this label is sent to the API as a suggestion (suggest:true) rather than an applied label. Whether the label is applied or recorded as a proposal is determined by the API.")
+    is_suggestion?: bool,
+    @description("One concise sentence explaining what specifically about the issue led you to choose this label. State the concrete signal (e.g. 'Reports a crash when saving' → bug).")
+    @length(max: 280) rationale?: string,
+}
+
+// An item of update_issue_labels' `labels`: `oneOf` a string and an object in the Go schema, an
+// untagged union (`anyOf`) here; no value is both, so the two validate alike.
+union LabelItem {
+    /// Label name
+    name: string,
+    choice: LabelChoice,
+}
+
+// An item of update_issue_assignees' `assignees` in its object form; the Go schema leaves it open.
+@open
+record AssigneeChoice {
+    @description("GitHub username")
+    login: string,
+    @description("How confident you are in this choice. Use 'HIGH' for clear signal or explicit user request, 'MEDIUM' for reasonable inference with some ambiguity, 'LOW' for best guess with limited signal.")
+    confidence?: Confidence,
+    @description("If true, this assignee is sent to the API as a suggestion (suggest:true) rather than an applied assignee. Whether the assignee is applied or recorded as a proposal is determined by the API.")
+    is_suggestion?: bool,
+    @description("One concise sentence explaining what specifically about the issue led you to choose this assignee. State the concrete signal (e.g. 'Authored the file the crash originates in').")
+    @length(max: 280) rationale?: string,
+}
+
+// An item of update_issue_assignees' `assignees`: `oneOf` a string and an object in the Go schema, an
+// untagged union (`anyOf`) here; no value is both, so the two validate alike.
+union AssigneeItem {
+    /// GitHub username
+    login: string,
+    choice: AssigneeChoice,
+}
+
 service GitHub {
     @description("Get information about a specific issue in a GitHub repository.")
     @title("Get issue details") @read_only @idempotent(false)
@@ -439,5 +488,33 @@ service GitHub {
         commit_message?: string,
         @description("Merge method")
         merge_method?: MergeMethod,
+    ) -> content;
+
+    @description("Update the labels of an existing issue. This replaces the current labels with the provided list. When setting values, include a confidence level (LOW, MEDIUM, or HIGH) reflecting how certain you are about the choice.")
+    @title("Update Issue Labels") @read_only(false) @destructive(false) @idempotent(false) @open_world
+    @open tool update_issue_labels(
+        @description("Repository owner (username or organization)")
+        owner: string,
+        @description("Repository name")
+        repo: string,
+        @description("The issue number to update")
+        @range(min: 1)
+        issue_number: f64,
+        @description("Labels to apply to this issue.")
+        labels: list<LabelItem>,
+    ) -> content;
+
+    @description("Update the assignees of an existing issue. This replaces the current assignees with the provided list. When setting values, include a confidence level (LOW, MEDIUM, or HIGH) reflecting how certain you are about the choice.")
+    @title("Update Issue Assignees") @read_only(false) @destructive(false) @idempotent(false) @open_world
+    @open tool update_issue_assignees(
+        @description("Repository owner (username or organization)")
+        owner: string,
+        @description("Repository name")
+        repo: string,
+        @description("The issue number to update")
+        @range(min: 1)
+        issue_number: f64,
+        @description("GitHub usernames to assign to this issue.")
+        assignees: list<AssigneeItem>,
     ) -> content;
 }
