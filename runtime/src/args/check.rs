@@ -50,9 +50,18 @@ pub fn exclusive_range(
 ) -> Result<(), ArgError> {
     let below = min.is_some_and(|m| value <= m);
     let above = max.is_some_and(|m| value >= m);
-    if !(below || above) {
-        return Ok(());
+    if below || above {
+        return out_of_exclusive_range(min, max, path);
     }
+    Ok(())
+}
+
+/// The error for a value outside `(min, max)`.
+fn out_of_exclusive_range(
+    min: Option<f64>,
+    max: Option<f64>,
+    path: &Path<'_>,
+) -> Result<(), ArgError> {
     let reason = match (min, max) {
         (Some(lo), Some(hi)) => format!("Expected a value greater than {lo} and less than {hi}."),
         (Some(lo), None) => format!("Expected a value greater than {lo}."),
@@ -94,16 +103,10 @@ pub fn exclusive_number_range(
     use std::cmp::Ordering::{Greater, Less};
     let below = min.is_some_and(|m| number::order(text, value, m) != Greater);
     let above = max.is_some_and(|m| number::order(text, value, m) != Less);
-    if !(below || above) {
-        return Ok(());
+    if below || above {
+        return out_of_exclusive_range(min, max, path);
     }
-    let reason = match (min, max) {
-        (Some(lo), Some(hi)) => format!("Expected a value greater than {lo} and less than {hi}."),
-        (Some(lo), None) => format!("Expected a value greater than {lo}."),
-        (None, Some(hi)) => format!("Expected a value less than {hi}."),
-        (None, None) => return Ok(()),
-    };
-    Err(ArgError::new(path, reason))
+    Ok(())
 }
 
 /// `@length` on a string: `minLength` / `maxLength`, counted in Unicode code points.

@@ -43,12 +43,18 @@ pub fn max_depth() -> u32 {
     SCOPE.with(|s| s.get().0)
 }
 
+/// The nesting limit in force on this thread and the stack address budgets are measured
+/// from (`here` when none is set), in one look at the thread's scope.
+pub(crate) fn scope(here: usize) -> (u32, usize) {
+    match SCOPE.with(Cell::get) {
+        (max_depth, 0) => (max_depth, here),
+        scope => scope,
+    }
+}
+
 /// The stack address budgets are measured from, on this thread (`here` when none is set).
 pub(crate) fn stack_base(here: usize) -> usize {
-    match SCOPE.with(|s| s.get().1) {
-        0 => here,
-        base => base,
-    }
+    scope(here).1
 }
 
 /// The address of a local of the caller's frame: where the stack is now.

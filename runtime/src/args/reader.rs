@@ -60,17 +60,23 @@ impl<'de> Reader<'de> {
     /// A reader at the start of `text`, with the nesting limit in force on this thread
     /// ([`super::depth::max_depth`]).
     pub fn new(text: &'de str) -> Self {
-        Self::with_max_depth(text, super::depth::max_depth())
+        let (max_depth, stack_base) = super::depth::scope(super::depth::stack_here());
+        Self::start(text, max_depth, stack_base)
     }
 
     /// A reader at the start of `text` that enters at most `max_depth` arrays and objects.
     pub fn with_max_depth(text: &'de str, max_depth: u32) -> Self {
+        let stack_base = super::depth::stack_base(super::depth::stack_here());
+        Self::start(text, max_depth, stack_base)
+    }
+
+    fn start(text: &'de str, max_depth: u32, stack_base: usize) -> Self {
         Reader {
             text,
             pos: 0,
             depth: 0,
             max_depth,
-            stack_base: super::depth::stack_base(super::depth::stack_here()),
+            stack_base,
             number: "",
         }
     }
