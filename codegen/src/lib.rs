@@ -1,6 +1,8 @@
 //! Pure code generation for toolidl: a resolved [`toolidl::model::Model`] in, JSON Schema and
 //! MCP listings and Rust source out. No I/O happens here.
 
+#![deny(missing_docs)]
+
 mod fragment;
 mod hoist;
 pub mod listings;

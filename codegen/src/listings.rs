@@ -15,6 +15,7 @@ use crate::schema::{
 /// Everything a file lists, per service, in declaration order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Listings {
+    /// One entry per service, in declaration order.
     pub services: Vec<ServiceListings>,
     /// Notes for the person who wrote the file, not part of any listing: each record whose
     /// `$defs` key got a numeric suffix because another record of its schema has the same
@@ -25,12 +26,15 @@ pub struct Listings {
 /// The listings of one service.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServiceListings {
+    /// The service's declared name.
     pub name: String,
+    /// Its `tools/list` entries.
     pub tools: Vec<Listing>,
     /// Resources with a fixed URI.
     pub resources: Vec<Listing>,
     /// Resources whose URI has `{variables}`.
     pub resource_templates: Vec<Listing>,
+    /// Its `prompts/list` entries.
     pub prompts: Vec<Listing>,
 }
 
@@ -41,6 +45,7 @@ pub struct Listing {
     pub ident: String,
     /// The wire name.
     pub name: String,
+    /// The listing entry, as the server publishes it.
     pub entry: Value,
 }
 

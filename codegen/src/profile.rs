@@ -69,12 +69,14 @@ pub enum Severity {
 pub struct Finding {
     /// The rule's stable code (`L0101`…).
     pub code: &'static str,
+    /// Whether the profile's client rejects the tool or only copes badly with it.
     pub severity: Severity,
     /// The tool's wire name.
     pub tool: String,
     /// A JSON pointer into the tool's entry (`/inputSchema/properties/city/format`); empty
     /// for the tool itself.
     pub pointer: String,
+    /// What the client does with it, in one sentence.
     pub message: String,
 }
 

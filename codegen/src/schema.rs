@@ -27,7 +27,12 @@ pub struct SchemaOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SchemaError {
     /// A named type that `Model::types` does not hold, or that is not of the kind named.
-    UnknownType { package: String, name: String },
+    UnknownType {
+        /// The package the type was looked up in.
+        package: String,
+        /// The name looked up.
+        name: String,
+    },
 }
 
 impl fmt::Display for SchemaError {

@@ -18,27 +18,36 @@ use std::fmt::Write as _;
 use crate::ast::Span;
 use crate::source::{FileId, SourceMap};
 
+/// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// The file is refused: nothing is generated from it.
     Error,
+    /// The file is accepted; something in it is probably not what was meant.
     Warning,
 }
 
+/// One problem found in a `.tool` file, with where it is and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
     /// `E0101`, `W0401`, …: stable, documented in `docs/diagnostics.md`.
     pub code: &'static str,
+    /// What is wrong, in one line (no trailing period), naming the user's declaration.
     pub message: String,
     /// The primary span; `None` for diagnostics about a file as a whole (it cannot be read).
     pub location: Option<(FileId, Span)>,
+    /// How to fix it, when there is a likely fix ("did you mean `string`?").
     pub help: Option<String>,
+    /// Background that explains the rule.
     pub note: Option<String>,
     /// A second place the diagnostic points at, with its label (`first declared here`).
     pub secondary: Option<(FileId, Span, String)>,
 }
 
 impl Diagnostic {
+    /// An error with `code` and `message`, not yet located.
     pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
@@ -51,6 +60,7 @@ impl Diagnostic {
         }
     }
 
+    /// A warning with `code` and `message`, not yet located.
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
@@ -64,21 +74,25 @@ impl Diagnostic {
         self
     }
 
+    /// Points the diagnostic at `span` of `file`.
     pub fn at(mut self, file: FileId, span: Span) -> Diagnostic {
         self.location = Some((file, span));
         self
     }
 
+    /// Adds a `help:` line.
     pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self
     }
 
+    /// Adds a `note:` line.
     pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
         self.note = Some(note.into());
         self
     }
 
+    /// True for an error (the file is refused).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -13,6 +13,7 @@
 //! assert_eq!(output.model.unwrap().services[0].tools[0].name, "ping");
 //! ```
 
+#![deny(missing_docs)]
 pub mod ast;
 pub mod diagnostics;
 pub mod diff;

@@ -26,7 +26,9 @@ pub struct Model {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TypeDef {
+    /// `record Name { … }`.
     Record(Record),
+    /// `enum Name { … }`.
     Enum(Enum),
     /// `type Name = @constraints T;`: a named type. Fields and parameters of this type
     /// hold `ty` and these constraints themselves (the alias is inlined); it is listed for
@@ -36,23 +38,32 @@ pub enum TypeDef {
     Union(Union),
 }
 
+/// A resolved `union`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Union {
+    /// The package that declares it.
     pub package: String,
+    /// The name as declared.
     pub name: String,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
+    /// `@description`, else the doc comment, whitespace collapsed.
     pub description: Option<String>,
     /// `@tag("kind")`: the property whose value names the variant (each variant is then a
     /// record); `None` for an untagged union (the first variant that fits).
     pub tag: Option<String>,
+    /// The variants, in declaration order.
     pub variants: Vec<UnionVariant>,
 }
 
+/// One variant of a union.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UnionVariant {
     /// The variant's name: its tag value in a tagged union.
     pub name: String,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
+    /// The variant's type.
     pub ty: Type,
     /// The constraints of a variant whose type is a constrained named type
     /// (`slug: Slug`): a value of the variant's type that breaks them does not fit it.
@@ -60,45 +71,64 @@ pub struct UnionVariant {
     pub constraints: Constraints,
 }
 
+/// A resolved `type Name = @constraints T;`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Alias {
+    /// The package that declares it.
     pub package: String,
+    /// The name as declared.
     pub name: String,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
     /// `@description`, else the doc comment, whitespace collapsed; a field or parameter of
     /// this type without a description of its own takes it.
     pub description: Option<String>,
+    /// The aliased type.
     pub ty: Type,
+    /// The constraints written before the type.
     pub constraints: Constraints,
 }
 
+/// A resolved `record`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
+    /// The package that declares it.
     pub package: String,
+    /// The name as declared.
     pub name: String,
     /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
     /// `@description`, else the doc comment with whitespace collapsed to single spaces.
     pub description: Option<String>,
+    /// `@rename_all("camelCase")`: how the fields' wire names derive from their declared names.
     pub rename_all: Option<RenamePolicy>,
+    /// The fields, in declaration order.
     pub fields: Vec<Field>,
     /// `@open`: unknown members are kept (no `additionalProperties: false`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub open: bool,
 }
 
+/// A `@rename_all` policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum RenamePolicy {
+    /// `snake_case` names on the wire as `camelCase`.
     CamelCase,
 }
 
+/// A resolved `enum`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Enum {
+    /// The package that declares it.
     pub package: String,
+    /// The name as declared.
     pub name: String,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
+    /// `@description`, else the doc comment, whitespace collapsed.
     pub description: Option<String>,
+    /// The members, in declaration order.
     pub variants: Vec<Variant>,
     /// `@document_members`: the members' doc comments are listed in the enum's schema
     /// description.
@@ -106,11 +136,13 @@ pub struct Enum {
     pub document_members: bool,
 }
 
+/// One member of an enum.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Variant {
     /// The member name as declared (generators derive identifiers from it); also its wire
     /// value unless `value` says otherwise.
     pub name: String,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
     /// `@value("…")`: the wire value, when it differs from the name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,10 +164,12 @@ pub struct Field {
     /// The name on the wire: `@json_name`, else the record's `@rename_all` policy applied,
     /// else `name`.
     pub json_name: String,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
     /// `@description`, else the doc comment, whitespace collapsed. Not the type's doc:
     /// generators fall back to that themselves where the contract says so.
     pub description: Option<String>,
+    /// The declared type, aliases inlined.
     pub ty: Type,
     /// The declared default; `Some(Value::Null)` for `= null`.
     pub default: Option<Value>,
@@ -143,6 +177,7 @@ pub struct Field {
     /// (`name?: T`). An optional field is `required: false` without a `default`: absent
     /// allowed, `null` only when its type is nullable. See [`Field::is_optional`].
     pub required: bool,
+    /// The constraints that apply to the value (its own and its alias's).
     pub constraints: Constraints,
 }
 
@@ -150,17 +185,23 @@ pub struct Field {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Type {
+    /// A built-in scalar or JSON type.
     Primitive {
+        /// Which one.
         name: Primitive,
     },
+    /// `list<T>`: an array.
     List {
+        /// The items' type.
         item: Box<Type>,
         /// The constraints of each item (`list<Tag>` with `type Tag = @length(1, 32) string;`),
         /// checked like a field's against the item's type (for `T?`, against `T`).
         #[serde(default, skip_serializing_if = "Constraints::is_empty")]
         each: Box<Constraints>,
     },
+    /// `set<T>`: an array of unique items.
     Set {
+        /// The items' type.
         item: Box<Type>,
         /// The constraints of each item, as for [`Type::List`].
         #[serde(default, skip_serializing_if = "Constraints::is_empty")]
@@ -168,55 +209,85 @@ pub enum Type {
     },
     /// `map<string, T>`: keys are always strings.
     Map {
+        /// The values' type.
         value: Box<Type>,
         /// The constraints of each value, as for [`Type::List`].
         #[serde(default, skip_serializing_if = "Constraints::is_empty")]
         each: Box<Constraints>,
     },
-    /// A record or enum, by its package and name; look it up in `Model::types`.
+    /// A record, enum or union, by its package and name; look it up in `Model::types`.
     Named {
+        /// The package that declares it.
         package: String,
+        /// Its name in that package.
         name: String,
+        /// What it is.
         def: DefKind,
     },
     /// `T?`: accepts null. Never directly nested (`T??` is rejected).
     Nullable {
+        /// The type a non-null value has.
         inner: Box<Type>,
     },
 }
 
+/// What a named type refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DefKind {
+    /// A record.
     Record,
+    /// An enum.
     Enum,
     /// A named type (`type Name = T;`): only while resolving, never in a resolved [`Type`].
     Alias,
+    /// A union.
     Union,
 }
 
+/// The built-in types, by their names in the language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Primitive {
+    /// `bool`.
     Bool,
+    /// `i8`.
     I8,
+    /// `i16`.
     I16,
+    /// `i32`.
     I32,
+    /// `i64`.
     I64,
+    /// `u8`.
     U8,
+    /// `u16`.
     U16,
+    /// `u32`.
     U32,
+    /// `u64`.
     U64,
+    /// `f32`.
     F32,
+    /// `f64`.
     F64,
+    /// `string`.
     String,
+    /// `char`: a string of exactly one character.
     Char,
+    /// `uuid`: a string in RFC 9562 form.
     Uuid,
+    /// `datetime`: an RFC 3339 date-time string.
     Datetime,
+    /// `date`: an RFC 3339 full-date string.
     Date,
+    /// `time`: an RFC 3339 full-time string.
     Time,
+    /// `duration`: an ISO 8601 duration string.
     Duration,
+    /// `uri`: an RFC 3986 URI string.
     Uri,
+    /// `bytes`: a base64 string.
     Bytes,
     /// Any JSON value.
     Json,
@@ -279,9 +350,12 @@ impl Constraints {
     }
 }
 
+/// A minimum and a maximum, either of which may be absent.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Bounds<T> {
+    /// The lower bound, if any.
     pub min: Option<T>,
+    /// The upper bound, if any.
     pub max: Option<T>,
 }
 
@@ -293,6 +367,7 @@ pub enum Number {
     UInt(u64),
     /// Negative integers.
     Int(i64),
+    /// A number written with a fraction or an exponent.
     Float(f64),
 }
 
@@ -300,13 +375,19 @@ pub enum Number {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Value {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number, as written.
     Number(Number),
+    /// A string.
     String(String),
+    /// A char.
     Char(char),
     /// An enum member, by name (the enum is the field's type).
     Enum(String),
+    /// A list or set default: `[a, b]`.
     List(Vec<Value>),
     /// A `map<string, T>` default: `{"k": v}`, entries in the order written.
     Map(Vec<MapEntry>),
@@ -318,19 +399,28 @@ pub enum Value {
 /// One entry of a map or record default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MapEntry {
+    /// The map key, or the record field's declared name.
     pub key: String,
+    /// The value.
     pub value: Value,
 }
 
+/// A resolved `service`: its tools, resources and prompts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Service {
+    /// The name as declared.
     pub name: String,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
+    /// The tools, in declaration order.
     pub tools: Vec<Tool>,
+    /// The resources, in declaration order.
     pub resources: Vec<Resource>,
+    /// The prompts, in declaration order.
     pub prompts: Vec<Prompt>,
 }
 
+/// A resolved `tool`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tool {
     /// The name as declared (`get_weather`, `GetDocketAsync`).
@@ -339,12 +429,17 @@ pub struct Tool {
     pub name: String,
     /// `@title`; also the annotations' title.
     pub title: Option<String>,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
     /// `@description`, else the doc comment, whitespace collapsed.
     pub description: Option<String>,
+    /// The parameters, in order, spreads expanded in place.
     pub params: Vec<Field>,
+    /// What it returns.
     pub returns: Returns,
+    /// Its behaviour hints.
     pub annotations: Annotations,
+    /// `@ui`: the MCP Apps resource that renders it.
     pub ui: Option<Ui>,
     /// `@task`: the tool can run as a task (the MCP tasks extension).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -375,7 +470,9 @@ pub enum Returns {
     Content,
     /// `-> call_result`: passed through.
     CallResult,
+    /// `-> T`: a value of a declared type.
     Value {
+        /// The declared type.
         ty: Type,
     },
 }
@@ -383,28 +480,39 @@ pub enum Returns {
 /// Behaviour hints; each is `Some` only when an attribute assigns it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Annotations {
+    /// `@title`.
     pub title: Option<String>,
+    /// `@read_only`: the tool does not change its environment.
     pub read_only: Option<bool>,
+    /// `@destructive`: the tool may change or delete what exists.
     pub destructive: Option<bool>,
+    /// `@idempotent`: calling it again with the same arguments has no further effect.
     pub idempotent: Option<bool>,
+    /// `@open_world`: the tool reaches outside entities (the web, other systems).
     pub open_world: Option<bool>,
 }
 
 /// `@ui("ui://…", visibility: [...])`: MCP Apps metadata.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ui {
+    /// The `ui://` resource's URI.
     pub resource_uri: String,
     /// `None` when not given (both, by default); else `model` and/or `app`.
     pub visibility: Option<Vec<String>>,
 }
 
+/// A resolved `resource`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Resource {
+    /// The name as declared.
     pub ident: String,
     /// `@name`, else `ident` as declared.
     pub name: String,
+    /// `@title`.
     pub title: Option<String>,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
+    /// `@description`, else the doc comment, whitespace collapsed.
     pub description: Option<String>,
     /// `@uri`: a URI, or an RFC 6570 template when it has `{variables}`.
     pub uri: String,
@@ -414,19 +522,26 @@ pub struct Resource {
     pub mime_type: Option<String>,
     /// Template variables; each is a text-like type.
     pub params: Vec<Field>,
+    /// What reading it returns.
     pub returns: Returns,
 }
 
+/// A resolved `prompt`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Prompt {
+    /// The name as declared.
     pub ident: String,
     /// `@name`, else `ident` as declared.
     pub name: String,
+    /// `@title`.
     pub title: Option<String>,
+    /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
+    /// `@description`, else the doc comment, whitespace collapsed.
     pub description: Option<String>,
     /// Prompt arguments; each is a text-like type.
     pub params: Vec<Field>,
+    /// What getting it returns (its messages).
     pub returns: Returns,
 }
 
@@ -447,6 +562,7 @@ impl Model {
 }
 
 impl TypeDef {
+    /// The package that declares it.
     pub fn package(&self) -> &str {
         match self {
             TypeDef::Record(r) => &r.package,
@@ -456,6 +572,7 @@ impl TypeDef {
         }
     }
 
+    /// Its name, as declared.
     pub fn name(&self) -> &str {
         match self {
             TypeDef::Record(r) => &r.name,
@@ -465,6 +582,7 @@ impl TypeDef {
         }
     }
 
+    /// Its description: `@description`, else its doc comment, whitespace collapsed.
     pub fn description(&self) -> Option<&str> {
         match self {
             TypeDef::Record(r) => r.description.as_deref(),

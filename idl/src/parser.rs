@@ -11,9 +11,15 @@ mod syntax_error;
 
 use syntax_error::{check_nesting, syntax_error};
 
-#[derive(pest_derive::Parser)]
-#[grammar = "tool.pest"]
-struct ToolParser;
+// The grammar's rules are an implementation detail (the formatter and the syntax errors read
+// them inside this crate), not part of the public API.
+mod grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "tool.pest"]
+    pub(crate) struct ToolParser;
+}
+
+pub(crate) use grammar::{Rule, ToolParser};
 
 /// Deepest nesting of `(`, `[` and `<` accepted, so that no input can exhaust the stack.
 const MAX_NESTING: usize = 64;
@@ -21,10 +27,13 @@ const MAX_NESTING: usize = 64;
 /// The result of parsing one file: the tree (absent after a syntax error) and diagnostics
 /// (the syntax error, or problems inside literals such as a bad escape).
 pub struct Parsed {
+    /// The file's syntax tree; `None` after a syntax error.
     pub file: Option<File>,
+    /// The syntax error, or problems inside literals, in source order.
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Parses one file's text into its syntax tree; `file_id` is what diagnostics point at.
 pub fn parse(file_id: FileId, text: &str) -> Parsed {
     if let Some(diagnostic) = check_nesting(file_id, text) {
         return Parsed {

@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 /// `name` is what diagnostics print (`weather.tool`, `protos/common.tool`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SourceId {
+    /// What decides whether two imports name the same file (a loader may use a canonical path).
     pub key: String,
+    /// What diagnostics print for the file (`weather.tool`, `protos/common.tool`).
     pub name: String,
 }
 
@@ -39,6 +41,7 @@ impl SourceId {
 /// Why an import could not be loaded (the loader's own words, e.g. the OS error).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LoadError {
+    /// The loader's own words for the failure (for example the OS error).
     pub message: String,
     /// The `.tool` files beside the missing one (file names), from which the diagnostic
     /// suggests a likely typo; empty when the loader cannot tell.
@@ -58,6 +61,8 @@ impl LoadError {
 /// Resolves `import "path";` written in the file `from` and returns the imported file's id and
 /// text. Relative paths are relative to the importing file.
 pub trait SourceLoader {
+    /// Loads `import_path`, as written in the file `from`: the imported file's id and text,
+    /// or why not.
     fn load(&self, from: &SourceId, import_path: &str) -> Result<(SourceId, String), LoadError>;
 }
 
@@ -68,6 +73,7 @@ pub struct MemoryLoader {
 }
 
 impl MemoryLoader {
+    /// A loader with no files.
     pub fn new() -> MemoryLoader {
         MemoryLoader::default()
     }
@@ -134,12 +140,15 @@ pub fn normalize_path(path: &str) -> String {
 /// One loaded file, with the offsets of its line starts for `line:col` rendering.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
+    /// Which file this is.
     pub id: SourceId,
+    /// Its whole text.
     pub text: String,
     line_starts: Vec<usize>,
 }
 
 impl SourceFile {
+    /// A file with its text, its line starts computed once.
     pub fn new(id: SourceId, text: String) -> SourceFile {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
@@ -188,19 +197,23 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// Adds a file and returns its index.
     pub fn add(&mut self, id: SourceId, text: String) -> FileId {
         self.files.push(SourceFile::new(id, text));
         FileId(self.files.len() - 1)
     }
 
+    /// The file at `file`, which this map returned from [`SourceMap::add`].
     pub fn get(&self, file: FileId) -> &SourceFile {
         &self.files[file.0]
     }
 
+    /// The index of the file whose [`SourceId::key`] is `key`, if loaded.
     pub fn find(&self, key: &str) -> Option<FileId> {
         self.files.iter().position(|f| f.id.key == key).map(FileId)
     }
 
+    /// Every file, in load order.
     pub fn files(&self) -> &[SourceFile] {
         &self.files
     }

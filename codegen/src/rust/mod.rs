@@ -41,6 +41,7 @@ pub struct GeneratedFile {
 /// Why generation failed after the files resolved (a diagnostic-free failure).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GenerateError {
+    /// What went wrong, naming the declaration.
     pub message: String,
 }
 

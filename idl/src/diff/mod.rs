@@ -30,6 +30,7 @@ pub enum Client {
     Breaking,
     /// The same request means something else (a default changed).
     Behaviour,
+    /// A client written against the old version works the same against the new one.
     Compatible,
 }
 
@@ -37,31 +38,52 @@ pub enum Client {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Site {
+    /// The file as a whole (its package).
     File,
+    /// A record, enum, union or alias.
     Type {
+        /// The package that declares it.
         package: String,
+        /// Its name.
         name: String,
     },
+    /// A field of a record.
     Field {
+        /// The package that declares the record.
         package: String,
+        /// The record's name.
         record: String,
+        /// The field's declared name.
         field: String,
     },
+    /// A member of an enum, or a variant of a union.
     Variant {
+        /// The package that declares the enum or union.
         package: String,
+        /// The enum's or union's name.
         enumeration: String,
+        /// The member's or variant's name.
         variant: String,
     },
+    /// A service.
     Service {
+        /// Its name.
         service: String,
     },
+    /// A tool, resource or prompt.
     Member {
+        /// The service that declares it.
         service: String,
+        /// Its declared name.
         member: String,
     },
+    /// A parameter of a tool, resource or prompt.
     Param {
+        /// The service that declares the member.
         service: String,
+        /// The member's declared name.
         member: String,
+        /// The parameter's declared name.
         param: String,
     },
 }
@@ -108,11 +130,14 @@ impl Site {
 pub struct Change {
     /// Stable, documented in `docs/diff.md`.
     pub code: &'static str,
+    /// What it means for clients.
     pub client: Client,
     /// The generated Rust (handler trait, argument and record types) changes in a way that
     /// can break an implementation.
     pub implementer: bool,
+    /// What changed, in one sentence naming the declarations.
     pub message: String,
+    /// Where it changed.
     pub site: Site,
 }
 

@@ -7,6 +7,7 @@ use crate::model::{Bounds, Constraints, Number, Primitive, Type};
 /// The new set of accepted values compared with the old one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Relation {
+    /// Accepts exactly what it accepted.
     Same,
     /// Accepts everything it accepted, and more.
     Wider,
@@ -17,6 +18,7 @@ pub enum Relation {
 }
 
 impl Relation {
+    /// The relation of two changes made together (to two parts of one value).
     pub fn and(self, other: Relation) -> Relation {
         use Relation::*;
         match (self, other) {

@@ -43,6 +43,7 @@ pub struct Output {
 }
 
 impl Output {
+    /// True when any diagnostic is an error (then `model` is `None`).
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
