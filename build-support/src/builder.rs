@@ -114,7 +114,8 @@ impl Builder {
 
     /// Adds a Rust attribute (such as `#[derive(Hash)]`) to generated records and enums
     /// matched by `path`: `.` (every type), a package (`acme.common`) or a type
-    /// (`acme.common.Page`).
+    /// (`acme.common.Page`). An `attribute` that is not Rust attribute syntax fails
+    /// [`Builder::compile`] with [`Error::Generate`](crate::Error::Generate), naming it.
     pub fn type_attribute(mut self, path: impl Into<String>, attribute: impl Into<String>) -> Self {
         self.options
             .type_attributes
@@ -123,7 +124,8 @@ impl Builder {
     }
 
     /// Adds a Rust attribute to the record fields matched by `path`: a field
-    /// (`acme.common.Page.size`), a type, a package, or `.` (every field).
+    /// (`acme.common.Page.size`), a type, a package, or `.` (every field). A malformed
+    /// `attribute` fails the build, as for [`Builder::type_attribute`].
     pub fn field_attribute(
         mut self,
         path: impl Into<String>,

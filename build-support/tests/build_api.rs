@@ -242,3 +242,25 @@ fn an_out_dir_that_cannot_be_created_is_an_io_error_with_its_path() {
     );
     assert!(error.to_string().contains(&out.display().to_string()));
 }
+
+#[test]
+fn a_malformed_user_attribute_fails_the_build_and_writes_nothing() {
+    let dir = project();
+    let out = dir.path().join("out");
+    let error = quiet(&out)
+        .type_attribute("acme.common.Page", "#[derive(Hash)")
+        .compile(&[dir.path().join("main.tool")])
+        .unwrap_err();
+    assert!(matches!(error, Error::Generate(_)), "{error}");
+    assert!(
+        error.to_string().starts_with(
+            "cannot generate Rust: type_attribute(\"acme.common.Page\", \"#[derive(Hash)\"): \
+             not a Rust attribute such as `#[derive(Hash)]`: "
+        ),
+        "{error}"
+    );
+    assert!(
+        !out.exists(),
+        "nothing is written when an option is refused"
+    );
+}

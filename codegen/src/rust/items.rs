@@ -17,6 +17,7 @@ pub fn attributes_for(rules: &[(String, String)], target: &str) -> TokenStream {
                 .strip_prefix(path.as_str())
                 .is_some_and(|rest| rest.starts_with('.'))
     });
+    // `RustOptions::validate` refused every attribute that does not parse before generation.
     let attrs = selected.map(|(_, attr)| attr.parse::<TokenStream>().unwrap_or_default());
     quote!(#(#attrs)*)
 }

@@ -74,6 +74,7 @@ pub fn generate(
     models: &[&Model],
     options: &RustOptions,
 ) -> Result<Vec<GeneratedFile>, GenerateError> {
+    options.validate()?;
     // A profile renames tools consistently: listing, dispatch and task support.
     let renamed: Vec<Model>;
     let models: &[&Model] = if options.profile == Profile::Standard {

@@ -1,5 +1,6 @@
 //! What a build can change about the generated Rust.
 
+use super::GenerateError;
 use crate::profile::Profile;
 
 /// Options of the Rust generator; `toolidl_build::Builder` sets them.
@@ -36,5 +37,129 @@ impl Default for RustOptions {
             extern_paths: Vec::new(),
             profile: Profile::Standard,
         }
+    }
+}
+
+impl RustOptions {
+    /// Refuses options that cannot reach the generated code as the user wrote them: an
+    /// attribute that is not Rust attribute syntax, a runtime crate or extern path that is not
+    /// a Rust path. Each would otherwise be dropped or break the generated file far from its
+    /// cause.
+    pub(super) fn validate(&self) -> Result<(), GenerateError> {
+        let attributes = [
+            ("type_attribute", &self.type_attributes),
+            ("field_attribute", &self.field_attributes),
+        ];
+        for (option, rules) in attributes {
+            for (path, attribute) in rules {
+                if let Err(why) = parse_attributes(attribute) {
+                    return Err(GenerateError {
+                        message: format!(
+                            "{option}({path:?}, {attribute:?}): not a Rust attribute such as \
+                             `#[derive(Hash)]`: {why}"
+                        ),
+                    });
+                }
+            }
+        }
+        let paths = std::iter::once(("runtime_crate", None, &self.runtime_crate)).chain(
+            self.extern_paths
+                .iter()
+                .map(|(package, path)| ("extern_path", Some(package), path)),
+        );
+        for (option, package, path) in paths {
+            if syn::parse_str::<syn::Path>(path).is_err() {
+                let call = match package {
+                    Some(package) => format!("{option}({package:?}, {path:?})"),
+                    None => format!("{option}({path:?})"),
+                };
+                return Err(GenerateError {
+                    message: format!("{call}: not a Rust path such as `::common_types`"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One or more outer attributes (`#[…]`), and nothing else.
+fn parse_attributes(text: &str) -> syn::Result<()> {
+    use syn::parse::Parser as _;
+    let attributes = syn::Attribute::parse_outer.parse_str(text)?;
+    if attributes.is_empty() {
+        return Err(syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "expected `#[...]`",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_type_attribute(attribute: &str) -> RustOptions {
+        RustOptions {
+            type_attributes: vec![("acme.Forecast".into(), attribute.into())],
+            ..RustOptions::default()
+        }
+    }
+
+    #[test]
+    fn attributes_that_parse_are_accepted() {
+        for ok in [
+            "#[derive(Hash)]",
+            "#[derive(Hash)] #[serde(deny_unknown_fields)]",
+            "#[doc = \"x\"]",
+        ] {
+            assert_eq!(with_type_attribute(ok).validate(), Ok(()), "{ok}");
+        }
+    }
+
+    #[test]
+    fn a_malformed_attribute_names_the_option_and_its_path() {
+        for bad in [
+            "#[derive(Hash)",
+            "derive(Hash)",
+            "",
+            "#[derive(Hash)] struct X;",
+            "#![x]",
+        ] {
+            let error = with_type_attribute(bad).validate().unwrap_err();
+            assert!(
+                error.message.starts_with(&format!(
+                    "type_attribute(\"acme.Forecast\", {bad:?}): not a Rust attribute"
+                )),
+                "{bad}: {error}"
+            );
+        }
+        let options = RustOptions {
+            field_attributes: vec![("acme.Page.size".into(), "serde(default)".into())],
+            ..RustOptions::default()
+        };
+        assert!(options.validate().unwrap_err().message.starts_with(
+            "field_attribute(\"acme.Page.size\", \"serde(default)\"): not a Rust attribute"
+        ));
+    }
+
+    #[test]
+    fn a_malformed_path_names_the_option() {
+        let options = RustOptions {
+            extern_paths: vec![("acme.common".into(), "common types".into())],
+            ..RustOptions::default()
+        };
+        assert_eq!(
+            options.validate().unwrap_err().message,
+            "extern_path(\"acme.common\", \"common types\"): not a Rust path such as `::common_types`"
+        );
+        let options = RustOptions {
+            runtime_crate: "::my rt".into(),
+            ..RustOptions::default()
+        };
+        assert_eq!(
+            options.validate().unwrap_err().message,
+            "runtime_crate(\"::my rt\"): not a Rust path such as `::common_types`"
+        );
     }
 }
