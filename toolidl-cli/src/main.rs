@@ -5,6 +5,7 @@ mod check;
 mod diff;
 mod fmt;
 mod generate;
+mod import;
 mod lint;
 mod lsp;
 mod new;
@@ -98,6 +99,23 @@ enum Command {
         #[arg(long)]
         hoist_shared: bool,
     },
+    /// Write a `.tool` file that publishes the listings of an MCP server, saved as JSON (a
+    /// `tools/list` result, or `toolidl schema`'s output): tools, resources, templates and
+    /// prompts, with their schemas as records, enums, unions and constraints. What the language
+    /// cannot say is widened and reported on stderr, never dropped silently.
+    Import {
+        /// The saved listings.
+        file: PathBuf,
+        /// The package of the file (default: from FILE's name).
+        #[arg(long, value_name = "NAME")]
+        package: Option<String>,
+        /// The service's name (default: from the package).
+        #[arg(long, value_name = "NAME")]
+        service: Option<String>,
+        /// Write the file here instead of stdout.
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// Serve the Language Server Protocol on stdin/stdout, for editors: diagnostics as
     /// `check` reports them, hover with the JSON Schema agents see, go to definition,
     /// references, rename, completion, formatting, symbols, semantic tokens, quick fixes.
@@ -162,6 +180,17 @@ fn main() {
             out,
             runtime_crate,
             hoist_shared,
+        }),
+        Command::Import {
+            file,
+            package,
+            service,
+            out,
+        } => import::run(&import::Args {
+            file,
+            package,
+            service,
+            out,
         }),
         Command::Lsp => lsp::run(),
         Command::New {

@@ -1,5 +1,5 @@
 //! Helpers shared by the golden tests of `toolidl schema` (golden_schema.rs,
-//! golden_servers.rs).
+//! golden_servers.rs, import_cli.rs).
 
 use serde_json::{Map, Value};
 

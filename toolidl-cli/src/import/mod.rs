@@ -1,0 +1,537 @@
+//! `toolidl import FILE.json`: a `.tool` file from an MCP server's listings.
+//!
+//! The listings are a `tools/list` result, or the `tools`, `resources`, `resourceTemplates`
+//! and `prompts` lists together (what `toolidl schema` prints), or a JSON-RPC response holding
+//! one, or an array of those (several pages). The file written reproduces the tools (names,
+//! titles, descriptions, annotations, `_meta.ui`, task support), the resources, resource
+//! templates and prompts, with each schema translated into records, enums, unions, named types,
+//! constraints, defaults and formats ([`types`]). What the language cannot say is widened and
+//! reported: a comment at the place in the file, and a warning on stderr.
+
+mod names;
+mod types;
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+use toolidl::source::{FileId, MemoryLoader, SourceId};
+
+use types::{Gap, Types, docs, required_set};
+
+/// What `toolidl import` was asked.
+pub struct Args {
+    /// The saved listings.
+    pub file: PathBuf,
+    /// The package of the file written (default: from the input file's name).
+    pub package: Option<String>,
+    /// The service's name (default: from the package).
+    pub service: Option<String>,
+    /// Where to write the file (default: stdout).
+    pub out: Option<PathBuf>,
+}
+
+/// Runs the command: 0 when the file was written (warnings name every gap), 1 when the input
+/// cannot be read or is not a listing.
+pub fn run(args: &Args) -> i32 {
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("error: cannot read `{}`: {error}", args.file.display());
+            return 1;
+        }
+    };
+    let listing: Value = match serde_json::from_str(&text) {
+        Ok(value) => value,
+        Err(error) => {
+            eprintln!("error: `{}` is not JSON: {error}", args.file.display());
+            return 1;
+        }
+    };
+    let stem = stem(&args.file);
+    let package = args.package.clone().unwrap_or_else(|| package_name(&stem));
+    let service = args
+        .service
+        .clone()
+        .unwrap_or_else(|| names::type_name(package.rsplit('.').next().unwrap_or(&package)));
+    let imported = match import(&listing, &package, &service) {
+        Ok(imported) => imported,
+        Err(error) => {
+            eprintln!("error: `{}`: {error}", args.file.display());
+            return 1;
+        }
+    };
+    for gap in &imported.gaps {
+        eprintln!("warning: {}: {}", gap.at, gap.what);
+    }
+    let written = match &args.out {
+        Some(path) => std::fs::write(path, &imported.text).map_err(|e| (path.clone(), e)),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(imported.text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| (PathBuf::from("stdout"), e))
+        }
+    };
+    match written {
+        Ok(()) => 0,
+        Err((path, error)) => {
+            eprintln!("error: cannot write `{}`: {error}", path.display());
+            1
+        }
+    }
+}
+
+/// An imported file: its text, in `toolidl fmt`'s layout, and every place it says less than
+/// the original schemas.
+#[derive(Debug)]
+pub struct Imported {
+    pub text: String,
+    pub gaps: Vec<Gap>,
+}
+
+/// The `.tool` file of package `package`, one service `service`, that publishes `listing`.
+///
+/// The text is checked before it is returned: it parses, formats and resolves (an error here
+/// is a bug of the import, reported with the text's diagnostics).
+pub fn import(listing: &Value, package: &str, service: &str) -> Result<Imported, String> {
+    let lists = Lists::read(listing)?;
+    let mut types = Types::default();
+    types.reserve(service);
+    let mut members = Vec::new();
+    for tool in &lists.tools {
+        members.push(tool_decl(&mut types, tool)?);
+    }
+    for resource in &lists.resources {
+        members.push(resource_decl(&mut types, resource, false)?);
+    }
+    for template in &lists.templates {
+        members.push(resource_decl(&mut types, template, true)?);
+    }
+    for prompt in &lists.prompts {
+        members.push(prompt_decl(&mut types, prompt)?);
+    }
+    let mut text = format!("package {package};\n\n");
+    for decl in &types.decls {
+        text.push_str(decl);
+        text.push_str("\n\n");
+    }
+    text.push_str(&format!("service {service} {{\n"));
+    for (i, member) in members.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        for line in member.lines() {
+            text.push_str("    ");
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text.push_str("}\n");
+    let formatted = toolidl::fmt::format(FileId(0), &text).map_err(|diagnostics| {
+        let messages: Vec<String> = diagnostics.iter().map(|d| d.message.clone()).collect();
+        format!(
+            "internal error: the imported text does not parse ({}):\n{text}",
+            messages.join("; ")
+        )
+    })?;
+    let output = toolidl::compile(
+        &MemoryLoader::new(),
+        SourceId::new("imported.tool"),
+        formatted.clone(),
+    );
+    if output.has_errors() {
+        return Err(format!(
+            "internal error: the imported file does not resolve:\n{}\n{formatted}",
+            output.render()
+        ));
+    }
+    Ok(Imported {
+        text: formatted,
+        gaps: types.gaps,
+    })
+}
+
+/// The entries of the listings.
+#[derive(Default)]
+struct Lists {
+    tools: Vec<Map<String, Value>>,
+    resources: Vec<Map<String, Value>>,
+    templates: Vec<Map<String, Value>>,
+    prompts: Vec<Map<String, Value>>,
+}
+
+impl Lists {
+    fn read(value: &Value) -> Result<Lists, String> {
+        let mut lists = Lists::default();
+        lists.add(value)?;
+        if lists.tools.is_empty()
+            && lists.resources.is_empty()
+            && lists.templates.is_empty()
+            && lists.prompts.is_empty()
+            && !is_listing(value)
+        {
+            return Err("not a listing: expected an object with `tools`, `resources`, `resourceTemplates` or `prompts` (a `tools/list` result), or an array of them".into());
+        }
+        Ok(lists)
+    }
+
+    fn add(&mut self, value: &Value) -> Result<(), String> {
+        match value {
+            Value::Array(pages) => pages.iter().try_for_each(|page| self.add(page)),
+            Value::Object(object) if object.contains_key("result") => self.add(&object["result"]),
+            Value::Object(object) => {
+                for (key, list) in [
+                    ("tools", &mut self.tools),
+                    ("resources", &mut self.resources),
+                    ("resourceTemplates", &mut self.templates),
+                    ("prompts", &mut self.prompts),
+                ] {
+                    let Some(entries) = object.get(key) else {
+                        continue;
+                    };
+                    let entries = entries
+                        .as_array()
+                        .ok_or_else(|| format!("`{key}` is not an array"))?;
+                    for entry in entries {
+                        let entry = entry
+                            .as_object()
+                            .ok_or_else(|| format!("an entry of `{key}` is not an object"))?;
+                        list.push(entry.clone());
+                    }
+                }
+                Ok(())
+            }
+            _ => Err("not a listing: expected a JSON object or array".into()),
+        }
+    }
+}
+
+fn is_listing(value: &Value) -> bool {
+    match value {
+        Value::Object(o) => ["tools", "resources", "resourceTemplates", "prompts"]
+            .iter()
+            .any(|k| o.contains_key(*k)),
+        Value::Array(pages) => pages.iter().any(is_listing),
+        _ => false,
+    }
+}
+
+fn text<'a>(entry: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    entry.get(key).and_then(Value::as_str)
+}
+
+/// `@name("wire")` when the name the declaration gets by default differs from the wire name.
+fn name_attr(default: &str, wire: &str) -> Option<String> {
+    (default != wire).then(|| format!("@name({})", names::string_literal(wire)))
+}
+
+fn tool_decl(types: &mut Types, tool: &Map<String, Value>) -> Result<String, String> {
+    let wire = text(tool, "name").ok_or("a tool has no `name`")?;
+    let at = format!("tool `{wire}`");
+    let ident = names::tool_ident(wire);
+    let mut attrs: Vec<String> = name_attr(&names::derived_tool_name(&ident), wire)
+        .into_iter()
+        .collect();
+    let title = text(tool, "title");
+    let annotations = tool.get("annotations").and_then(Value::as_object);
+    let annotation_title = annotations.and_then(|a| text(a, "title"));
+    match (title, annotation_title) {
+        (Some(t), Some(a)) if t != a => {
+            types_gap(
+                types,
+                &at,
+                format!(
+                    "`annotations.title` ({a:?}) differs from `title`; the file has one title, `title`"
+                ),
+            );
+            attrs.push(format!("@title({})", names::string_literal(t)));
+        }
+        (Some(t), _) | (None, Some(t)) => {
+            attrs.push(format!("@title({})", names::string_literal(t)))
+        }
+        (None, None) => {}
+    }
+    if let Some(annotations) = annotations {
+        for (key, attr) in [
+            ("readOnlyHint", "read_only"),
+            ("destructiveHint", "destructive"),
+            ("idempotentHint", "idempotent"),
+            ("openWorldHint", "open_world"),
+        ] {
+            match annotations.get(key) {
+                Some(Value::Bool(true)) => attrs.push(format!("@{attr}")),
+                Some(Value::Bool(false)) => attrs.push(format!("@{attr}(false)")),
+                _ => {}
+            }
+        }
+        for key in annotations.keys() {
+            if ![
+                "title",
+                "readOnlyHint",
+                "destructiveHint",
+                "idempotentHint",
+                "openWorldHint",
+            ]
+            .contains(&key.as_str())
+            {
+                types_gap(
+                    types,
+                    &at,
+                    format!("the annotation `{key}` has no attribute; left out"),
+                );
+            }
+        }
+    }
+    if let Some(ui) = tool.get("_meta").and_then(|m| m.get("ui"))
+        && let Some(uri) = ui.get("resourceUri").and_then(Value::as_str)
+    {
+        {
+            let mut attr = format!("@ui({}", names::string_literal(uri));
+            if let Some(visibility) = ui.get("visibility").and_then(Value::as_array) {
+                let items: Vec<String> = visibility
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(names::string_literal)
+                    .collect();
+                attr.push_str(&format!(", visibility: [{}]", items.join(", ")));
+            }
+            attr.push(')');
+            attrs.push(attr);
+        }
+    }
+    match tool
+        .get("execution")
+        .and_then(|e| e.get("taskSupport"))
+        .and_then(Value::as_str)
+    {
+        Some("optional") => attrs.push("@task(optional)".into()),
+        Some("required") => attrs.push("@task(required)".into()),
+        _ => {}
+    }
+    let input = tool
+        .get("inputSchema")
+        .cloned()
+        .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+    let (params, open, camel) = types.with_defs(&input, |types| {
+        let object = input.as_object().cloned().unwrap_or_default();
+        let empty = Map::new();
+        let properties = object
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        types.context = format!("{at}, parameter");
+        types.scope = names::type_name(wire);
+        let fields = types.fields(properties, &required_set(&object), "");
+        let open = object.get("additionalProperties") != Some(&Value::Bool(false));
+        (fields.lines, open, fields.camel)
+    });
+    if open {
+        attrs.push("@open".into());
+    }
+    if camel {
+        attrs.push("@rename_all(\"camelCase\")".into());
+    }
+    let returns = match tool.get("outputSchema") {
+        Some(schema) => {
+            let hint = format!("{}Result", names::type_name(wire));
+            types.context = format!("{at}, result");
+            let ty = types.with_defs(schema, |types| types.value(schema, &hint, ""));
+            format!(" -> {}", ty.expr)
+        }
+        None => " -> content".into(),
+    };
+    Ok(member(
+        text(tool, "description"),
+        &attrs,
+        &format!("tool {ident}"),
+        &params,
+        &returns,
+    ))
+}
+
+fn resource_decl(
+    types: &mut Types,
+    resource: &Map<String, Value>,
+    template: bool,
+) -> Result<String, String> {
+    let key = if template { "uriTemplate" } else { "uri" };
+    let uri = text(resource, key).ok_or_else(|| format!("a resource has no `{key}`"))?;
+    let wire = text(resource, "name").unwrap_or(uri);
+    let ident = names::member_ident(wire);
+    let mut attrs = vec![format!("@uri({})", names::string_literal(uri))];
+    attrs.extend(name_attr(&ident, wire));
+    if let Some(title) = text(resource, "title") {
+        attrs.push(format!("@title({})", names::string_literal(title)));
+    }
+    let mime = text(resource, "mimeType");
+    if let Some(mime) = mime {
+        attrs.push(format!("@mime({})", names::string_literal(mime)));
+    }
+    let params: Vec<String> = template_variables(uri)
+        .into_iter()
+        .map(|v| format!("{}: string", names::field_ident(&v)))
+        .collect();
+    let returns = if mime.is_some_and(is_binary) {
+        " -> bytes"
+    } else {
+        " -> string"
+    };
+    let _ = types;
+    Ok(member(
+        text(resource, "description"),
+        &attrs,
+        &format!("resource {ident}"),
+        &params,
+        returns,
+    ))
+}
+
+fn prompt_decl(types: &mut Types, prompt: &Map<String, Value>) -> Result<String, String> {
+    let wire = text(prompt, "name").ok_or("a prompt has no `name`")?;
+    let ident = names::member_ident(wire);
+    let mut attrs: Vec<String> = name_attr(&ident, wire).into_iter().collect();
+    if let Some(title) = text(prompt, "title") {
+        attrs.push(format!("@title({})", names::string_literal(title)));
+    }
+    let mut params = Vec::new();
+    for argument in prompt
+        .get("arguments")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+    {
+        let Some(name) = text(argument, "name") else {
+            types_gap(
+                types,
+                &format!("prompt `{wire}`"),
+                "an argument has no `name`; left out",
+            );
+            continue;
+        };
+        let ident = names::field_ident(name);
+        let mut line = docs(text(argument, "description"), "");
+        if ident != name {
+            line.push_str(&format!("@json_name({}) ", names::string_literal(name)));
+        }
+        let required = argument.get("required") == Some(&Value::Bool(true));
+        // A prompt argument that may be left out is nullable (prompt parameters cannot be
+        // `?:`): `required: false` either way.
+        line.push_str(&format!(
+            "{ident}: string{}",
+            if required { "" } else { "?" }
+        ));
+        params.push(line);
+    }
+    Ok(member(
+        text(prompt, "description"),
+        &attrs,
+        &format!("prompt {ident}"),
+        &params,
+        " -> string",
+    ))
+}
+
+fn types_gap(types: &mut Types, at: &str, what: impl Into<String>) {
+    types.gaps.push(Gap {
+        at: at.to_owned(),
+        what: what.into(),
+    });
+}
+
+/// A member's text: docs, attributes, `keyword name(params) -> T;`.
+fn member(
+    description: Option<&str>,
+    attrs: &[String],
+    head: &str,
+    params: &[String],
+    returns: &str,
+) -> String {
+    let mut out = docs(description, "");
+    for attr in attrs {
+        out.push_str(attr);
+        out.push('\n');
+    }
+    out.push_str(head);
+    out.push('(');
+    if !params.is_empty() {
+        out.push('\n');
+        for param in params {
+            for line in param.lines() {
+                out.push_str("    ");
+                out.push_str(line);
+                out.push('\n');
+            }
+            // The comma after the parameter's last line.
+            out.pop();
+            out.push_str(",\n");
+        }
+    }
+    out.push(')');
+    out.push_str(returns);
+    out.push(';');
+    out
+}
+
+/// The variables of an RFC 6570 template, in order: `{id}`, `{+path}`, `{?q,page}`.
+fn template_variables(template: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(start) = rest.find('{') {
+        let Some(end) = rest[start..].find('}') else {
+            break;
+        };
+        let expression = &rest[start + 1..start + end];
+        let expression = expression.trim_start_matches(['+', '#', '.', '/', ';', '?', '&']);
+        for variable in expression.split(',') {
+            let name = variable
+                .split(':')
+                .next()
+                .unwrap_or(variable)
+                .trim_end_matches('*');
+            if !name.is_empty() && !out.iter().any(|v| v == name) {
+                out.push(name.to_owned());
+            }
+        }
+        rest = &rest[start + end + 1..];
+    }
+    out
+}
+
+/// A MIME type whose contents are not text: read as `bytes`.
+fn is_binary(mime: &str) -> bool {
+    let mime = mime.split(';').next().unwrap_or(mime).trim();
+    ["image/", "audio/", "video/", "font/"]
+        .iter()
+        .any(|p| mime.starts_with(p))
+        || [
+            "application/octet-stream",
+            "application/pdf",
+            "application/zip",
+        ]
+        .contains(&mime)
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "imported".into())
+}
+
+/// A package name from a file or server name: `server-everything` → `server_everything`.
+fn package_name(text: &str) -> String {
+    let parts: Vec<String> = text
+        .split('.')
+        .map(|p| {
+            let ident = names::member_ident(p);
+            if ident == "value" {
+                "imported".into()
+            } else {
+                ident
+            }
+        })
+        .collect();
+    parts.join(".")
+}

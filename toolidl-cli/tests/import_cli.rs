@@ -1,0 +1,306 @@
+//! `toolidl import`: a `.tool` file from a server's listings.
+//!
+//! - Round trip: for every `.tool` file of the repository that `toolidl schema` accepts (the
+//!   goldens, the reference servers, the examples), importing its listing gives a file whose
+//!   listing is byte for byte the original's, in the standard and the `--hoist-shared` forms.
+//! - Foreign schemas: the originals of the six reference servers (`tests/golden/servers`,
+//!   written by zod, pydantic and by hand) imported as they are published. The imported
+//!   file's schema accepts and refuses each instance of `<server>.instances.json` as the
+//!   original does, except the differences `tests/golden/import/<server>.differences.json`
+//!   lists (each says why; closing a gap makes the test say so). The imported files and their
+//!   warnings are golden files (`tests/golden/import/<server>.tool` and `.warnings.txt`,
+//!   rewritten with `TOOLIDL_BLESS=1`).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Map, Value, json};
+
+// Shared with the schema goldens; this test does not compare listings with golden files.
+#[allow(dead_code)]
+mod support;
+use support::{first_difference, invalid_instances, list, validator};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn toolidl(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolidl"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout_of(args: &[&str], dir: &Path) -> String {
+    let output = toolidl(args, dir);
+    assert!(
+        output.status.success(),
+        "toolidl {args:?} failed ({:?}):\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Every `.tool` file a round trip applies to: those `toolidl schema` accepts.
+fn tool_files() -> Vec<PathBuf> {
+    let mut dirs = vec![
+        root().join("tests/golden/schema"),
+        root().join("tests/golden/codegen"),
+        root().join("tests/golden/servers"),
+    ];
+    for example in fs::read_dir(root().join("examples")).unwrap() {
+        dirs.push(example.unwrap().path().join("tools"));
+    }
+    let mut files = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "tool") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 40, "found only {} files", files.len());
+    files
+}
+
+/// Imports `listing` (written to a scratch file) and returns the file and the stderr text.
+fn import(listing: &str, name: &str, scratch: &Path) -> (PathBuf, String) {
+    let input = scratch.join(format!("{name}.json"));
+    let output = scratch.join(format!("{name}.tool"));
+    fs::write(&input, listing).unwrap();
+    let result = toolidl(
+        &[
+            "import",
+            input.to_str().unwrap(),
+            "-o",
+            output.to_str().unwrap(),
+        ],
+        scratch,
+    );
+    assert!(
+        result.status.success(),
+        "toolidl import {name}.json failed ({:?}):\n{}",
+        result.status.code(),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    (output, String::from_utf8(result.stderr).unwrap())
+}
+
+#[test]
+fn importing_a_listing_gives_a_file_with_the_same_listing() {
+    let scratch = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for file in tool_files() {
+        let dir = file.parent().unwrap();
+        let file_name = file.file_name().unwrap().to_str().unwrap();
+        let probe = toolidl(&["schema", file_name], dir);
+        if !probe.status.success() {
+            // A file that imports another from outside its folder, or one `schema` refuses.
+            continue;
+        }
+        for flags in [&[][..], &["--hoist-shared"][..]] {
+            let mut args = vec!["schema", file_name];
+            args.extend_from_slice(flags);
+            let original = stdout_of(&args, dir);
+            let stem = format!(
+                "{}-{}{}",
+                dir.parent().unwrap().file_name().unwrap().to_str().unwrap(),
+                file.file_stem().unwrap().to_str().unwrap(),
+                if flags.is_empty() { "" } else { "-hoisted" }
+            );
+            let (imported, _) = import(&original, &stem, scratch.path());
+            let mut args = vec!["schema", imported.to_str().unwrap()];
+            args.extend_from_slice(flags);
+            let again = stdout_of(&args, scratch.path());
+            if again != original {
+                failures.push(format!(
+                    "{} {flags:?}: the imported file's listing differs, {}\n--- imported file:\n{}",
+                    file.display(),
+                    first_difference(&again, &original),
+                    fs::read_to_string(&imported).unwrap()
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 80, "only {checked} listings checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+const SERVERS: [&str; 6] = ["fetch", "filesystem", "github", "memory", "sentry", "time"];
+
+fn read_json(path: &Path) -> Map<String, Value> {
+    let text = fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Compares `actual` with the golden file `path`, or writes it with `TOOLIDL_BLESS=1`.
+fn golden(path: &Path, actual: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("TOOLIDL_BLESS").is_some_and(|v| v == "1") {
+        fs::write(path, actual).unwrap();
+        return;
+    }
+    let expected = fs::read_to_string(path).unwrap_or_default();
+    if actual != expected {
+        failures.push(format!(
+            "{} differs, {}",
+            path.display(),
+            first_difference(actual, &expected)
+        ));
+    }
+}
+
+/// The original's validator, in the draft its `$schema` names.
+fn original_validator(schema: &Value) -> jsonschema::Validator {
+    match schema.get("$schema").and_then(Value::as_str) {
+        Some("http://json-schema.org/draft-07/schema#") => jsonschema::draft7::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .unwrap(),
+        _ => validator(schema).unwrap(),
+    }
+}
+
+#[test]
+fn imported_foreign_schemas_accept_and_refuse_what_the_originals_do() {
+    let servers = root().join("tests/golden/servers");
+    let goldens = root().join("tests/golden/import");
+    let scratch = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for server in SERVERS {
+        let originals = read_json(&servers.join(format!("{server}.original.json")));
+        let instances = read_json(&servers.join(format!("{server}.instances.json")));
+        let tools: Vec<Value> = originals
+            .iter()
+            .map(|(name, schema)| json!({"name": name, "inputSchema": schema}))
+            .collect();
+        let listing = serde_json::to_string_pretty(&json!({ "tools": tools })).unwrap();
+        let (imported, warnings) = import(&listing, server, scratch.path());
+        golden(
+            &goldens.join(format!("{server}.tool")),
+            &fs::read_to_string(&imported).unwrap(),
+            &mut failures,
+        );
+        golden(
+            &goldens.join(format!("{server}.warnings.txt")),
+            &warnings,
+            &mut failures,
+        );
+        let published: Value = serde_json::from_str(&stdout_of(
+            &["schema", imported.to_str().unwrap()],
+            scratch.path(),
+        ))
+        .unwrap();
+        let differences_path = goldens.join(format!("{server}.differences.json"));
+        let differences = if differences_path.exists() {
+            read_json(&differences_path)
+        } else {
+            Map::new()
+        };
+        for tool in published["tools"].as_array().unwrap() {
+            let name = tool["name"].as_str().unwrap();
+            let label = format!("{server}/{name}");
+            let ours = validator(&tool["inputSchema"]).unwrap();
+            let Some(original) = originals.get(name) else {
+                failures.push(format!(
+                    "{label}: the import lists a tool the original does not"
+                ));
+                continue;
+            };
+            let original = original_validator(original);
+            let spec = instances[name].as_object().unwrap();
+            let documented: Vec<&Value> = differences
+                .get(name)
+                .and_then(Value::as_array)
+                .map(|d| d.iter().map(|e| &e["instance"]).collect())
+                .unwrap_or_default();
+            let expected = list(spec, "valid")
+                .iter()
+                .cloned()
+                .map(|i| (i, true))
+                .chain(invalid_instances(spec).into_iter().map(|i| (i, false)))
+                .chain(
+                    list(spec, "differences")
+                        .iter()
+                        .map(|d| (d["instance"].clone(), d["original"].as_bool().unwrap())),
+                );
+            for (instance, accepted) in expected {
+                assert_eq!(
+                    original.is_valid(&instance),
+                    accepted,
+                    "{label}: {instance}"
+                );
+                let ours = ours.is_valid(&instance);
+                let listed = documented.contains(&&instance);
+                if ours != accepted && !listed {
+                    failures.push(format!(
+                        "{label}: {instance}: the original {} it, the import {} it (fix the import, or list it in {server}.differences.json with why)",
+                        if accepted { "accepts" } else { "refuses" },
+                        if ours { "accepts" } else { "refuses" },
+                    ));
+                }
+                if ours == accepted && listed {
+                    failures.push(format!(
+                        "{label}: {instance} is listed as a difference, but the import agrees with the original now (remove it from {server}.differences.json)"
+                    ));
+                }
+            }
+            for entry in differences
+                .get(name)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                assert!(
+                    entry["why"].as_str().is_some_and(|w| !w.is_empty()),
+                    "{label}: a difference says why"
+                );
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn what_is_not_a_listing_is_refused_and_nothing_is_written() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("out.tool");
+    for (name, text, message) in [
+        ("garbage", "not json", "is not JSON"),
+        ("number", "42", "not a listing"),
+        ("empty", "{}", "not a listing"),
+        ("tools", r#"{"tools": 3}"#, "`tools` is not an array"),
+        (
+            "nameless",
+            r#"{"tools": [{"inputSchema": {"type": "object"}}]}"#,
+            "a tool has no `name`",
+        ),
+    ] {
+        let input = scratch.path().join(format!("{name}.json"));
+        fs::write(&input, text).unwrap();
+        let result = toolidl(
+            &[
+                "import",
+                input.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            scratch.path(),
+        );
+        assert_eq!(result.status.code(), Some(1), "{name}");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(stderr.contains(message), "{name}: {stderr}");
+        assert!(!out.exists(), "{name}: nothing is written");
+    }
+}
