@@ -100,13 +100,21 @@ enum Command {
         hoist_shared: bool,
     },
     /// Write a `.tool` file that publishes the listings of an MCP server, saved as JSON (a
-    /// `tools/list` result, or `toolidl schema`'s output): tools, resources, templates and
-    /// prompts, with their schemas as records, enums, unions and constraints. What the language
-    /// cannot say is widened and reported on stderr, never dropped silently.
+    /// `tools/list` result, or `toolidl schema`'s output) or read from the server started
+    /// with `-- COMMAND ARGS…` (stdio): tools, resources, templates and prompts, with their
+    /// schemas as records, enums, unions and constraints. What the language cannot say is
+    /// widened and reported on stderr, never dropped silently.
     Import {
-        /// The saved listings.
-        file: PathBuf,
-        /// The package of the file (default: from FILE's name).
+        /// The saved listings (or give a server to start after `--`).
+        #[arg(required_unless_present = "command", conflicts_with = "command")]
+        file: Option<PathBuf>,
+        /// A stdio server's command line, after `--`.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+        /// Also write the listings read to this file, as JSON.
+        #[arg(long, value_name = "FILE")]
+        save_listing: Option<PathBuf>,
+        /// The package of the file (default: from FILE's or the server's name).
         #[arg(long, value_name = "NAME")]
         package: Option<String>,
         /// The service's name (default: from the package).
@@ -183,11 +191,15 @@ fn main() {
         }),
         Command::Import {
             file,
+            command,
+            save_listing,
             package,
             service,
             out,
         } => import::run(&import::Args {
             file,
+            command,
+            save_listing,
             package,
             service,
             out,

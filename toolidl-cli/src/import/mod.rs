@@ -1,4 +1,5 @@
-//! `toolidl import FILE.json`: a `.tool` file from an MCP server's listings.
+//! `toolidl import FILE.json`, `toolidl import -- COMMAND ARGS…`: a `.tool` file from an MCP
+//! server's listings, saved or read from the running server over stdio ([`live`]).
 //!
 //! The listings are a `tools/list` result, or the `tools`, `resources`, `resourceTemplates`
 //! and `prompts` lists together (what `toolidl schema` prints), or a JSON-RPC response holding
@@ -8,6 +9,7 @@
 //! constraints, defaults and formats ([`types`]). What the language cannot say is widened and
 //! reported: a comment at the place in the file, and a warning on stderr.
 
+mod live;
 mod names;
 mod types;
 
@@ -21,9 +23,13 @@ use types::{Gap, Types, docs, required_set};
 
 /// What `toolidl import` was asked.
 pub struct Args {
-    /// The saved listings.
-    pub file: PathBuf,
-    /// The package of the file written (default: from the input file's name).
+    /// The saved listings; or
+    pub file: Option<PathBuf>,
+    /// the server to start and ask (a stdio server's command line).
+    pub command: Vec<String>,
+    /// Also write the listings read, as JSON.
+    pub save_listing: Option<PathBuf>,
+    /// The package of the file written (default: from the input file's or server's name).
     pub package: Option<String>,
     /// The service's name (default: from the package).
     pub service: Option<String>,
@@ -34,21 +40,20 @@ pub struct Args {
 /// Runs the command: 0 when the file was written (warnings name every gap), 1 when the input
 /// cannot be read or is not a listing.
 pub fn run(args: &Args) -> i32 {
-    let text = match std::fs::read_to_string(&args.file) {
-        Ok(text) => text,
+    let (listing, source, stem) = match read_listing(args) {
+        Ok(read) => read,
         Err(error) => {
-            eprintln!("error: cannot read `{}`: {error}", args.file.display());
+            eprintln!("error: {error}");
             return 1;
         }
     };
-    let listing: Value = match serde_json::from_str(&text) {
-        Ok(value) => value,
-        Err(error) => {
-            eprintln!("error: `{}` is not JSON: {error}", args.file.display());
+    if let Some(path) = &args.save_listing {
+        let text = serde_json::to_string_pretty(&listing).unwrap_or_default() + "\n";
+        if let Err(error) = std::fs::write(path, text) {
+            eprintln!("error: cannot write `{}`: {error}", path.display());
             return 1;
         }
-    };
-    let stem = stem(&args.file);
+    }
     let package = args.package.clone().unwrap_or_else(|| package_name(&stem));
     let service = args
         .service
@@ -57,7 +62,7 @@ pub fn run(args: &Args) -> i32 {
     let imported = match import(&listing, &package, &service) {
         Ok(imported) => imported,
         Err(error) => {
-            eprintln!("error: `{}`: {error}", args.file.display());
+            eprintln!("error: {source}: {error}");
             return 1;
         }
     };
@@ -80,6 +85,27 @@ pub fn run(args: &Args) -> i32 {
             eprintln!("error: cannot write `{}`: {error}", path.display());
             1
         }
+    }
+}
+
+/// The listings (from the file, or from the server started), what to call their source in
+/// messages, and the name to derive the package from.
+fn read_listing(args: &Args) -> Result<(Value, String, String), String> {
+    match (&args.file, args.command.as_slice()) {
+        (Some(file), []) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
+            let listing = serde_json::from_str(&text)
+                .map_err(|e| format!("`{}` is not JSON: {e}", file.display()))?;
+            Ok((listing, format!("`{}`", file.display()), stem(file)))
+        }
+        (None, [program, ..]) => {
+            let listed = live::list(&args.command)
+                .map_err(|e| format!("the server `{program}`: {e}"))?;
+            let name = listed.server_name.clone().unwrap_or_else(|| stem(Path::new(program)));
+            Ok((listed.listing, format!("the server `{program}`"), name))
+        }
+        _ => Err("give either a saved listing (FILE) or a server to start (-- COMMAND ARGS…)".into()),
     }
 }
 

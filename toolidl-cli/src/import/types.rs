@@ -194,6 +194,18 @@ impl Types {
                 return self.union(branches, tagged, hint, at, doc);
             }
         }
+        // `const: "x"` on a string is an enum of one member (the same values).
+        if let Some(Value::String(value)) = object.get("const")
+            && matches!(object.get("type").and_then(Value::as_str), None | Some("string"))
+            && !object.contains_key("enum")
+        {
+            let mut object = object.clone();
+            let value = Value::from(value.as_str());
+            object.remove("const");
+            object.insert("type".into(), Value::from("string"));
+            object.insert("enum".into(), Value::Array(vec![value]));
+            return self.enumeration(&object, hint, at, doc);
+        }
         let types: Vec<&str> = match object.get("type") {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
@@ -830,7 +842,9 @@ impl Types {
             inner.shape = Shape::Nullable(Box::new(inner.shape));
             return inner;
         }
-        let tag = if tagged { common_tag(&branches) } else { None };
+        // `anyOf` of records told apart by a `const` property is a tagged union too: the tag
+        // values exclude each other, so `anyOf` and `oneOf` accept the same values.
+        let tag = common_tag(&branches);
         if tagged && tag.is_none() {
             self.gap(at, "`oneOf` whose branches are not records told apart by a `const` property: imported as an untagged union (the first branch that fits)");
         }
