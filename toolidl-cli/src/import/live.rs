@@ -43,8 +43,14 @@ pub fn list(command: &[String]) -> Result<Listed, String> {
 }
 
 fn session(child: &mut Child) -> Result<Listed, String> {
-    let stdout = child.stdout.take().ok_or("the server's stdout is not a pipe")?;
-    let mut stdin = child.stdin.take().ok_or("the server's stdin is not a pipe")?;
+    let stdout = child
+        .stdout
+        .take()
+        .ok_or("the server's stdout is not a pipe")?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or("the server's stdin is not a pipe")?;
     let (lines, receive) = channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {

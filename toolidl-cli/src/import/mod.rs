@@ -100,12 +100,17 @@ fn read_listing(args: &Args) -> Result<(Value, String, String), String> {
             Ok((listing, format!("`{}`", file.display()), stem(file)))
         }
         (None, [program, ..]) => {
-            let listed = live::list(&args.command)
-                .map_err(|e| format!("the server `{program}`: {e}"))?;
-            let name = listed.server_name.clone().unwrap_or_else(|| stem(Path::new(program)));
+            let listed =
+                live::list(&args.command).map_err(|e| format!("the server `{program}`: {e}"))?;
+            let name = listed
+                .server_name
+                .clone()
+                .unwrap_or_else(|| stem(Path::new(program)));
             Ok((listed.listing, format!("the server `{program}`"), name))
         }
-        _ => Err("give either a saved listing (FILE) or a server to start (-- COMMAND ARGS…)".into()),
+        _ => {
+            Err("give either a saved listing (FILE) or a server to start (-- COMMAND ARGS…)".into())
+        }
     }
 }
 

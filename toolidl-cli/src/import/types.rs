@@ -196,7 +196,10 @@ impl Types {
         }
         // `const: "x"` on a string is an enum of one member (the same values).
         if let Some(Value::String(value)) = object.get("const")
-            && matches!(object.get("type").and_then(Value::as_str), None | Some("string"))
+            && matches!(
+                object.get("type").and_then(Value::as_str),
+                None | Some("string")
+            )
             && !object.contains_key("enum")
         {
             let mut object = object.clone();
