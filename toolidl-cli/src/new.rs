@@ -172,18 +172,23 @@ fn main_rs(name: &str, package: &str, implementor: &str) -> String {
     format!(
         r#"//! {name}: an MCP server generated from tools/{package}.tool, served over stdio.
 
-use toolidl_runtime::Server;
-use toolidl_runtime::codegen::{{RequestContext, ToolError}};
+use toolidl_runtime::{{RequestContext, Server, ToolError}};
 
 // The Rust that build.rs generated from the `.tool` file: the `Tools` trait (one method per
-// tool) and `ToolsServer`, which decodes and checks arguments and dispatches to it.
+// tool), each tool's input struct (`HelloArgs`), and `ToolsServer`, which decodes and checks
+// arguments and dispatches to it.
 toolidl_runtime::include_tools!("{package}");
 
 /// The implementation of the tools.
 struct {implementor};
 
 impl Tools for {implementor} {{
-    async fn hello(&self, _ctx: RequestContext, name: String) -> Result<String, ToolError> {{
+    // `..` keeps this compiling when the tool gains a parameter with a default.
+    async fn hello(
+        &self,
+        _ctx: RequestContext,
+        HelloArgs {{ name, .. }}: HelloArgs,
+    ) -> Result<String, ToolError> {{
         Ok(format!("Hello, {{name}}!"))
     }}
 }}

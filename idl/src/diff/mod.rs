@@ -486,7 +486,7 @@ fn returns_text(r: &Returns) -> String {
     }
 }
 
-fn value_text(v: Option<&Value>) -> String {
+pub(crate) fn value_text(v: Option<&Value>) -> String {
     fn one(v: &Value) -> String {
         match v {
             Value::Null => "null".into(),
