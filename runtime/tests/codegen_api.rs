@@ -101,7 +101,10 @@ fn list_reads_each_item_at_its_index() {
 #[test]
 fn map_reads_each_value_at_its_key() {
     let want: BTreeMap<String, i32> = [("a b".to_owned(), 2)].into();
-    assert_eq!(at_x(r#"{"a b":2}"#, |v, p| rt::args::map(v, p, small)), Ok(want));
+    assert_eq!(
+        at_x(r#"{"a b":2}"#, |v, p| rt::args::map(v, p, small)),
+        Ok(want)
+    );
     assert_eq!(
         at_x(r#"{"a b":0}"#, |v, p| rt::args::map(v, p, small)),
         Err(r#"Argument 'x["a b"]' is not valid. Expected a value from 1 to 10."#.into())
@@ -121,17 +124,23 @@ fn map_reads_each_value_at_its_key() {
 
 #[test]
 fn nullable_reads_null_as_none() {
-    assert_eq!(at_x("null", |v, p| rt::args::nullable(v, p, small)), Ok(None));
-    assert_eq!(at_x("3", |v, p| rt::args::nullable(v, p, small)), Ok(Some(3)));
+    assert_eq!(
+        at_x("null", |v, p| rt::args::nullable(v, p, small)),
+        Ok(None)
+    );
+    assert_eq!(
+        at_x("3", |v, p| rt::args::nullable(v, p, small)),
+        Ok(Some(3))
+    );
     assert_eq!(
         at_x("11", |v, p| rt::args::nullable(v, p, small)),
         Err(format!("{X} Expected a value from 1 to 10."))
     );
     // Nested: a list of nullable constrained items.
     assert_eq!(
-        at_x("[null,4]", |v, p| rt::args::list(v, p, |v, p| rt::args::nullable(
-            v, p, small
-        ))),
+        at_x("[null,4]", |v, p| rt::args::list(v, p, |v, p| {
+            rt::args::nullable(v, p, small)
+        })),
         Ok(vec![None, Some(4)])
     );
 }

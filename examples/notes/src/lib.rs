@@ -81,7 +81,7 @@ fn tool_error(e: DbError) -> ToolError {
 /// A database error as a JSON-RPC error (resources, prompts, completion).
 fn rpc_error(e: DbError) -> RpcError {
     match e {
-        DbError::NotFound(_) => RpcError::new(code::RESOURCE_NOT_FOUND, e.to_string()),
+        DbError::NotFound(_) => RpcError::resource_not_found(e.to_string()),
         other => {
             tracing::error!(error = %other, "database");
             RpcError::internal("Internal error.")

@@ -94,10 +94,9 @@ impl WeatherTools for Weather {
     ) -> Result<String, RpcError> {
         match city(&name) {
             Some(&(name, lat, lon, _)) => Ok(format!("# {name}\n\nAt {lat}° N, {lon}° E.\n")),
-            None => Err(RpcError::new(
-                toolidl_runtime::protocol::code::RESOURCE_NOT_FOUND,
-                format!("No city named {name}."),
-            )),
+            None => Err(RpcError::resource_not_found(format!(
+                "No city named {name}."
+            ))),
         }
     }
 
