@@ -128,6 +128,7 @@ edition = "2024"
 [dependencies]
 toolidl-runtime = {runtime}
 tokio = {{ version = "1", features = ["rt"] }}
+tracing-subscriber = {{ version = "0.3", default-features = false, features = ["fmt", "std"] }}
 
 [build-dependencies]
 toolidl-build = {build}
@@ -194,6 +195,11 @@ impl Tools for {implementor} {{
 }}
 
 fn main() -> std::io::Result<()> {{
+    // Log lines go to stderr (stdout carries the protocol): among them the cause of every
+    // `ToolError::internal`, which the client sees only as "The tool failed.".
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .init();
     let server = Server::builder("{name}", env!("CARGO_PKG_VERSION"))
         .service(ToolsServer::new({implementor}))
         .build();
