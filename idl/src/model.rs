@@ -592,3 +592,18 @@ impl TypeDef {
         }
     }
 }
+
+impl Type {
+    /// The type as a `.tool` file writes it (`list<Forecast>?`, `map<string, u8>`), without
+    /// the items' constraints.
+    pub fn text(&self) -> String {
+        crate::resolve::type_text(self)
+    }
+}
+
+impl Value {
+    /// The value as a `.tool` file writes it (`3`, `"x"`, `celsius`, `[1, 2]`).
+    pub fn text(&self) -> String {
+        crate::diff::value_text(Some(self))
+    }
+}

@@ -29,6 +29,6 @@ fn a_renamed_package_is_one_change() {
     let text = "package a.v1;\nrecord R { x: u8 }\nservice S { tool t(r: R) -> R; }\n";
     let old = model("a.tool", text).unwrap();
     let new = model("a.tool", &text.replace("a.v1", "a.v2")).unwrap();
-    let codes: Vec<_> = diff(&old, &new).iter().map(|c| c.code).collect();
+    let codes: Vec<_> = diff(&old, &new).iter().map(|c| c.code.as_str()).collect();
     assert_eq!(codes, vec!["PACKAGE_CHANGED"]);
 }

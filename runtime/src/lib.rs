@@ -73,12 +73,9 @@ pub mod transport {
 
 /// Everything generated code needs, in one place (as `tonic::codegen` is for tonic).
 pub mod codegen {
-    pub use crate::args::{
-        self, ArgError, Decode, Format, FromText, Path, Pattern, array, bytes, check, enum_member,
-        formatted, integer, list, map, nullable, object, required, set, set_by_eq, set_by_json,
-        set_with, string, text, text_arguments, text_formatted, text_member, unique_json_items,
-    };
-    pub use crate::args::{Reader, read};
+    // One level: the types here, the functions through `args` (`rt::args::required`) and
+    // its modules `read` and `check`, as generated code names them.
+    pub use crate::args::{self, ArgError, Decode, Format, Path, Pattern, Reader, check, read};
     pub use crate::content;
     pub use crate::protocol::{LogLevel, Revision, RpcError};
     pub use crate::service::{

@@ -23,9 +23,9 @@ fn decode<T: rt::Decode>(json: &str) -> Result<T, String> {
     at_x(json, T::decode)
 }
 
-fn text<T: rt::FromText>(s: &str) -> Result<T, String> {
+fn text<T: rt::args::FromText>(s: &str) -> Result<T, String> {
     let root = rt::Path::Root;
-    rt::text::<T>(s, &root.field("x")).map_err(|e| e.to_string())
+    rt::args::text::<T>(s, &root.field("x")).map_err(|e| e.to_string())
 }
 
 const X: &str = "Argument 'x' is not valid.";
@@ -53,7 +53,7 @@ fn bytes_decode_exactly_as_the_bytes_helper() {
     ] {
         assert_eq!(
             decode::<rt::Bytes>(json).map(rt::Bytes::into_vec),
-            at_x(json, rt::bytes),
+            at_x(json, rt::args::bytes),
             "{json}"
         );
     }
@@ -78,22 +78,22 @@ fn small(v: &rt::RawValue, p: &rt::Path<'_>) -> Result<i32, rt::ArgError> {
 #[test]
 fn list_reads_each_item_at_its_index() {
     assert_eq!(
-        at_x("[1,2,3]", |v, p| rt::list(v, p, small)),
+        at_x("[1,2,3]", |v, p| rt::args::list(v, p, small)),
         Ok(vec![1, 2, 3])
     );
     assert_eq!(
-        at_x("[1,20]", |v, p| rt::list(v, p, small)),
+        at_x("[1,20]", |v, p| rt::args::list(v, p, small)),
         Err("Argument 'x[1]' is not valid. Expected a value from 1 to 10.".into())
     );
     for json in ["{}", "null", r#""a""#, "1"] {
         assert_eq!(
-            at_x(json, |v, p| rt::list(v, p, small)),
+            at_x(json, |v, p| rt::args::list(v, p, small)),
             decode::<Vec<i32>>(json),
             "{json}"
         );
     }
     assert_eq!(
-        at_x("{}", |v, p| rt::list(v, p, small)),
+        at_x("{}", |v, p| rt::args::list(v, p, small)),
         Err(format!("{X} Expected an array."))
     );
 }
@@ -101,37 +101,46 @@ fn list_reads_each_item_at_its_index() {
 #[test]
 fn map_reads_each_value_at_its_key() {
     let want: BTreeMap<String, i32> = [("a b".to_owned(), 2)].into();
-    assert_eq!(at_x(r#"{"a b":2}"#, |v, p| rt::map(v, p, small)), Ok(want));
     assert_eq!(
-        at_x(r#"{"a b":0}"#, |v, p| rt::map(v, p, small)),
+        at_x(r#"{"a b":2}"#, |v, p| rt::args::map(v, p, small)),
+        Ok(want)
+    );
+    assert_eq!(
+        at_x(r#"{"a b":0}"#, |v, p| rt::args::map(v, p, small)),
         Err(r#"Argument 'x["a b"]' is not valid. Expected a value from 1 to 10."#.into())
     );
     for json in ["[]", "null", "1"] {
         assert_eq!(
-            at_x(json, |v, p| rt::map(v, p, small)),
+            at_x(json, |v, p| rt::args::map(v, p, small)),
             decode::<BTreeMap<String, i32>>(json),
             "{json}"
         );
     }
     assert_eq!(
-        at_x("null", |v, p| rt::map(v, p, small)),
+        at_x("null", |v, p| rt::args::map(v, p, small)),
         Err(format!("{X} Null is not allowed."))
     );
 }
 
 #[test]
 fn nullable_reads_null_as_none() {
-    assert_eq!(at_x("null", |v, p| rt::nullable(v, p, small)), Ok(None));
-    assert_eq!(at_x("3", |v, p| rt::nullable(v, p, small)), Ok(Some(3)));
     assert_eq!(
-        at_x("11", |v, p| rt::nullable(v, p, small)),
+        at_x("null", |v, p| rt::args::nullable(v, p, small)),
+        Ok(None)
+    );
+    assert_eq!(
+        at_x("3", |v, p| rt::args::nullable(v, p, small)),
+        Ok(Some(3))
+    );
+    assert_eq!(
+        at_x("11", |v, p| rt::args::nullable(v, p, small)),
         Err(format!("{X} Expected a value from 1 to 10."))
     );
     // Nested: a list of nullable constrained items.
     assert_eq!(
-        at_x("[null,4]", |v, p| rt::list(v, p, |v, p| rt::nullable(
-            v, p, small
-        ))),
+        at_x("[null,4]", |v, p| rt::args::list(v, p, |v, p| {
+            rt::args::nullable(v, p, small)
+        })),
         Ok(vec![None, Some(4)])
     );
 }
@@ -141,22 +150,22 @@ fn nullable_reads_null_as_none() {
 #[test]
 fn set_by_eq_refuses_repeats_of_floats() {
     assert_eq!(
-        at_x("[1.5,2,3]", rt::set_by_eq::<f64>),
+        at_x("[1.5,2,3]", rt::args::set_by_eq::<f64>),
         Ok(vec![1.5, 2.0, 3.0])
     );
     assert_eq!(
-        at_x("[1.5,2,1.5]", rt::set_by_eq::<f64>),
+        at_x("[1.5,2,1.5]", rt::args::set_by_eq::<f64>),
         Err("Argument 'x[2]' is not valid. Duplicate item.".into())
     );
     assert_eq!(
-        at_x("[1,\"a\"]", rt::set_by_eq::<f64>),
+        at_x("[1,\"a\"]", rt::args::set_by_eq::<f64>),
         Err("Argument 'x[1]' is not valid. Expected a number.".into())
     );
 }
 
 #[test]
 fn unique_json_items_uses_json_schema_equality() {
-    assert_eq!(at_x("[1,2,[1]]", rt::unique_json_items), Ok(()));
+    assert_eq!(at_x("[1,2,[1]]", rt::args::unique_json_items), Ok(()));
     for (json, index) in [
         ("[1,1.0]", 1),
         (r#"[{"a":1,"b":[2]},{"b":[2.0],"a":1},3]"#, 1),
@@ -164,7 +173,7 @@ fn unique_json_items_uses_json_schema_equality() {
         (r#"["a","b","a","b"]"#, 2),
     ] {
         assert_eq!(
-            at_x(json, rt::unique_json_items),
+            at_x(json, rt::args::unique_json_items),
             Err(format!(
                 "Argument 'x[{index}]' is not valid. Duplicate item."
             )),
@@ -172,7 +181,7 @@ fn unique_json_items_uses_json_schema_equality() {
         );
     }
     assert_eq!(
-        at_x("{}", rt::unique_json_items),
+        at_x("{}", rt::args::unique_json_items),
         Err(format!("{X} Expected an array."))
     );
 }
@@ -253,25 +262,25 @@ fn text_formats_and_members() {
     let x = root.field("x");
     let uuid = "123e4567-e89b-12d3-a456-426614174000";
     assert_eq!(
-        rt::text_formatted(uuid, &x, rt::Format::Uuid),
+        rt::args::text_formatted(uuid, &x, rt::Format::Uuid),
         Ok(uuid.into())
     );
-    let bad = rt::text_formatted("nope", &x, rt::Format::Uuid).unwrap_err();
+    let bad = rt::args::text_formatted("nope", &x, rt::Format::Uuid).unwrap_err();
     assert_eq!(bad.to_string(), format!("{X} Expected a UUID."));
     assert_eq!(
         Err(bad),
-        rt::formatted(&raw(r#""nope""#), &x, rt::Format::Uuid)
+        rt::args::formatted(&raw(r#""nope""#), &x, rt::Format::Uuid)
     );
     let members = ["celsius", "fahrenheit"];
-    assert_eq!(rt::text_member("fahrenheit", &x, &members), Ok(1));
-    let bad = rt::text_member("Celsius", &x, &members).unwrap_err();
+    assert_eq!(rt::args::text_member("fahrenheit", &x, &members), Ok(1));
+    let bad = rt::args::text_member("Celsius", &x, &members).unwrap_err();
     assert_eq!(
         bad.to_string(),
         format!("{X} Expected one of: celsius, fahrenheit.")
     );
     assert_eq!(
         Err(bad),
-        rt::enum_member(&raw(r#""Celsius""#), &x, &members)
+        rt::args::enum_member(&raw(r#""Celsius""#), &x, &members)
     );
 }
 
@@ -280,7 +289,7 @@ fn text_arguments_walks_strings_and_nulls() {
     let root = rt::Path::Root;
     let args = raw(r#"{"city":"Paris","note":null,"quote":"a\"b\u00e9"}"#);
     let mut seen = Vec::new();
-    rt::text_arguments(&args, &root, |key, value| {
+    rt::args::text_arguments(&args, &root, |key, value| {
         seen.push((key.to_owned(), value));
         Ok(())
     })
@@ -296,9 +305,9 @@ fn text_arguments_walks_strings_and_nulls() {
     assert!(matches!(seen[0].1, Some(Cow::Borrowed(_))));
 
     let walk = |json: &str| {
-        rt::text_arguments(&raw(json), &root, |key, value| {
+        rt::args::text_arguments(&raw(json), &root, |key, value| {
             if key == "days" {
-                let days: u8 = rt::text(&value.unwrap_or_default(), &root.field("days"))?;
+                let days: u8 = rt::args::text(&value.unwrap_or_default(), &root.field("days"))?;
                 rt::check::range(days, Some(1), Some(7), &root.field("days"))?;
             }
             Ok(())
@@ -388,7 +397,7 @@ struct Reading {
 impl rt::Decode for Reading {
     fn decode(raw: &rt::RawValue, path: &rt::Path<'_>) -> Result<Self, rt::ArgError> {
         let (mut temp, mut label) = (None, None);
-        rt::object(raw, path, |key, value| {
+        rt::args::object(raw, path, |key, value| {
             match key {
                 "temp" => {
                     let p = path.field("temp");
@@ -407,8 +416,8 @@ impl rt::Decode for Reading {
             Ok(())
         })?;
         Ok(Reading {
-            temp: rt::required(temp, path, "temp")?,
-            label: rt::required(label, path, "label")?,
+            temp: rt::args::required(temp, path, "temp")?,
+            label: rt::args::required(label, path, "label")?,
         })
     }
 }
@@ -479,7 +488,7 @@ fn checked_structured_refuses_values_that_break_the_schema() {
     }
     impl rt::Decode for Odd {
         fn decode(raw: &rt::RawValue, path: &rt::Path<'_>) -> Result<Self, rt::ArgError> {
-            rt::object(raw, path, |_, _| Ok(())).map(|()| Odd)
+            rt::args::object(raw, path, |_, _| Ok(())).map(|()| Odd)
         }
     }
     assert_eq!(
@@ -525,7 +534,7 @@ fn uri_templates_are_reachable_from_codegen() {
     // A captured variable is then read as text.
     let root = rt::Path::Root;
     let values = rt::uri_template::capture("items://{id}", "items://42").unwrap();
-    assert_eq!(rt::text::<u32>(&values[0], &root.field("id")), Ok(42));
+    assert_eq!(rt::args::text::<u32>(&values[0], &root.field("id")), Ok(42));
     // The same function through `args` (the module `args::text` does not shadow it).
     assert_eq!(rt::args::text::<u32>(&values[0], &root.field("id")), Ok(42));
     assert_eq!(
@@ -534,7 +543,7 @@ fn uri_templates_are_reachable_from_codegen() {
     );
     let values = rt::uri_template::capture("items://{id}", "items://4x").unwrap();
     assert_eq!(
-        rt::text::<u32>(&values[0], &root.field("id")).map_err(|e| e.to_string()),
+        rt::args::text::<u32>(&values[0], &root.field("id")).map_err(|e| e.to_string()),
         Err("Argument 'id' is not valid. Expected an integer.".into())
     );
 }

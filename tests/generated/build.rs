@@ -72,16 +72,11 @@ fn differential_cases(roots: &[PathBuf]) -> String {
                     .get("inputSchema")
                     .unwrap_or_else(|| panic!("{}: no inputSchema", tool.name))
                     .to_string();
-                let decode = match toolidl_codegen::rust::tool_args_name(tool) {
-                    Some(args) => format!(
-                        "|raw| <toolidl_generated_tests::{}::{args} as Decode>::decode(raw, &Path::Root).map(|_| ())",
-                        module_path(&model.package)
-                    ),
-                    // What generated `call_tool` does for a tool without parameters.
-                    None if tool.open => "|raw| args::object(raw, &Path::Root, |_, _| Ok(()))".to_owned(),
-                    None => "|raw| args::object(raw, &Path::Root, |key, _| Err(ArgError::unknown(&Path::Root, key)))"
-                        .to_owned(),
-                };
+                let decode = format!(
+                    "|raw| <toolidl_generated_tests::{}::{} as Decode>::decode(raw, &Path::Root).map(|_| ())",
+                    module_path(&model.package),
+                    toolidl_codegen::rust::tool_args_name(tool)
+                );
                 writeln!(
                     out,
                     "    Case {{\n        golden: {golden:?},\n        package: {:?},\n        tool: {:?},\n        schema: {schema:?},\n        decode: {decode},\n    }},",
@@ -126,6 +121,21 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(1);
     }
+
+    // tests/evolution.rs: two versions of one interface, each in a folder of its own.
+    for version in ["v1", "v2"] {
+        let dir = Path::new(&std::env::var_os("OUT_DIR").expect("OUT_DIR"))
+            .join(format!("evolution_{version}"));
+        let result = toolidl_build::configure()
+            .out_dir(dir)
+            .include_file(false)
+            .compile(&[format!("tests/evolution/{version}/notes.tool")]);
+        if let Err(e) = result {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    }
+    println!("cargo:rerun-if-changed=tests/evolution");
 
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let table = differential_cases(&roots);

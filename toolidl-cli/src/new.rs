@@ -128,6 +128,7 @@ edition = "2024"
 [dependencies]
 toolidl-runtime = {runtime}
 tokio = {{ version = "1", features = ["rt"] }}
+tracing-subscriber = {{ version = "0.3", default-features = false, features = ["fmt", "std"] }}
 
 [build-dependencies]
 toolidl-build = {build}
@@ -172,23 +173,33 @@ fn main_rs(name: &str, package: &str, implementor: &str) -> String {
     format!(
         r#"//! {name}: an MCP server generated from tools/{package}.tool, served over stdio.
 
-use toolidl_runtime::Server;
-use toolidl_runtime::codegen::{{RequestContext, ToolError}};
+use toolidl_runtime::{{RequestContext, Server, ToolError}};
 
 // The Rust that build.rs generated from the `.tool` file: the `Tools` trait (one method per
-// tool) and `ToolsServer`, which decodes and checks arguments and dispatches to it.
+// tool), each tool's input struct (`HelloArgs`), and `ToolsServer`, which decodes and checks
+// arguments and dispatches to it.
 toolidl_runtime::include_tools!("{package}");
 
 /// The implementation of the tools.
 struct {implementor};
 
 impl Tools for {implementor} {{
-    async fn hello(&self, _ctx: RequestContext, name: String) -> Result<String, ToolError> {{
+    // `..` keeps this compiling when the tool gains a parameter with a default.
+    async fn hello(
+        &self,
+        _ctx: RequestContext,
+        HelloArgs {{ name, .. }}: HelloArgs,
+    ) -> Result<String, ToolError> {{
         Ok(format!("Hello, {{name}}!"))
     }}
 }}
 
 fn main() -> std::io::Result<()> {{
+    // Log lines go to stderr (stdout carries the protocol): among them the cause of every
+    // `ToolError::internal`, which the client sees only as "The tool failed.".
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .init();
     let server = Server::builder("{name}", env!("CARGO_PKG_VERSION"))
         .service(ToolsServer::new({implementor}))
         .build();

@@ -1,5 +1,5 @@
 //! What the benchmark binaries share: the code generated from `tools/orders.tool` (whose
-//! records and enum also derive serde's `Deserialize`), the argument object the `decode`
+//! records and enum derive serde's `Deserialize`, as all generated ones do), the argument object the `decode`
 //! benchmark decodes, and the synthetic `.tool` file the `generate` benchmark compiles.
 
 use serde_json::{Value, json};
@@ -16,8 +16,8 @@ pub use orders::{LineItem, Order, Status, SubmitOrderArgs};
 pub const LINES: usize = 50;
 
 /// The arguments of `submit_order` as serde reads them: the fields of the generated
-/// [`SubmitOrderArgs`] (which has a `Decode` impl but no `Deserialize`: `type_attribute`
-/// reaches records and enums only), with the tool's defaults. Converting it into
+/// [`SubmitOrderArgs`] (which has a `Decode` impl but no `Deserialize`: input
+/// structs derive none), with the tool's defaults. Converting it into
 /// `SubmitOrderArgs` is a move of three fields.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,9 +51,7 @@ impl orders::Orders for NoOrders {
     async fn submit_order(
         &self,
         _ctx: RequestContext,
-        order: Order,
-        _priority: u8,
-        _dry_run: bool,
+        SubmitOrderArgs { order, .. }: SubmitOrderArgs,
     ) -> Result<String, ToolError> {
         Ok(order.order_id)
     }

@@ -9,7 +9,7 @@ use toolidl::locations::{Location, Locations};
 use toolidl::model::{Field, Model, TypeDef};
 
 use super::names;
-use super::service::{args_name, has_completions, method_name};
+use super::service::{argument_enum_name, completable, has_completions, input_names, method_name};
 
 struct Checker {
     out: Vec<Diagnostic>,
@@ -108,14 +108,40 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                     rust: names::server_name(&s.name),
                     at,
                 });
-                for t in &s.tools {
-                    if let Some(rust) = args_name(t) {
-                        entries.push(Entry {
-                            what: format!("the arguments generated for tool `{}`", t.ident),
-                            rust,
-                            at: locations.member(package, &s.name, &t.ident),
-                        });
+                let members = s
+                    .tools
+                    .iter()
+                    .map(|t| &t.ident)
+                    .chain(
+                        s.resources
+                            .iter()
+                            .filter(|r| r.is_template)
+                            .map(|r| &r.ident),
+                    )
+                    .chain(s.prompts.iter().map(|p| &p.ident));
+                let mut inputs: Vec<String> = Vec::new();
+                for ((what, rust), ident) in input_names(s).into_iter().zip(members) {
+                    // Two inputs of one service share a name only when their methods do,
+                    // which the method check reports.
+                    if inputs.contains(&rust) {
+                        continue;
                     }
+                    inputs.push(rust.clone());
+                    entries.push(Entry {
+                        what: format!("the input generated for {what}"),
+                        rust,
+                        at: locations.member(package, &s.name, ident),
+                    });
+                }
+                if !completable(s).is_empty() {
+                    entries.push(Entry {
+                        what: format!(
+                            "the enum of completable arguments generated for service `{}`",
+                            s.name
+                        ),
+                        rust: argument_enum_name(&s.name),
+                        at,
+                    });
                 }
             }
         }
@@ -223,6 +249,27 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
         c.namespace(
             &methods,
             "rename one of them; @name(\"…\") keeps its name on the wire",
+        );
+        // Arguments of two owners whose methods clash clash too: the method check reports it.
+        let all = completable(s);
+        let arguments: Vec<Entry> = all
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| {
+                !all[..*i]
+                    .iter()
+                    .any(|b| b.variant == a.variant && b.owner_method == a.owner_method)
+            })
+            .map(|(_, a)| a.clone())
+            .map(|a| Entry {
+                rust: a.variant,
+                at: locations.member(package, &s.name, a.owner_ident),
+                what: a.what,
+            })
+            .collect();
+        c.namespace(
+            &arguments,
+            "rename one of them; @json_name(\"…\") keeps its name on the wire",
         );
     }
     toolidl::diagnostics::sort(&mut c.out);

@@ -172,3 +172,58 @@ pub fn doc_attrs(lines: &[String]) -> TokenStream {
     });
     quote!(#(#lines)*)
 }
+
+/// Constraints in words, as written in the `.tool` file (`` `@range(1, 14)` ``).
+pub fn constraint_text(c: &toolidl::model::Constraints) -> String {
+    let number = |n: Option<toolidl::model::Number>| {
+        n.map(|n| match n {
+            toolidl::model::Number::UInt(u) => u.to_string(),
+            toolidl::model::Number::Int(i) => i.to_string(),
+            toolidl::model::Number::Float(f) => format!("{f:?}"),
+        })
+    };
+    let bounds = |name: &str, min: Option<String>, max: Option<String>| match (min, max) {
+        (Some(a), Some(b)) => format!("`@{name}({a}, {b})`"),
+        (Some(a), None) => format!("`@{name}(min: {a})`"),
+        (None, Some(b)) => format!("`@{name}(max: {b})`"),
+        (None, None) => String::new(),
+    };
+    let mut parts = Vec::new();
+    if let Some(r) = &c.range {
+        parts.push(bounds("range", number(r.min), number(r.max)));
+    }
+    if let Some(l) = &c.length {
+        parts.push(bounds(
+            "length",
+            l.min.map(|n| n.to_string()),
+            l.max.map(|n| n.to_string()),
+        ));
+    }
+    if let Some(p) = &c.pattern {
+        parts.push(format!("`@pattern({p:?})`"));
+    }
+    if c.email {
+        parts.push("`@email`".into());
+    }
+    if c.url {
+        parts.push("`@url`".into());
+    }
+    parts.join(", ")
+}
+
+/// What the model says of a parameter, in one line for its field's doc: its type as the
+/// `.tool` file writes it, whether it is required or its default, and its constraints
+/// (`` `u8`, default `3`, `@range(1, 14)`. ``).
+pub fn field_summary(f: &Field) -> String {
+    let mut parts = vec![format!("`{}`", f.ty.text())];
+    parts.push(match &f.default {
+        _ if f.required => "required".to_owned(),
+        Some(toolidl::model::Value::Null) | None => "optional".to_owned(),
+        Some(d) => format!("default `{}`", d.text()),
+    });
+    let constraints = constraint_text(&f.constraints);
+    if !constraints.is_empty() {
+        parts.push(constraints);
+    }
+    format!("{}.", parts.join(", "))
+}

@@ -280,6 +280,25 @@ impl Context<'_> {
         let extra =
             (open == Others::Keep).then(|| quote!(let mut extra = rt::serde_json::Map::new();));
         let reads_others = open != Others::Refuse;
+        if fields.is_empty() && reads_others && !skipped {
+            // Every member is an other one: no `match` (clippy: match_single_binding).
+            let done = finish(Vec::new());
+            let body = match open {
+                Others::Keep => quote! {
+                    let value = rt::read::json(r, &path.field(key))?;
+                    extra.insert(key.to_owned(), value);
+                },
+                _ => quote!(rt::read::json(r, &path.field(key))?;),
+            };
+            return quote! {
+                #extra
+                rt::read::object(r, path, |r, key| {
+                    #body
+                    Ok(())
+                })?;
+                Ok(#done)
+            };
+        }
         if fields.is_empty() && (reads_others || skipped) {
             let done = finish(Vec::new());
             let reader = if reads_others { quote!(r) } else { quote!(_) };

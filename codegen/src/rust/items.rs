@@ -4,7 +4,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use toolidl::model::{Alias, Enum, Record, Type, Union};
 
-use super::context::{Context, doc_attrs, field_doc};
+use super::context::{Context, constraint_text, doc_attrs, field_doc};
 use super::names;
 
 /// User attributes (`type_attribute`/`field_attribute`) whose path selects `target`:
@@ -29,9 +29,9 @@ impl Context<'_> {
         let full = format!("{}.{}", r.package, r.name);
         let user = attributes_for(&self.options.type_attributes, &full);
         let derives = if self.facts.record_is_hashable(&r.package, &r.name) {
-            quote!(#[derive(Debug, Clone, PartialEq, Eq, Hash, rt::serde::Serialize)])
+            quote!(#[derive(Debug, Clone, PartialEq, Eq, Hash, rt::serde::Serialize, rt::serde::Deserialize)])
         } else {
-            quote!(#[derive(Debug, Clone, PartialEq, rt::serde::Serialize)])
+            quote!(#[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)])
         };
         let boxed = |name: &str| self.facts.is_boxed(&r.package, &r.name, name);
         let fields = r.fields.iter().map(|f| {
@@ -150,7 +150,7 @@ impl Context<'_> {
         };
         quote! {
             #docs
-            #[derive(Debug, Clone, PartialEq, rt::serde::Serialize)]
+            #[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
             #serde
             #user
             pub enum #ident {
@@ -270,7 +270,7 @@ impl Context<'_> {
         let result = self.std("Result");
         quote! {
             #docs
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, rt::serde::Serialize)]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, rt::serde::Serialize, rt::serde::Deserialize)]
             #[serde(crate = "rt::serde")]
             #user
             pub enum #ident {
@@ -304,42 +304,4 @@ impl Context<'_> {
             }
         }
     }
-}
-
-/// A named type's constraints in words, as written in the `.tool` file.
-fn constraint_text(c: &toolidl::model::Constraints) -> String {
-    let number = |n: Option<toolidl::model::Number>| {
-        n.map(|n| match n {
-            toolidl::model::Number::UInt(u) => u.to_string(),
-            toolidl::model::Number::Int(i) => i.to_string(),
-            toolidl::model::Number::Float(f) => format!("{f:?}"),
-        })
-    };
-    let bounds = |name: &str, min: Option<String>, max: Option<String>| match (min, max) {
-        (Some(a), Some(b)) => format!("`@{name}({a}, {b})`"),
-        (Some(a), None) => format!("`@{name}(min: {a})`"),
-        (None, Some(b)) => format!("`@{name}(max: {b})`"),
-        (None, None) => String::new(),
-    };
-    let mut parts = Vec::new();
-    if let Some(r) = &c.range {
-        parts.push(bounds("range", number(r.min), number(r.max)));
-    }
-    if let Some(l) = &c.length {
-        parts.push(bounds(
-            "length",
-            l.min.map(|n| n.to_string()),
-            l.max.map(|n| n.to_string()),
-        ));
-    }
-    if let Some(p) = &c.pattern {
-        parts.push(format!("`@pattern({p:?})`"));
-    }
-    if c.email {
-        parts.push("`@email`".into());
-    }
-    if c.url {
-        parts.push("`@url`".into());
-    }
-    parts.join(", ")
 }

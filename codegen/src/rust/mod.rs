@@ -137,9 +137,9 @@ pub fn generate(
 }
 
 /// The name of the public struct a tool's arguments decode into (`GetWeatherArgs`), in the
-/// module of the tool's package; `None` for a tool without parameters.
-pub fn tool_args_name(tool: &toolidl::model::Tool) -> Option<String> {
-    service::args_name(tool)
+/// module of the tool's package: every tool has one, with or without parameters.
+pub fn tool_args_name(tool: &toolidl::model::Tool) -> String {
+    service::tool_input_name(tool)
 }
 
 /// The file that nests every package's module by its package path

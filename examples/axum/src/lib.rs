@@ -46,13 +46,21 @@ fn item(&(sku, name, count): &(&str, &str, u32)) -> Item {
 struct Tools(Arc<Shop>);
 
 impl Stock for Tools {
-    async fn get_item(&self, _ctx: RequestContext, sku: String) -> Result<Item, ToolError> {
+    async fn get_item(
+        &self,
+        _ctx: RequestContext,
+        GetItemArgs { sku, .. }: GetItemArgs,
+    ) -> Result<Item, ToolError> {
         self.0
             .item(&sku)
             .ok_or_else(|| ToolError::message(format!("No item with SKU {sku}.")))
     }
 
-    async fn list_items(&self, _ctx: RequestContext) -> Result<Vec<Item>, ToolError> {
+    async fn list_items(
+        &self,
+        _ctx: RequestContext,
+        _: ListItemsArgs,
+    ) -> Result<Vec<Item>, ToolError> {
         Ok(self.0.items())
     }
 }

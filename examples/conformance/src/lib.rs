@@ -20,10 +20,7 @@ pub mod input;
 // The generated package `conformance`: records, traits and their servers.
 toolidl_runtime::include_tools!();
 
-use conformance::{
-    DynamicPrompt, DynamicPromptServer, DynamicTool, DynamicToolServer, Everything,
-    EverythingServer, TemplateData,
-};
+use conformance::*;
 
 /// A 1×1 red PNG (the suite's reference image).
 pub const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -101,23 +98,39 @@ fn request_failed(what: &str, e: RpcError) -> ToolError {
 }
 
 impl Everything for Fixture {
-    async fn test_simple_text(&self, _ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_simple_text(
+        &self,
+        _ctx: RequestContext,
+        _: TestSimpleTextArgs,
+    ) -> Result<String, ToolError> {
         Ok("This is a simple text response for testing.".into())
     }
 
-    async fn test_image_content(&self, _ctx: RequestContext) -> Result<Vec<Value>, ToolError> {
+    async fn test_image_content(
+        &self,
+        _ctx: RequestContext,
+        _: TestImageContentArgs,
+    ) -> Result<Vec<Value>, ToolError> {
         Ok(vec![
             json!({ "type": "image", "data": PNG_BASE64, "mimeType": "image/png" }),
         ])
     }
 
-    async fn test_audio_content(&self, _ctx: RequestContext) -> Result<Vec<Value>, ToolError> {
+    async fn test_audio_content(
+        &self,
+        _ctx: RequestContext,
+        _: TestAudioContentArgs,
+    ) -> Result<Vec<Value>, ToolError> {
         Ok(vec![
             json!({ "type": "audio", "data": WAV_BASE64, "mimeType": "audio/wav" }),
         ])
     }
 
-    async fn test_embedded_resource(&self, _ctx: RequestContext) -> Result<Vec<Value>, ToolError> {
+    async fn test_embedded_resource(
+        &self,
+        _ctx: RequestContext,
+        _: TestEmbeddedResourceArgs,
+    ) -> Result<Vec<Value>, ToolError> {
         Ok(vec![json!({
             "type": "resource",
             "resource": {
@@ -131,6 +144,7 @@ impl Everything for Fixture {
     async fn test_multiple_content_types(
         &self,
         _ctx: RequestContext,
+        _: TestMultipleContentTypesArgs,
     ) -> Result<Vec<Value>, ToolError> {
         Ok(vec![
             content::text("Multiple content types test:"),
@@ -146,7 +160,11 @@ impl Everything for Fixture {
         ])
     }
 
-    async fn test_tool_with_logging(&self, ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_tool_with_logging(
+        &self,
+        ctx: RequestContext,
+        _: TestToolWithLoggingArgs,
+    ) -> Result<String, ToolError> {
         let logger = Some(SERVER_NAME);
         ctx.log(LogLevel::Info, logger, "Tool execution started");
         pause(50).await;
@@ -156,7 +174,11 @@ impl Everything for Fixture {
         Ok("Tool with logging executed successfully".into())
     }
 
-    async fn test_tool_with_progress(&self, ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_tool_with_progress(
+        &self,
+        ctx: RequestContext,
+        _: TestToolWithProgressArgs,
+    ) -> Result<String, ToolError> {
         for (i, step) in [0.0, 50.0, 100.0].into_iter().enumerate() {
             if i > 0 {
                 pause(50).await;
@@ -170,13 +192,21 @@ impl Everything for Fixture {
         Ok("Progress reported: 0, 50 and 100 of 100.".into())
     }
 
-    async fn test_error_handling(&self, _ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_error_handling(
+        &self,
+        _ctx: RequestContext,
+        _: TestErrorHandlingArgs,
+    ) -> Result<String, ToolError> {
         Err(ToolError::message(
             "This tool intentionally returns an error for testing",
         ))
     }
 
-    async fn test_reconnection(&self, _ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_reconnection(
+        &self,
+        _ctx: RequestContext,
+        _: TestReconnectionArgs,
+    ) -> Result<String, ToolError> {
         // Over HTTP (2025-11-25 sessions) the transport closes this call's event stream
         // after its priming event (`HttpConfig::poll_tool` in main.rs); the result reaches
         // the client on its GET with `Last-Event-ID`.
@@ -187,7 +217,7 @@ impl Everything for Fixture {
     async fn test_sampling(
         &self,
         ctx: RequestContext,
-        prompt: String,
+        TestSamplingArgs { prompt, .. }: TestSamplingArgs,
     ) -> Result<String, ToolError> {
         let result = ctx
             .create_message(input::sample_one(&prompt, 100))
@@ -203,7 +233,7 @@ impl Everything for Fixture {
     async fn test_elicitation(
         &self,
         ctx: RequestContext,
-        message: String,
+        TestElicitationArgs { message, .. }: TestElicitationArgs,
     ) -> Result<String, ToolError> {
         let params = json!({
             "message": message,
@@ -226,6 +256,7 @@ impl Everything for Fixture {
     async fn test_elicitation_sep1034_defaults(
         &self,
         ctx: RequestContext,
+        _: TestElicitationSep1034DefaultsArgs,
     ) -> Result<String, ToolError> {
         let params = json!({
             "message": "Please review and update the form fields with defaults",
@@ -259,6 +290,7 @@ impl Everything for Fixture {
     async fn test_elicitation_sep1330_enums(
         &self,
         ctx: RequestContext,
+        _: TestElicitationSep1330EnumsArgs,
     ) -> Result<String, ToolError> {
         let titled = |values: [&str; 3], titles: [&str; 3]| -> Vec<Value> {
             values
@@ -318,14 +350,22 @@ impl Everything for Fixture {
         ))
     }
 
-    async fn test_missing_capability(&self, ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_missing_capability(
+        &self,
+        ctx: RequestContext,
+        _: TestMissingCapabilityArgs,
+    ) -> Result<String, ToolError> {
         if !ctx.client_supports("sampling") {
             return Err(ToolError::Rpc(input::missing_capability("sampling")));
         }
         Ok("Success: the client declared sampling.".into())
     }
 
-    async fn test_logging_tool(&self, ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_logging_tool(
+        &self,
+        ctx: RequestContext,
+        _: TestLoggingToolArgs,
+    ) -> Result<String, ToolError> {
         ctx.log(
             LogLevel::Info,
             Some(SERVER_NAME),
@@ -334,17 +374,29 @@ impl Everything for Fixture {
         Ok("Logging evaluated".into())
     }
 
-    async fn test_trigger_tool_change(&self, _ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_trigger_tool_change(
+        &self,
+        _ctx: RequestContext,
+        _: TestTriggerToolChangeArgs,
+    ) -> Result<String, ToolError> {
         let added = self.dynamic_tool.flip(self.server()?);
         Ok(flipped("test_dynamic_tool", added))
     }
 
-    async fn test_trigger_prompt_change(&self, _ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_trigger_prompt_change(
+        &self,
+        _ctx: RequestContext,
+        _: TestTriggerPromptChangeArgs,
+    ) -> Result<String, ToolError> {
         let added = self.dynamic_prompt.flip(self.server()?);
         Ok(flipped("test_dynamic_prompt", added))
     }
 
-    async fn test_trigger_resource_update(&self, ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_trigger_resource_update(
+        &self,
+        ctx: RequestContext,
+        _: TestTriggerResourceUpdateArgs,
+    ) -> Result<String, ToolError> {
         let n = self.watched_updates.fetch_add(1, Ordering::Relaxed) + 1;
         let told = ctx.server().notify_resource_updated(WATCHED_RESOURCE);
         Ok(format!(
@@ -352,15 +404,18 @@ impl Everything for Fixture {
         ))
     }
 
-    async fn greet(&self, _ctx: RequestContext, name: String) -> Result<String, ToolError> {
+    async fn greet(
+        &self,
+        _ctx: RequestContext,
+        GreetArgs { name, .. }: GreetArgs,
+    ) -> Result<String, ToolError> {
         Ok(format!("Hello, {name}!"))
     }
 
     async fn slow_compute(
         &self,
         ctx: RequestContext,
-        seconds: u32,
-        label: Option<String>,
+        SlowComputeArgs { seconds, label, .. }: SlowComputeArgs,
     ) -> Result<String, ToolError> {
         tokio::select! {
             () = tokio::time::sleep(Duration::from_secs(seconds.into())) => {}
@@ -370,12 +425,20 @@ impl Everything for Fixture {
         Ok(format!("Computed for {seconds} s{label}."))
     }
 
-    async fn failing_job(&self, _ctx: RequestContext) -> Result<String, ToolError> {
+    async fn failing_job(
+        &self,
+        _ctx: RequestContext,
+        _: FailingJobArgs,
+    ) -> Result<String, ToolError> {
         pause(1000).await;
         Err(ToolError::message("The job failed, as it always does."))
     }
 
-    async fn protocol_error_job(&self, _ctx: RequestContext) -> Result<String, ToolError> {
+    async fn protocol_error_job(
+        &self,
+        _ctx: RequestContext,
+        _: ProtocolErrorJobArgs,
+    ) -> Result<String, ToolError> {
         // A protocol error (a JSON-RPC error), not a tool error: the runtime answers a panic
         // with a tool error result, so this returns the error the suite expects instead.
         Err(ToolError::Rpc(RpcError::internal(
@@ -391,7 +454,11 @@ impl Everything for Fixture {
         Ok(Bytes(png()))
     }
 
-    async fn template(&self, _ctx: RequestContext, id: String) -> Result<TemplateData, RpcError> {
+    async fn template(
+        &self,
+        _ctx: RequestContext,
+        TemplateArgs { id, .. }: TemplateArgs,
+    ) -> Result<TemplateData, RpcError> {
         Ok(TemplateData {
             data: format!("Data for ID: {id}"),
             id,
@@ -406,15 +473,18 @@ impl Everything for Fixture {
         })
     }
 
-    async fn test_simple_prompt(&self, _ctx: RequestContext) -> Result<String, RpcError> {
+    async fn test_simple_prompt(
+        &self,
+        _ctx: RequestContext,
+        _: TestSimplePromptArgs,
+    ) -> Result<String, RpcError> {
         Ok("This is a simple prompt for testing.".into())
     }
 
     async fn test_prompt_with_arguments(
         &self,
         _ctx: RequestContext,
-        arg1: String,
-        arg2: String,
+        TestPromptWithArgumentsArgs { arg1, arg2, .. }: TestPromptWithArgumentsArgs,
     ) -> Result<String, RpcError> {
         Ok(format!(
             "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
@@ -424,6 +494,7 @@ impl Everything for Fixture {
     async fn complete(
         &self,
         _ctx: RequestContext,
+        _: EverythingArgument,
         request: toolidl_runtime::service::CompletionRequest,
     ) -> Result<toolidl_runtime::service::Completion, RpcError> {
         // Free-text arguments have no members to suggest; offer a few sample values.
@@ -454,13 +525,21 @@ pub fn png() -> Vec<u8> {
 struct Dynamic;
 
 impl DynamicTool for Dynamic {
-    async fn test_dynamic_tool(&self, _ctx: RequestContext) -> Result<String, ToolError> {
+    async fn test_dynamic_tool(
+        &self,
+        _ctx: RequestContext,
+        _: TestDynamicToolArgs,
+    ) -> Result<String, ToolError> {
         Ok("The dynamic tool is here.".into())
     }
 }
 
 impl DynamicPrompt for Dynamic {
-    async fn test_dynamic_prompt(&self, _ctx: RequestContext) -> Result<String, RpcError> {
+    async fn test_dynamic_prompt(
+        &self,
+        _ctx: RequestContext,
+        _: TestDynamicPromptArgs,
+    ) -> Result<String, RpcError> {
         Ok("The dynamic prompt is here.".into())
     }
 }
@@ -470,8 +549,8 @@ impl DynamicPrompt for Dynamic {
 pub fn server(sealer: input::Sealer, task_store: Option<Arc<dyn TaskStore>>) -> Server {
     let fixture = Arc::new(Fixture {
         server: OnceLock::new(),
-        dynamic_tool: Toggle::new(DynamicToolServer::new(Dynamic).into()),
-        dynamic_prompt: Toggle::new(DynamicPromptServer::new(Dynamic).into()),
+        dynamic_tool: Toggle::new(Arc::new(DynamicToolServer::new(Dynamic))),
+        dynamic_prompt: Toggle::new(Arc::new(DynamicPromptServer::new(Dynamic))),
         watched_updates: AtomicU64::new(0),
     });
     let mut builder = Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"));

@@ -20,7 +20,11 @@ pub mod demo;
 toolidl_runtime::include_tools!();
 
 use db::{Db, DbError, NoteChanges, NoteInput, Search};
-use notes::{ImportReport, NewNote, Note, NotePage, NotesTools, NotesToolsServer, Priority};
+use notes::{
+    CreateNoteArgs, DeleteNoteArgs, GetNoteArgs, ImportNotesArgs, ImportReport, ListTagsArgs, Note,
+    NoteArgs, NotePage, NotesTools, NotesToolsArgument, NotesToolsServer, SearchNotesArgs,
+    SummarizeTagArgs, UpdateNoteArgs,
+};
 
 /// The pattern every tag must match: the one `notes.tool` puts on the `tag` parameters.
 /// The language has no constraint on the items of a `set<string>`, so tags inside sets are
@@ -77,7 +81,7 @@ fn tool_error(e: DbError) -> ToolError {
 /// A database error as a JSON-RPC error (resources, prompts, completion).
 fn rpc_error(e: DbError) -> RpcError {
     match e {
-        DbError::NotFound(_) => RpcError::new(code::RESOURCE_NOT_FOUND, e.to_string()),
+        DbError::NotFound(_) => RpcError::resource_not_found(e.to_string()),
         other => {
             tracing::error!(error = %other, "database");
             RpcError::internal("Internal error.")
@@ -113,12 +117,15 @@ impl NotesTools for Notes {
     async fn create_note(
         &self,
         _ctx: RequestContext,
-        title: String,
-        body: String,
-        tags: Option<Vec<String>>,
-        priority: Priority,
-        due: Option<String>,
-        metadata: Option<BTreeMap<String, String>>,
+        CreateNoteArgs {
+            title,
+            body,
+            tags,
+            priority,
+            due,
+            metadata,
+            ..
+        }: CreateNoteArgs,
     ) -> Result<Note, ToolError> {
         let input = NoteInput {
             title,
@@ -138,7 +145,11 @@ impl NotesTools for Notes {
         .map_err(tool_error)
     }
 
-    async fn get_note(&self, _ctx: RequestContext, id: i64) -> Result<Note, ToolError> {
+    async fn get_note(
+        &self,
+        _ctx: RequestContext,
+        GetNoteArgs { id, .. }: GetNoteArgs,
+    ) -> Result<Note, ToolError> {
         self.blocking(move |db| db.read(|c| db::get(c, id)))
             .await
             .map_err(tool_error)
@@ -147,14 +158,17 @@ impl NotesTools for Notes {
     async fn update_note(
         &self,
         _ctx: RequestContext,
-        id: i64,
-        title: Option<String>,
-        body: Option<String>,
-        tags: Option<Vec<String>>,
-        priority: Option<Priority>,
-        due: Option<String>,
-        clear_due: bool,
-        metadata: Option<BTreeMap<String, String>>,
+        UpdateNoteArgs {
+            id,
+            title,
+            body,
+            tags,
+            priority,
+            due,
+            clear_due,
+            metadata,
+            ..
+        }: UpdateNoteArgs,
     ) -> Result<Note, ToolError> {
         if clear_due && due.is_some() {
             return Err(ArgError::new(
@@ -185,7 +199,11 @@ impl NotesTools for Notes {
         .map_err(tool_error)
     }
 
-    async fn delete_note(&self, _ctx: RequestContext, id: i64) -> Result<Note, ToolError> {
+    async fn delete_note(
+        &self,
+        _ctx: RequestContext,
+        DeleteNoteArgs { id, .. }: DeleteNoteArgs,
+    ) -> Result<Note, ToolError> {
         self.blocking(move |db| {
             db.write(|tx| {
                 let note = db::get(tx, id)?;
@@ -200,11 +218,14 @@ impl NotesTools for Notes {
     async fn search_notes(
         &self,
         _ctx: RequestContext,
-        query: String,
-        tag: Option<String>,
-        priority: Option<Priority>,
-        limit: u32,
-        cursor: Option<String>,
+        SearchNotesArgs {
+            query,
+            tag,
+            priority,
+            limit,
+            cursor,
+            ..
+        }: SearchNotesArgs,
     ) -> Result<NotePage, ToolError> {
         let before = match cursor.as_deref() {
             None => None,
@@ -233,7 +254,11 @@ impl NotesTools for Notes {
         Ok(NotePage { notes, next_cursor })
     }
 
-    async fn list_tags(&self, _ctx: RequestContext) -> Result<BTreeMap<String, u64>, ToolError> {
+    async fn list_tags(
+        &self,
+        _ctx: RequestContext,
+        _: ListTagsArgs,
+    ) -> Result<BTreeMap<String, u64>, ToolError> {
         self.blocking(|db| db.read(db::tag_counts))
             .await
             .map_err(tool_error)
@@ -242,8 +267,9 @@ impl NotesTools for Notes {
     async fn import_notes(
         &self,
         ctx: RequestContext,
-        notes: Vec<NewNote>,
-        batch_size: u32,
+        ImportNotesArgs {
+            notes, batch_size, ..
+        }: ImportNotesArgs,
     ) -> Result<ImportReport, ToolError> {
         // Check everything first: a bad note refuses the import before anything is written.
         let mut inputs = Vec::with_capacity(notes.len());
@@ -270,7 +296,11 @@ impl NotesTools for Notes {
         Ok(report)
     }
 
-    async fn note(&self, _ctx: RequestContext, id: i64) -> Result<String, RpcError> {
+    async fn note(
+        &self,
+        _ctx: RequestContext,
+        NoteArgs { id, .. }: NoteArgs,
+    ) -> Result<String, RpcError> {
         let note = self
             .blocking(move |db| db.read(|c| db::get(c, id)))
             .await
@@ -312,8 +342,7 @@ impl NotesTools for Notes {
     async fn summarize_tag(
         &self,
         _ctx: RequestContext,
-        tag: String,
-        max_notes: u8,
+        SummarizeTagArgs { tag, max_notes, .. }: SummarizeTagArgs,
     ) -> Result<String, RpcError> {
         let search = Search {
             query: String::new(),
@@ -346,16 +375,13 @@ impl NotesTools for Notes {
     async fn complete(
         &self,
         _ctx: RequestContext,
+        argument: NotesToolsArgument,
         request: CompletionRequest,
     ) -> Result<Completion, RpcError> {
         const MAX: usize = 100;
         let typed = request.argument_value;
-        match (
-            request.ref_type.as_str(),
-            request.ref_name.as_str(),
-            request.argument_name.as_str(),
-        ) {
-            ("ref/prompt", "summarize_tag", "tag") => {
+        match argument {
+            NotesToolsArgument::SummarizeTagTag => {
                 let (values, total) = self
                     .blocking(move |db| db.read(|c| db::tags_starting_with(c, &typed, MAX)))
                     .await
@@ -366,7 +392,7 @@ impl NotesTools for Notes {
                     total: Some(total),
                 })
             }
-            ("ref/resource", "notes://{id}", "id") if typed.bytes().all(|b| b.is_ascii_digit()) => {
+            NotesToolsArgument::NoteId if typed.bytes().all(|b| b.is_ascii_digit()) => {
                 let (values, has_more) = self
                     .blocking(move |db| db.read(|c| db::ids_starting_with(c, &typed, MAX)))
                     .await
@@ -377,7 +403,8 @@ impl NotesTools for Notes {
                     has_more,
                 })
             }
-            _ => Ok(Completion::default()),
+            // Not an id, or `max_notes`: what the generated default suggests (nothing).
+            other => Ok(Completion::members(other.members(), &typed)),
         }
     }
 }

@@ -8,8 +8,11 @@ use toolidl_runtime::{RequestContext, RpcError, Server, ToolError};
 toolidl_runtime::include_tools!();
 
 use acme::common::Coordinates;
-use acme::weather::{Forecast, Units, WeatherTools, WeatherToolsServer};
-use manual::{ManualTools, ManualToolsServer, Stats};
+use acme::weather::{
+    CityInfoArgs, Forecast, GetForecastArgs, GetWeatherArgs, LocateArgs, SummarizeArgs, Units,
+    WeatherTools, WeatherToolsServer,
+};
+use manual::{AddArgs, GreetArgs, ManualTools, ManualToolsServer, Stats, StatsArgs};
 
 /// A weather service with a few known cities and no network.
 #[derive(Default)]
@@ -30,8 +33,11 @@ impl WeatherTools for Weather {
     async fn get_weather(
         &self,
         _ctx: RequestContext,
-        city_name: String,
-        units: Units,
+        GetWeatherArgs {
+            city: city_name,
+            units,
+            ..
+        }: GetWeatherArgs,
     ) -> Result<String, ToolError> {
         let Some(&(name, _, _, celsius)) = city(&city_name) else {
             return Err(ToolError::message(format!(
@@ -47,8 +53,11 @@ impl WeatherTools for Weather {
     async fn get_forecast(
         &self,
         _ctx: RequestContext,
-        city_name: String,
-        days: u8,
+        GetForecastArgs {
+            city: city_name,
+            days,
+            ..
+        }: GetForecastArgs,
     ) -> Result<Vec<Forecast>, ToolError> {
         let Some(&(name, _, _, celsius)) = city(&city_name) else {
             return Err(ToolError::message(format!("No forecast for {city_name}.")));
@@ -66,7 +75,9 @@ impl WeatherTools for Weather {
     async fn locate(
         &self,
         _ctx: RequestContext,
-        city_name: String,
+        LocateArgs {
+            city: city_name, ..
+        }: LocateArgs,
     ) -> Result<Option<Coordinates>, ToolError> {
         Ok(
             city(&city_name).map(|&(_, latitude, longitude, _)| Coordinates {
@@ -76,22 +87,25 @@ impl WeatherTools for Weather {
         )
     }
 
-    async fn city_info(&self, _ctx: RequestContext, name: String) -> Result<String, RpcError> {
+    async fn city_info(
+        &self,
+        _ctx: RequestContext,
+        CityInfoArgs { name, .. }: CityInfoArgs,
+    ) -> Result<String, RpcError> {
         match city(&name) {
             Some(&(name, lat, lon, _)) => Ok(format!("# {name}\n\nAt {lat}° N, {lon}° E.\n")),
-            None => Err(RpcError::new(
-                toolidl_runtime::protocol::code::RESOURCE_NOT_FOUND,
-                format!("No city named {name}."),
-            )),
+            None => Err(RpcError::resource_not_found(format!(
+                "No city named {name}."
+            ))),
         }
     }
 
     async fn summarize(
         &self,
         _ctx: RequestContext,
-        city: String,
-        days: u8,
-        units: Units,
+        SummarizeArgs {
+            city, days, units, ..
+        }: SummarizeArgs,
     ) -> Result<String, RpcError> {
         Ok(format!(
             "Summarize the weather in {city} for the next {days} days, in {units}."
@@ -104,15 +118,27 @@ impl WeatherTools for Weather {
 pub struct Manual;
 
 impl ManualTools for Manual {
-    async fn greet(&self, _ctx: RequestContext, name: String) -> Result<String, ToolError> {
+    async fn greet(
+        &self,
+        _ctx: RequestContext,
+        GreetArgs { name, .. }: GreetArgs,
+    ) -> Result<String, ToolError> {
         Ok(format!("Hello, {name}!"))
     }
 
-    async fn add(&self, _ctx: RequestContext, a: i32, b: i32) -> Result<i64, ToolError> {
+    async fn add(
+        &self,
+        _ctx: RequestContext,
+        AddArgs { a, b, .. }: AddArgs,
+    ) -> Result<i64, ToolError> {
         Ok(i64::from(a) + i64::from(b))
     }
 
-    async fn stats(&self, _ctx: RequestContext, values: Vec<f64>) -> Result<Stats, ToolError> {
+    async fn stats(
+        &self,
+        _ctx: RequestContext,
+        StatsArgs { values, .. }: StatsArgs,
+    ) -> Result<Stats, ToolError> {
         let min = values.iter().copied().fold(f64::INFINITY, f64::min);
         let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let sum: f64 = values.iter().sum();

@@ -11,6 +11,8 @@ mod scope;
 mod types;
 mod values;
 
+pub(crate) use values::type_text;
+
 use std::collections::{BTreeMap, HashMap};
 
 use heck::ToLowerCamelCase;

@@ -58,6 +58,18 @@ impl RpcError {
         Self::new(code::INVALID_PARAMS, message)
     }
 
+    /// "Resource not found" from a resource handler: -32002 for the handshake revisions,
+    /// sent as -32602 to 2026-07-28 clients (the runtime maps it), `message` kept.
+    ///
+    /// ```
+    /// # use toolidl_runtime::RpcError;
+    /// let e = RpcError::resource_not_found("No note 7.");
+    /// assert_eq!((e.code, e.message.as_str()), (-32002, "No note 7."));
+    /// ```
+    pub fn resource_not_found(message: impl Into<String>) -> Self {
+        Self::new(code::RESOURCE_NOT_FOUND, message)
+    }
+
     /// -32603, internal error.
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(code::INTERNAL_ERROR, message)

@@ -228,7 +228,11 @@ proptest! {
 struct Impl;
 
 impl Deep for Impl {
-    async fn walk(&self, _: RequestContext, root: Tree) -> Result<u64, ToolError> {
+    async fn walk(
+        &self,
+        _: RequestContext,
+        deep::WalkArgs { root, .. }: deep::WalkArgs,
+    ) -> Result<u64, ToolError> {
         let mut count = 0;
         let mut pending = vec![root];
         while let Some(t) = pending.pop() {
@@ -237,22 +241,34 @@ impl Deep for Impl {
         }
         Ok(count)
     }
-    async fn grow(&self, _: RequestContext, _: deep::Branch) -> Result<u64, ToolError> {
+    async fn grow(&self, _: RequestContext, _: deep::GrowArgs) -> Result<u64, ToolError> {
         Ok(0)
     }
-    async fn send(&self, _: RequestContext, _: deep::Payload) -> Result<String, ToolError> {
+    async fn send(&self, _: RequestContext, _: deep::SendArgs) -> Result<String, ToolError> {
         Ok("sent".into())
     }
-    async fn cells(&self, _: RequestContext, grid: Vec<Vec<Vec<i32>>>) -> Result<u64, ToolError> {
+    async fn cells(
+        &self,
+        _: RequestContext,
+        deep::CellsArgs { grid, .. }: deep::CellsArgs,
+    ) -> Result<u64, ToolError> {
         Ok(grid.iter().flatten().flatten().count() as u64)
     }
-    async fn echo(&self, _: RequestContext, value: Value) -> Result<Value, ToolError> {
+    async fn echo(
+        &self,
+        _: RequestContext,
+        deep::EchoArgs { value, .. }: deep::EchoArgs,
+    ) -> Result<Value, ToolError> {
         Ok(value)
     }
     /// A chain of `depth` trees, built without recursion (300,000 levels are far too deep
     /// for the drop glue on a worker's stack: the runtime drops a result it could not write
     /// on a stack of its own).
-    async fn build(&self, _: RequestContext, depth: u32) -> Result<Tree, ToolError> {
+    async fn build(
+        &self,
+        _: RequestContext,
+        deep::BuildArgs { depth, .. }: deep::BuildArgs,
+    ) -> Result<Tree, ToolError> {
         let mut tree = Tree {
             name: "leaf".into(),
             children: Vec::new(),

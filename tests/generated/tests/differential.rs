@@ -47,7 +47,7 @@ use proptest::prelude::any;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Value, json};
-use toolidl_runtime::codegen::{ArgError, Decode, Path, RawValue, args};
+use toolidl_runtime::codegen::{ArgError, Decode, Path, RawValue};
 
 use differential::json::{Step, paths, removed, replaced};
 use differential::strategy::Schemas;

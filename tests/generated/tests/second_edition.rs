@@ -27,17 +27,7 @@ impl toolidl_generated_tests::golden::composite_defaults::Drawing for Never {
     async fn draw(
         &self,
         _: toolidl_runtime::RequestContext,
-        _: String,
-        _: Vec<String>,
-        _: Vec<toolidl_generated_tests::golden::composite_defaults::Color>,
-        _: Option<Vec<u8>>,
-        _: std::collections::BTreeMap<String, String>,
-        _: std::collections::BTreeMap<String, Vec<f64>>,
-        _: Point,
-        _: toolidl_generated_tests::golden::composite_defaults::Style,
-        _: Vec<toolidl_generated_tests::golden::composite_defaults::Style>,
-        _: Value,
-        _: Vec<Vec<i32>>,
+        _: DrawArgs,
     ) -> Result<(), toolidl_runtime::ToolError> {
         Ok(())
     }

@@ -4,23 +4,33 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use toolidl_generated_tests::codegen::tasks::{Jobs, JobsServer};
+use toolidl_generated_tests::codegen::tasks::{
+    BuildArgs, DeployArgs, Jobs, JobsServer, StatusArgs, TestArgs,
+};
 use toolidl_runtime::codegen::{RequestContext, Service, ToolError};
 use toolidl_runtime::{Server, tasks::TASKS_EXTENSION, tasks::TaskSupport, transport::Connection};
 
 struct Impl;
 
 impl Jobs for Impl {
-    async fn build(&self, _: RequestContext, target: String) -> Result<String, ToolError> {
+    async fn build(
+        &self,
+        _: RequestContext,
+        BuildArgs { target, .. }: BuildArgs,
+    ) -> Result<String, ToolError> {
         Ok(format!("built {target}"))
     }
-    async fn test(&self, _: RequestContext, target: String) -> Result<String, ToolError> {
+    async fn test(
+        &self,
+        _: RequestContext,
+        TestArgs { target, .. }: TestArgs,
+    ) -> Result<String, ToolError> {
         Ok(format!("tested {target}"))
     }
-    async fn deploy(&self, _: RequestContext, _environment: String) -> Result<(), ToolError> {
+    async fn deploy(&self, _: RequestContext, _: DeployArgs) -> Result<(), ToolError> {
         Ok(())
     }
-    async fn status(&self, _: RequestContext) -> Result<String, ToolError> {
+    async fn status(&self, _: RequestContext, _: StatusArgs) -> Result<String, ToolError> {
         Ok("fine".into())
     }
 }

@@ -4,7 +4,9 @@
 
 use std::rc::Rc;
 
-use toolidl_generated_tests::codegen::weather::{Forecast, Units, WeatherTools};
+use toolidl_generated_tests::codegen::weather::{
+    CityInfoArgs, Forecast, GetForecastArgs, GetWeatherArgs, SummarizeArgs, TodayArgs, WeatherTools,
+};
 use toolidl_runtime::{RequestContext, RpcError, ToolError};
 
 struct MyImpl;
@@ -13,8 +15,7 @@ impl WeatherTools for MyImpl {
     async fn get_weather(
         &self,
         _ctx: RequestContext,
-        city: String,
-        units: Units,
+        GetWeatherArgs { city, units, .. }: GetWeatherArgs,
     ) -> Result<String, ToolError> {
         let city = Rc::new(city);
         std::future::ready(()).await;
@@ -24,26 +25,31 @@ impl WeatherTools for MyImpl {
     async fn get_forecast(
         &self,
         _ctx: RequestContext,
-        _city: String,
-        _days: u8,
+        _: GetForecastArgs,
     ) -> Result<Vec<Forecast>, ToolError> {
         Ok(Vec::new())
     }
 
-    async fn today(&self, _ctx: RequestContext, city: String) -> Result<Forecast, ToolError> {
+    async fn today(
+        &self,
+        _ctx: RequestContext,
+        TodayArgs { city, .. }: TodayArgs,
+    ) -> Result<Forecast, ToolError> {
         Err(ToolError::message(format!("No forecast for {city}.")))
     }
 
-    async fn city_info(&self, _ctx: RequestContext, name: String) -> Result<String, RpcError> {
+    async fn city_info(
+        &self,
+        _ctx: RequestContext,
+        CityInfoArgs { name, .. }: CityInfoArgs,
+    ) -> Result<String, RpcError> {
         Ok(format!("# {name}"))
     }
 
     async fn summarize(
         &self,
         _ctx: RequestContext,
-        city: String,
-        days: u8,
-        _units: Option<Units>,
+        SummarizeArgs { city, days, .. }: SummarizeArgs,
     ) -> Result<String, RpcError> {
         Ok(format!("Summarize {days} days in {city}."))
     }

@@ -1,0 +1,181 @@
+//! Tools: each tool's input struct and its `Decode` impl, `call_tool`, the result table, and
+//! `task_support`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use toolidl::model::{DefKind, Primitive, Returns, Service, TaskMode, Tool, Type};
+
+use super::tool_input_name;
+use crate::rust::context::Context;
+use crate::rust::decode::{Others, is_plain, struct_inits};
+use crate::rust::names;
+
+impl Context<'_> {
+    /// `GetWeatherArgs`: a tool's decoded arguments, with defaults applied.
+    pub(super) fn tool_input(&self, tool: &Tool) -> TokenStream {
+        let name = names::plain(&tool_input_name(tool));
+        let doc = format!(
+            "The input of the tool `{}`, decoded and checked.",
+            tool.name
+        );
+        let decl = self.input_struct(&name, &doc, &tool.params);
+        let others = if tool.open {
+            Others::Ignore
+        } else {
+            Others::Refuse
+        };
+        let body = self.fields_decoder(
+            &tool.params,
+            others,
+            |_| false,
+            |finals| {
+                let inits = struct_inits(&tool.params, finals);
+                quote!(#name { #(#inits),* })
+            },
+        );
+        let result = self.std("Result");
+        quote! {
+            #decl
+
+            impl rt::Decode for #name {
+                fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
+                    #body
+                }
+            }
+        }
+    }
+
+    pub(super) fn call_tool(&self, service: &Service) -> TokenStream {
+        let arms = service.tools.iter().map(|t| {
+            let wire = Literal::string(&t.name);
+            let method = names::value_ident(&t.ident);
+            let input = names::plain(&tool_input_name(t));
+            let output = self.tool_output(t);
+            let call = quote!(self.inner.#method(ctx, input).await?);
+            let body = match &t.returns {
+                Returns::Nothing => quote!(#call; #output),
+                // A value that can nest without bound may be too deep to write, and then to
+                // drop on a worker's stack: the runtime disposes of it.
+                Returns::Value { ty } if self.facts.nests_without_bound(ty) => quote! {
+                    let value = #call;
+                    let output = #output;
+                    rt::ToolOutput::dispose_if_failed(value, output)
+                },
+                Returns::Value { .. } | Returns::Content | Returns::CallResult => {
+                    quote!(let value = #call; #output)
+                }
+            };
+            quote! {
+                #wire => match <#input as rt::Decode>::decode(args, &rt::Path::Root) {
+                    Ok(input) => Box::pin(async move { #body }),
+                    Err(e) => rt::ready(Err(e.into())),
+                },
+            }
+        });
+        // A service without tools still implements the required `call_tool`.
+        if service.tools.is_empty() {
+            return quote! {
+                fn call_tool(
+                    self: rt::Arc<Self>,
+                    name: &str,
+                    _args: &rt::RawValue,
+                    _ctx: rt::RequestContext,
+                ) -> rt::BoxFuture<rt::ToolResult> {
+                    rt::ready(Err(rt::ToolError::internal(format!("no tool named {name}"))))
+                }
+            };
+        }
+        quote! {
+            fn call_tool(
+                self: rt::Arc<Self>,
+                name: &str,
+                args: &rt::RawValue,
+                ctx: rt::RequestContext,
+            ) -> rt::BoxFuture<rt::ToolResult> {
+                match name {
+                    #(#arms)*
+                    _ => rt::ready(Err(rt::ToolError::internal(format!("no tool named {name}")))),
+                }
+            }
+        }
+    }
+
+    /// The result table: how a handler's value becomes a `ToolOutput`.
+    fn tool_output(&self, tool: &Tool) -> TokenStream {
+        let ty = match &tool.returns {
+            Returns::Nothing => return quote!(Ok(rt::ToolOutput::Empty)),
+            Returns::Content => return quote!(Ok(rt::ToolOutput::Content(value))),
+            Returns::CallResult => return quote!(Ok(rt::ToolOutput::CallResult(value))),
+            Returns::Value { ty } => ty,
+        };
+        let (base, nullable) = match ty {
+            Type::Nullable { inner } => (inner.as_ref(), true),
+            other => (other, false),
+        };
+        let string = self.std("String");
+        match base {
+            Type::Primitive {
+                name: Primitive::String,
+            } if nullable => {
+                quote!(Ok(rt::ToolOutput::Text(value.unwrap_or_else(|| #string::from("null")))))
+            }
+            Type::Primitive {
+                name: Primitive::String,
+            } => quote!(Ok(rt::ToolOutput::Text(value))),
+            Type::Named {
+                package,
+                name,
+                def: DefKind::Enum,
+            } => {
+                let path = self.type_path(package, name);
+                if nullable {
+                    quote!(Ok(rt::ToolOutput::text(value.map_or("null", #path::as_str))))
+                } else {
+                    quote!(Ok(rt::ToolOutput::text(value.as_str())))
+                }
+            }
+            Type::Named {
+                def: DefKind::Record,
+                ..
+            }
+            | Type::Map { .. } => {
+                let checked = is_plain(base);
+                match (nullable, checked) {
+                    (false, true) => quote!(rt::ToolOutput::checked_structured(&value)),
+                    (true, true) => {
+                        quote!(rt::ToolOutput::checked_nullable_structured(value.as_ref()))
+                    }
+                    (false, false) => quote!(rt::ToolOutput::structured(&value)),
+                    (true, false) => quote!(rt::ToolOutput::nullable_structured(value.as_ref())),
+                }
+            }
+            _ => quote!(rt::ToolOutput::json(&value)),
+        }
+    }
+}
+
+/// `Service::task_support` for the service's `@task` tools; nothing when it has none.
+pub(super) fn task_support(service: &Service) -> Option<TokenStream> {
+    let arms: Vec<TokenStream> = service
+        .tools
+        .iter()
+        .filter_map(|t| {
+            let wire = Literal::string(&t.name);
+            let mode = match t.task? {
+                TaskMode::Optional => quote!(Optional),
+                TaskMode::Required => quote!(Required),
+            };
+            Some(quote!(#wire => Some(rt::TaskSupport::#mode),))
+        })
+        .collect();
+    (!arms.is_empty()).then(|| {
+        quote! {
+            fn task_support(&self, name: &str) -> Option<rt::TaskSupport> {
+                match name {
+                    #(#arms)*
+                    _ => None,
+                }
+            }
+        }
+    })
+}
