@@ -353,6 +353,10 @@ pub struct Tool {
     /// servers' schemas allow; its `inputSchema` has no `additionalProperties: false`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub open: bool,
+    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to
+    /// use it (all of them); empty when none is needed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
 }
 
 /// How a `@task` tool runs.
@@ -415,6 +419,10 @@ pub struct Resource {
     /// Template variables; each is a text-like type.
     pub params: Vec<Field>,
     pub returns: Returns,
+    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to
+    /// use it (all of them); empty when none is needed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -428,6 +436,10 @@ pub struct Prompt {
     /// Prompt arguments; each is a text-like type.
     pub params: Vec<Field>,
     pub returns: Returns,
+    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to
+    /// use it (all of them); empty when none is needed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
 }
 
 impl Field {
