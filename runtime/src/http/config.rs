@@ -43,6 +43,75 @@ pub struct HttpConfig {
     pub(crate) replay_bytes: usize,
     pub(crate) sse_retry: Duration,
     pub(crate) poll_tools: Vec<String>,
+    #[cfg(feature = "auth")]
+    pub(crate) auth: Option<Arc<AuthConfig>>,
+}
+
+/// The endpoint as an OAuth 2.1 resource server (feature `auth`; the MCP specification's
+/// `basic/authorization`): every request needs a valid access token, each tool, resource
+/// and prompt the scopes its `.tool` file declares (`@scopes`), and the protected resource
+/// metadata (RFC 9728) tells clients where to get tokens. Given to [`HttpConfig::auth`].
+///
+/// ```no_run
+/// # fn f() -> Result<(), String> {
+/// use toolidl_runtime::http::{AuthConfig, HttpConfig};
+/// let auth = AuthConfig::jwt("https://auth.example.com", "https://mcp.example.com/mcp")?;
+/// let config = HttpConfig::new().allow_host("mcp.example.com").auth(auth);
+/// # Ok(()) }
+/// ```
+#[cfg(feature = "auth")]
+#[derive(Clone)]
+pub struct AuthConfig {
+    pub(crate) verifier: Arc<dyn crate::auth::TokenVerifier>,
+    pub(crate) resource: String,
+    pub(crate) authorization_servers: Vec<String>,
+    pub(crate) resource_name: Option<String>,
+    pub(crate) resource_documentation: Option<String>,
+}
+
+#[cfg(feature = "auth")]
+impl AuthConfig {
+    /// Tokens checked by `verifier`, for the resource `resource`: the endpoint's canonical
+    /// URL (`https://mcp.example.com/mcp`), published as the metadata's `resource`. Name at
+    /// least one authorization server with [`AuthConfig::authorization_server`].
+    pub fn new(resource: impl Into<String>, verifier: impl crate::auth::TokenVerifier) -> Self {
+        AuthConfig {
+            verifier: Arc::new(verifier),
+            resource: resource.into(),
+            authorization_servers: Vec::new(),
+            resource_name: None,
+            resource_documentation: None,
+        }
+    }
+
+    /// JWT access tokens of the authorization server `issuer` whose audience is `resource`
+    /// ([`JwtVerifier`](crate::auth::JwtVerifier) with its defaults), and that server
+    /// published. An error names an issuer that is neither https nor http on loopback.
+    pub fn jwt(issuer: impl Into<String>, resource: impl Into<String>) -> Result<Self, String> {
+        let (issuer, resource) = (issuer.into(), resource.into());
+        let verifier =
+            crate::auth::JwtVerifier::builder(issuer.clone(), resource.clone()).build()?;
+        Ok(AuthConfig::new(resource, verifier).authorization_server(issuer))
+    }
+
+    /// An authorization server clients may get tokens from (its issuer identifier), listed
+    /// in the metadata's `authorization_servers`.
+    pub fn authorization_server(mut self, issuer: impl Into<String>) -> Self {
+        self.authorization_servers.push(issuer.into());
+        self
+    }
+
+    /// The metadata's `resource_name`: a human-readable name of the server.
+    pub fn resource_name(mut self, name: impl Into<String>) -> Self {
+        self.resource_name = Some(name.into());
+        self
+    }
+
+    /// The metadata's `resource_documentation`: a URL of documentation for developers.
+    pub fn resource_documentation(mut self, url: impl Into<String>) -> Self {
+        self.resource_documentation = Some(url.into());
+        self
+    }
 }
 
 /// The loopback names every server accepts in `Host` and `Origin`, with any port.
@@ -71,6 +140,8 @@ impl Default for HttpConfig {
             replay_bytes: 1024 * 1024,
             sse_retry: Duration::from_secs(1),
             poll_tools: Vec::new(),
+            #[cfg(feature = "auth")]
+            auth: None,
         }
     }
 }
@@ -231,6 +302,16 @@ impl HttpConfig {
     /// there. Frees the connection during long calls. Other revisions answer as usual.
     pub fn poll_tool(mut self, name: impl Into<String>) -> Self {
         self.poll_tools.push(name.into());
+        self
+    }
+
+    /// Makes the endpoint an OAuth 2.1 resource server (feature `auth`): see [`AuthConfig`].
+    /// The protected resource metadata is served at `/.well-known/oauth-protected-resource`
+    /// and at the same path suffixed with the endpoint's (`…/mcp`); challenges name the
+    /// latter unless [`HttpConfig::resource_metadata`] names another URL.
+    #[cfg(feature = "auth")]
+    pub fn auth(mut self, auth: AuthConfig) -> Self {
+        self.auth = Some(Arc::new(auth));
         self
     }
 

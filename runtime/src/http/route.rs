@@ -37,8 +37,17 @@ pub(crate) async fn handle<B: RequestBody>(state: Arc<State>, req: Request<B>) -
 
 /// The security checks, then the method.
 async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<Out> {
-    let (parts, mut incoming) = req.into_parts();
+    #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
+    let (mut parts, mut incoming) = req.into_parts();
     let limit = state.config.max_body_bytes;
+    #[cfg(feature = "auth")]
+    if let Some(protected) = state.protected()
+        && super::authorize::is_metadata_path(parts.uri.path())
+    {
+        let response = headers::check_host_and_origin(&state.config, &parts)
+            .unwrap_or_else(|| super::authorize::metadata(protected, &parts.method));
+        return body::drained(response, &mut incoming, limit).await;
+    }
     let rejection = headers::check_host_and_origin(&state.config, &parts)
         .or_else(|| {
             // A mounted endpoint is wherever the host application's router put it.
@@ -51,6 +60,12 @@ async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<
         })
         .or_else(|| headers::check_bearer(&state.config, &parts));
     if let Some(response) = rejection {
+        return body::drained(response, &mut incoming, limit).await;
+    }
+    #[cfg(feature = "auth")]
+    if let Some(protected) = state.protected()
+        && let Err(response) = super::authorize::authenticate(protected, &mut parts).await
+    {
         return body::drained(response, &mut incoming, limit).await;
     }
     match parts.method {

@@ -26,6 +26,9 @@ pub(crate) struct Session {
     active: AtomicUsize,
     /// The events last sent on its streams, for `Last-Event-ID`.
     replay: Mutex<Replay>,
+    /// The subject of the token that opened it (feature `auth`; `authorize` binds and checks).
+    #[cfg(feature = "auth")]
+    pub owner: std::sync::OnceLock<Option<String>>,
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -41,6 +44,8 @@ impl Session {
             last_used: Mutex::new(Instant::now()),
             active: AtomicUsize::new(0),
             replay: Mutex::new(Replay::new(config.replay_events, config.replay_bytes)),
+            #[cfg(feature = "auth")]
+            owner: Default::default(),
         })
     }
 
