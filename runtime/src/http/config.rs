@@ -43,6 +43,8 @@ pub struct HttpConfig {
     pub(crate) replay_bytes: usize,
     pub(crate) sse_retry: Duration,
     pub(crate) poll_tools: Vec<String>,
+    /// Origins whose browser scripts may call the endpoint (CORS); lower case.
+    pub(crate) cors_origins: Vec<String>,
     #[cfg(feature = "auth")]
     pub(crate) auth: Option<Arc<AuthConfig>>,
 }
@@ -140,6 +142,7 @@ impl Default for HttpConfig {
             replay_bytes: 1024 * 1024,
             sse_retry: Duration::from_secs(1),
             poll_tools: Vec::new(),
+            cors_origins: Vec::new(),
             #[cfg(feature = "auth")]
             auth: None,
         }
@@ -196,6 +199,19 @@ impl HttpConfig {
     /// is an allowed `Host` is accepted anyway; a request without `Origin` always is.
     pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
         self.origins.push(origin.into().to_ascii_lowercase());
+        self
+    }
+
+    /// Lets browser scripts of `origin` (`https://app.example.com`, exactly) call the
+    /// endpoint (CORS; no origin by default): its preflight `OPTIONS` is answered (204, the
+    /// methods and the MCP request headers), and responses to it carry
+    /// `Access-Control-Allow-Origin` and expose `Mcp-Session-Id`, `MCP-Protocol-Version` and
+    /// `WWW-Authenticate`. The origin is also accepted by the `Origin` check
+    /// ([`HttpConfig::allow_origin`]); other origins are still refused there (403).
+    pub fn cors_origin(mut self, origin: impl Into<String>) -> Self {
+        let origin = origin.into().to_ascii_lowercase();
+        self.origins.push(origin.clone());
+        self.cors_origins.push(origin);
         self
     }
 
@@ -346,6 +362,7 @@ impl fmt::Debug for HttpConfig {
             .field("replay_bytes", &self.replay_bytes)
             .field("sse_retry", &self.sse_retry)
             .field("poll_tools", &self.poll_tools)
+            .field("cors_origins", &self.cors_origins)
             .finish()
     }
 }

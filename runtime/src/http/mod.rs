@@ -36,7 +36,8 @@
 //! 2. `replay`: a session's replay buffer for `Last-Event-ID`.
 //! 3. `sessions`: a session (its connection and outbox) and the table of them.
 //! 4. `body`: response bodies (JSON, event streams) and reading request bodies.
-//! 5. `headers`, `params`: the header checks; `Mcp-Param-*` headers of tool parameters.
+//! 5. `headers`, `params`, `cors`: the header checks; `Mcp-Param-*` headers of tool
+//!    parameters; CORS for browser clients.
 //! 6. `authorize`: the OAuth resource server (feature `auth`): metadata, tokens, scopes.
 //! 7. `state`: what every request handler of one endpoint shares.
 //! 8. `post`: a POST's message, answered.
@@ -48,6 +49,7 @@
 mod authorize;
 mod body;
 mod config;
+mod cors;
 mod headers;
 mod mount;
 mod params;

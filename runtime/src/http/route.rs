@@ -17,7 +17,9 @@ pub(crate) async fn handle<B: RequestBody>(state: Arc<State>, req: Request<B>) -
         Some(v) => v.to_str().unwrap_or("<invalid>").to_owned(),
         None => "-".to_owned(),
     };
-    let response = route(&state, req).await;
+    let origin = super::cors::origin_of(&state.config, req.headers());
+    let mut response = route(&state, req).await;
+    super::cors::allow(origin.as_deref(), &mut response);
     if tracing::enabled!(tracing::Level::DEBUG) {
         let mcp = response
             .extensions()
@@ -58,6 +60,7 @@ async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<
                 )
             })
         })
+        .or_else(|| super::cors::preflight(&state.config, &parts))
         .or_else(|| headers::check_bearer(&state.config, &parts));
     if let Some(response) = rejection {
         return body::drained(response, &mut incoming, limit).await;
