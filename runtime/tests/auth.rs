@@ -145,3 +145,76 @@ async fn handlers_see_the_token_and_scopes_are_enforced() {
     let reply: Value = serde_json::from_str(&last).unwrap();
     assert_eq!(reply["result"]["content"][0]["text"], "null", "{last}");
 }
+
+/// A handshake-revision POST with `token`, in session `sid` (or `initialize` without one):
+/// the status and the session id the response names.
+async fn session_post(
+    addr: &str,
+    token: &str,
+    sid: Option<&str>,
+    body: &str,
+) -> (u16, Option<String>) {
+    let session = sid.map_or(String::new(), |s| {
+        format!("Mcp-Session-Id: {s}\r\nMCP-Protocol-Version: 2025-06-18\r\n")
+    });
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json\r\nAuthorization: Bearer {token}\r\n{session}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    s.read_to_string(&mut response).await.unwrap();
+    let sid = response
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .find_map(|l| l.strip_prefix("mcp-session-id: "))
+        .map(str::to_owned);
+    (response[9..12].parse().unwrap(), sid)
+}
+
+#[tokio::test]
+async fn each_subject_has_its_own_session_cap() {
+    let server = Server::builder("whoami", "1")
+        .service(Arc::new(Whoami(AtomicUsize::new(0))))
+        .build();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let auth = AuthConfig::new(format!("http://{addr}/mcp"), Colon)
+        .authorization_server("http://127.0.0.1:1")
+        .max_sessions_per_subject(2);
+    let config = HttpConfig::new().auth(auth).max_sessions(8);
+    let http = HttpServer::from_listener(server, listener, config).unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(http.run_until(async {
+        let _ = stopped.await;
+    }));
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+    let open = |token: &'static str| {
+        let addr = addr.clone();
+        async move {
+            let (status, sid) = session_post(&addr, token, None, init).await;
+            assert_eq!(status, 200);
+            sid.expect("a session id")
+        }
+    };
+    let bob = open("bob:").await;
+    let alice: Vec<String> = vec![
+        open("alice:").await,
+        open("alice:").await,
+        open("alice:").await,
+    ];
+    // Alice's third session ended her first (idle longest); Bob's is untouched.
+    let status = |token: &'static str, sid: String| {
+        let addr = addr.clone();
+        async move { session_post(&addr, token, Some(&sid), ping).await.0 }
+    };
+    assert_eq!(status("alice:", alice[0].clone()).await, 404);
+    assert_eq!(status("alice:", alice[1].clone()).await, 200);
+    assert_eq!(status("alice:", alice[2].clone()).await, 200);
+    assert_eq!(status("bob:", bob.clone()).await, 200);
+    // A session answers only its own subject.
+    assert_eq!(status("alice:", bob).await, 404);
+    let _ = stop.send(());
+}

@@ -36,6 +36,7 @@ pub struct HttpConfig {
     pub(crate) stream_results: bool,
     pub(crate) max_sessions: usize,
     pub(crate) session_idle: Duration,
+    pub(crate) handshake_timeout: Duration,
     pub(crate) retry_after_secs: u32,
     pub(crate) bearer: Option<BearerCheck>,
     pub(crate) resource_metadata: Option<String>,
@@ -69,6 +70,7 @@ pub struct AuthConfig {
     pub(crate) authorization_servers: Vec<String>,
     pub(crate) resource_name: Option<String>,
     pub(crate) resource_documentation: Option<String>,
+    pub(crate) max_sessions_per_subject: usize,
 }
 
 #[cfg(feature = "auth")]
@@ -83,6 +85,7 @@ impl AuthConfig {
             authorization_servers: Vec::new(),
             resource_name: None,
             resource_documentation: None,
+            max_sessions_per_subject: 16,
         }
     }
 
@@ -100,6 +103,13 @@ impl AuthConfig {
     /// in the metadata's `authorization_servers`.
     pub fn authorization_server(mut self, issuer: impl Into<String>) -> Self {
         self.authorization_servers.push(issuer.into());
+        self
+    }
+
+    /// How many sessions one subject (`sub`) may have open (default 16): its next session
+    /// ends its longest idle one, so one token cannot take the table from the others.
+    pub fn max_sessions_per_subject(mut self, n: usize) -> Self {
+        self.max_sessions_per_subject = n.max(1);
         self
     }
 
@@ -135,6 +145,7 @@ impl Default for HttpConfig {
             stream_results: false,
             max_sessions: 1024,
             session_idle: Duration::from_secs(30 * 60),
+            handshake_timeout: Duration::from_secs(10),
             retry_after_secs: 1,
             bearer: None,
             resource_metadata: None,
@@ -258,8 +269,11 @@ impl HttpConfig {
         self
     }
 
-    /// How many sessions may be open at once (default 1024); `initialize` beyond that, once
-    /// idle sessions are ended, answers 503.
+    /// How many sessions may be open at once (default 1024). When the table is full, a new
+    /// session first ends those that never finished the handshake within
+    /// [`handshake_timeout`](Self::handshake_timeout) and those idle for
+    /// [`session_idle_timeout`](Self::session_idle_timeout), then the one idle longest; only
+    /// when every session is serving a request does `initialize` answer 503.
     pub fn max_sessions(mut self, n: usize) -> Self {
         self.max_sessions = n;
         self
@@ -268,6 +282,14 @@ impl HttpConfig {
     /// A session unused for this long (default 30 minutes) may be ended to make room.
     pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
         self.session_idle = idle;
+        self
+    }
+
+    /// How long a session opened by `initialize` may wait for `notifications/initialized`
+    /// (default 10 s) before a full table ends it for a newcomer: a flood of `initialize`
+    /// requests that never finish the handshake cannot keep the table full.
+    pub fn handshake_timeout(mut self, timeout: Duration) -> Self {
+        self.handshake_timeout = timeout;
         self
     }
 
@@ -355,6 +377,7 @@ impl fmt::Debug for HttpConfig {
             .field("stream_results", &self.stream_results)
             .field("max_sessions", &self.max_sessions)
             .field("session_idle", &self.session_idle)
+            .field("handshake_timeout", &self.handshake_timeout)
             .field("retry_after_secs", &self.retry_after_secs)
             .field("bearer", &self.bearer.as_ref().map(|_| "<check>"))
             .field("resource_metadata", &self.resource_metadata)

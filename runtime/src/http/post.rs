@@ -13,7 +13,7 @@ use super::body::{self, Answer, BodyError, Guard, Out, RequestBody, Resumable};
 use super::config::HttpConfig;
 use super::headers::{self, Mirrored};
 use super::params;
-use super::sessions::{Session, new_session_id, reject_long};
+use super::sessions::{Limits, Session, new_session_id, reject_long};
 use super::state::State;
 use crate::connection::Connection;
 use crate::protocol::Revision;
@@ -426,14 +426,24 @@ fn open_session(state: &Arc<State>, text: &str, p: &Peek<'_>, parts: &Parts) -> 
     super::authorize::bind(&session, parts);
     #[cfg(not(feature = "auth"))]
     let _ = parts;
-    if !state
-        .sessions
-        .insert(session, config.max_sessions, config.session_idle)
-    {
-        let r = body::error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Service unavailable: too many sessions; retry later.",
-        );
+    let limits = Limits {
+        max: config.max_sessions,
+        idle: config.session_idle,
+        handshake: config.handshake_timeout,
+        #[cfg(feature = "auth")]
+        per_owner: config.auth.as_ref().map(|a| a.max_sessions_per_subject),
+        #[cfg(not(feature = "auth"))]
+        per_owner: None,
+    };
+    #[cfg(feature = "auth")]
+    let owner = session.owner.get().cloned();
+    #[cfg(feature = "auth")]
+    let same_owner = |s: &Session| owner.is_some() && s.owner.get() == owner.as_ref();
+    #[cfg(not(feature = "auth"))]
+    let same_owner = |_: &Session| false;
+    if !state.sessions.insert(session, limits, same_owner) {
+        let e = RpcError::internal("Service unavailable: too many sessions; retry later.");
+        let r = body::rpc_error(StatusCode::SERVICE_UNAVAILABLE, p.id.unwrap_or("null"), &e);
         return retry_later(config, r);
     }
     let mut r = body::json(status, reply.text);
@@ -474,6 +484,9 @@ async fn in_session(
         && p.name
             .as_deref()
             .is_some_and(|n| config.poll_tools.iter().any(|t| t == n));
+    if p.method.as_deref() == Some("notifications/initialized") {
+        session.settle();
+    }
     let (tx, rx) = mpsc::unbounded_channel();
     let handled = hand_over(p, || session.handle(text, p.message.clone(), tx));
     let guard = Guard {
