@@ -6,22 +6,10 @@
 mod common;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use toolidl_runtime::http::{HttpConfig, HttpServer};
+use tokio::net::TcpStream;
+use toolidl_runtime::http::HttpConfig;
 
 const APP: &str = "https://app.example.com";
-
-/// Serves the test kitchen with `config`; returns the address and what stops it.
-async fn start(config: HttpConfig) -> (String, tokio::sync::oneshot::Sender<()>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let http = HttpServer::from_listener(common::kitchen_server(), listener, config).unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(http.run_until(async {
-        let _ = stopped.await;
-    }));
-    (addr, stop)
-}
 
 /// One request; the status and the head (lower-cased header names).
 async fn send(addr: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
@@ -61,7 +49,7 @@ fn preflight(origin: &str) -> Vec<(&str, &str)> {
 
 #[tokio::test]
 async fn listed_origins_get_cors_and_others_do_not() {
-    let (addr, stop) = start(HttpConfig::new().cors_origin(APP)).await;
+    let (addr, stop) = common::serve_kitchen(HttpConfig::new().cors_origin(APP)).await;
     let (status, head) = send(&addr, "OPTIONS", &preflight(APP), "").await;
     assert_eq!(status, 204, "{head}");
     assert!(
@@ -109,7 +97,7 @@ async fn listed_origins_get_cors_and_others_do_not() {
 
 #[tokio::test]
 async fn without_cors_options_is_not_allowed() {
-    let (addr, stop) = start(HttpConfig::new().allow_origin(APP)).await;
+    let (addr, stop) = common::serve_kitchen(HttpConfig::new().allow_origin(APP)).await;
     let (status, head) = send(&addr, "OPTIONS", &preflight(APP), "").await;
     assert_eq!(status, 405, "{head}");
     assert!(!head.contains("access-control-"), "{head}");

@@ -9,19 +9,8 @@ mod common;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use toolidl_runtime::http::{HttpConfig, HttpServer};
-
-async fn start(config: HttpConfig) -> (String, tokio::sync::oneshot::Sender<()>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let http = HttpServer::from_listener(common::kitchen_server(), listener, config).unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(http.run_until(async {
-        let _ = stopped.await;
-    }));
-    (addr, stop)
-}
+use tokio::net::TcpStream;
+use toolidl_runtime::http::HttpConfig;
 
 fn request(method: &str, addr: &str, sid: Option<&str>, body: &str) -> String {
     let session = sid.map_or(String::new(), |s| {
@@ -83,7 +72,7 @@ async fn half_done_handshakes_give_their_slots_up() {
         .max_sessions(4)
         .handshake_timeout(Duration::from_millis(200))
         .session_idle_timeout(Duration::from_secs(3600));
-    let (addr, stop) = start(config).await;
+    let (addr, stop) = common::serve_kitchen(config).await;
     let settled = open(&addr, true).await;
     let mut flood = Vec::new();
     for _ in 0..3 {
@@ -108,7 +97,7 @@ async fn a_full_table_ends_the_session_idle_longest() {
     let config = HttpConfig::new()
         .max_sessions(2)
         .session_idle_timeout(Duration::from_secs(3600));
-    let (addr, stop) = start(config).await;
+    let (addr, stop) = common::serve_kitchen(config).await;
     let older = open(&addr, true).await;
     let newer = open(&addr, true).await;
     tokio::time::sleep(Duration::from_millis(20)).await;
@@ -122,7 +111,7 @@ async fn a_full_table_ends_the_session_idle_longest() {
 
 #[tokio::test]
 async fn a_table_of_busy_sessions_answers_503_with_the_request_id() {
-    let (addr, stop) = start(HttpConfig::new().max_sessions(1)).await;
+    let (addr, stop) = common::serve_kitchen(HttpConfig::new().max_sessions(1)).await;
     let busy = open(&addr, true).await;
     // The session's GET stream keeps it busy while it is open.
     let mut stream = TcpStream::connect(&addr).await.unwrap();
