@@ -43,11 +43,19 @@ async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<
     let (mut parts, mut incoming) = req.into_parts();
     let limit = state.config.max_body_bytes;
     #[cfg(feature = "auth")]
-    if let Some(protected) = state.protected()
-        && super::authorize::is_metadata_path(parts.uri.path())
+    if super::authorize::is_metadata_path(parts.uri.path())
+        && (state.mounted || state.config.auth.is_some())
     {
-        let response = headers::check_host_and_origin(&state.config, &parts)
-            .unwrap_or_else(|| super::authorize::metadata(protected, &parts.method));
+        let response = headers::check_host_and_origin(&state.config, &parts).unwrap_or_else(|| {
+            match state.protected() {
+                Some(protected) => super::authorize::metadata(protected, &parts.method),
+                // Mounted there by the application, without authorization configured.
+                None => body::error(
+                    StatusCode::NOT_FOUND,
+                    "Not found: this endpoint has no authorization.",
+                ),
+            }
+        });
         return body::drained(response, &mut incoming, limit).await;
     }
     let rejection = headers::check_host_and_origin(&state.config, &parts)
