@@ -20,11 +20,7 @@ const EXPOSE_HEADERS: &str = "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenti
 fn listed<'a>(config: &HttpConfig, origin: Option<&'a str>) -> Option<&'a str> {
     let origin = origin?;
     let lower = origin.to_ascii_lowercase();
-    config
-        .cors_origins
-        .iter()
-        .any(|o| *o == lower)
-        .then_some(origin)
+    config.cors_origins.contains(&lower).then_some(origin)
 }
 
 /// A request's `Origin`, when it has one the CORS list could hold (kept by the router for
