@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 # "an extended regex matching a command@@where it runs"
 COVERED=(
     '^cargo test --workspace$@@.ci/run (the test command)'
-    '^bash scripts/(conformance|loadbalance|interop|editors)\.sh$@@.ci/run'
+    '^bash scripts/(conformance|loadbalance|interop|editors|auth)\.sh$@@.ci/run'
     '^bash scripts/readme\.sh$@@.ci/run (this script)'
     '^cargo run -p toolidl-cli -- new @@toolidl-cli/tests/new_cli.rs (builds and runs the scaffold in a scratch folder)'
     '^cd @@a step of a walk-through, not a command on its own'

@@ -20,6 +20,7 @@ fn resource(ident: &str, uri: &str, params: Vec<toolidl::model::Field>) -> Resou
         returns: Returns::Value {
             ty: prim(P::String),
         },
+        scopes: vec![],
     }
 }
 
@@ -164,6 +165,7 @@ fn resources_templates_prompts_and_the_document() {
         returns: Returns::Value {
             ty: prim(P::String),
         },
+        scopes: vec![],
     }];
     let listings = listings(&m, &SchemaOptions::default()).unwrap();
     assert_eq!(

@@ -448,6 +448,10 @@ pub struct Tool {
     /// servers' schemas allow; its `inputSchema` has no `additionalProperties: false`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub open: bool,
+    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to
+    /// use it (all of them); empty when none is needed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
 }
 
 /// How a `@task` tool runs.
@@ -524,6 +528,10 @@ pub struct Resource {
     pub params: Vec<Field>,
     /// What reading it returns.
     pub returns: Returns,
+    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to
+    /// use it (all of them); empty when none is needed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
 }
 
 /// A resolved `prompt`.
@@ -543,6 +551,10 @@ pub struct Prompt {
     pub params: Vec<Field>,
     /// What getting it returns (its messages).
     pub returns: Returns,
+    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to
+    /// use it (all of them); empty when none is needed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
 }
 
 impl Field {

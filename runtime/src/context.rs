@@ -10,6 +10,25 @@ use crate::peer::CallState;
 use crate::protocol::{LogLevel, Revision, RpcError, notification_message, push_json_string};
 use crate::server::Server;
 
+#[cfg(feature = "auth")]
+tokio::task_local! {
+    /// The verified token of the HTTP request whose message a connection is handling (set
+    /// by the transport around the synchronous hand-over), copied into each call's state.
+    static REQUEST_AUTH: Option<Arc<crate::auth::AuthInfo>>;
+}
+
+/// Runs `f` (handing a message to a connection) with `auth` as the request's identity.
+#[cfg(feature = "auth")]
+pub(crate) fn with_auth<T>(auth: Option<Arc<crate::auth::AuthInfo>>, f: impl FnOnce() -> T) -> T {
+    REQUEST_AUTH.sync_scope(auth, f)
+}
+
+/// The identity [`with_auth`] set, if any.
+#[cfg(feature = "auth")]
+pub(crate) fn request_auth() -> Option<Arc<crate::auth::AuthInfo>> {
+    REQUEST_AUTH.try_with(Clone::clone).ok().flatten()
+}
+
 /// What a handler can see and do while it serves one request.
 #[derive(Clone)]
 pub struct RequestContext {
@@ -55,6 +74,14 @@ impl RequestContext {
             return self.state.client_capabilities.as_ref();
         }
         self.state.conn.session().map(|s| &s.client_capabilities)
+    }
+
+    /// The verified access token of the request (HTTP with [`AuthConfig`](crate::http::AuthConfig)):
+    /// its subject, client, scopes, expiry and claims. `None` over stdio and on servers
+    /// without authorization.
+    #[cfg(feature = "auth")]
+    pub fn auth(&self) -> Option<&crate::auth::AuthInfo> {
+        self.state.auth.as_deref()
     }
 
     /// Whether the client declared a capability (`"sampling"`, `"elicitation"`, `"roots"`).

@@ -17,8 +17,8 @@
 //!    that find an id in a message too broken or too long to parse) and out (written
 //!    straight into strings), the error object and its codes, the revisions, log levels.
 //! 2. `args`, `uri_template`: decoding and checking arguments; URI templates.
-//! 3. `bytes`, `content`, `banner`: leaves over those (binary values, content blocks, the
-//!    stdio banner).
+//! 3. `bytes`, `content`, `banner`, `auth/`: leaves over those (binary values, content blocks,
+//!    the stdio banner; access tokens checked, feature `auth`).
 //! 4. `peer`: the outgoing half of a connection: the outbox, calls in flight, requests to
 //!    the client awaiting an answer, the log level, subscriptions. No server inside.
 //! 5. `tasks/`: task stores and the task policy types (which tools run as tasks, the
@@ -39,6 +39,8 @@
 #![deny(missing_docs)]
 
 pub mod args;
+#[cfg(feature = "auth")]
+pub mod auth;
 mod banner;
 mod bytes;
 mod connection;

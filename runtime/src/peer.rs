@@ -41,6 +41,9 @@ pub(crate) struct CallState {
     pub cancel_signal: Notify,
     /// The request's own stream (HTTP), else the connection's outbox.
     pub route: Option<Route>,
+    /// The request's verified access token (HTTP with authorization).
+    #[cfg(feature = "auth")]
+    pub auth: Option<Arc<crate::auth::AuthInfo>>,
 }
 
 impl CallState {

@@ -27,6 +27,8 @@ pub struct ToolDef {
     pub name: Cow<'static, str>,
     /// The complete `Tool` object.
     pub json: Cow<'static, str>,
+    /// The OAuth scopes a token must hold to call it (`@scopes`); empty: none.
+    pub scopes: &'static [&'static str],
 }
 
 impl ToolDef {
@@ -35,7 +37,14 @@ impl ToolDef {
         ToolDef {
             name: Cow::Borrowed(name),
             json: Cow::Borrowed(json),
+            scopes: &[],
         }
+    }
+
+    /// The scopes a token must hold to call the tool (generated from `@scopes`).
+    pub const fn scopes(mut self, scopes: &'static [&'static str]) -> Self {
+        self.scopes = scopes;
+        self
     }
 
     /// For services built at run time.
@@ -43,6 +52,7 @@ impl ToolDef {
         ToolDef {
             name: Cow::Owned(name),
             json: Cow::Owned(json),
+            scopes: &[],
         }
     }
 }
@@ -53,6 +63,9 @@ impl ToolDef {
 pub struct ListingDef {
     /// The complete listing object.
     pub json: Cow<'static, str>,
+    /// The OAuth scopes a token must hold to read the resource or get the prompt
+    /// (`@scopes`); empty: none.
+    pub scopes: &'static [&'static str],
 }
 
 impl ListingDef {
@@ -60,13 +73,21 @@ impl ListingDef {
     pub const fn new(json: &'static str) -> Self {
         ListingDef {
             json: Cow::Borrowed(json),
+            scopes: &[],
         }
+    }
+
+    /// The scopes a token must hold to use the item (generated from `@scopes`).
+    pub const fn scopes(mut self, scopes: &'static [&'static str]) -> Self {
+        self.scopes = scopes;
+        self
     }
 
     /// For listings built at run time.
     pub fn owned(json: String) -> Self {
         ListingDef {
             json: Cow::Owned(json),
+            scopes: &[],
         }
     }
 }

@@ -130,6 +130,7 @@ pub fn tool(name: &str, params: Vec<Field>, returns: Returns) -> Tool {
         ui: None,
         task: None,
         open: false,
+        scopes: vec![],
     }
 }
 

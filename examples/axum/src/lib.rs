@@ -73,7 +73,9 @@ pub fn mcp_server(shop: Arc<Shop>) -> Server {
 }
 
 /// The application: `GET /health`, `GET /api/items` and `GET /api/items/{sku}` (JSON), and
-/// the MCP endpoint at `/mcp`. Returns the endpoint too, to shut it down with the app.
+/// the MCP endpoint at `/mcp`, with its OAuth protected resource metadata at
+/// `/.well-known/oauth-protected-resource/mcp` (answered when `config` has
+/// [`HttpConfig::auth`], else 404). Returns the endpoint too, to shut it down with the app.
 pub fn app(shop: Arc<Shop>, config: HttpConfig) -> (Router, McpService) {
     let mcp = McpService::new(mcp_server(shop.clone()), config);
     let router = Router::new()
@@ -81,7 +83,8 @@ pub fn app(shop: Arc<Shop>, config: HttpConfig) -> (Router, McpService) {
         .route("/api/items", get(list))
         .route("/api/items/{sku}", get(one))
         .with_state(shop)
-        .route_service("/mcp", mcp.clone());
+        .route_service("/mcp", mcp.clone())
+        .route_service("/.well-known/oauth-protected-resource/mcp", mcp.clone());
     (router, mcp)
 }
 

@@ -3,15 +3,20 @@
 //! `--stateless` (with `--http`) keeps no session. `--db PATH` keeps the notes in a SQLite
 //! file (WAL); without it they live in memory for the life of the process. `--demo` plays a
 //! short scripted session in process and exits.
+//!
+//! `--auth-issuer URL` (with `--http`) makes the server an OAuth 2.1 resource server: every
+//! request needs a JWT access token of that authorization server whose audience is the
+//! server's canonical URL (`http://ADDR/mcp`, or `--resource URI`), and the scopes
+//! `notes.tool` declares (`notes:read`, `notes:write`).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use notes_example::{MAX_MESSAGE_BYTES, Notes};
-use toolidl_runtime::http::HttpConfig;
+use toolidl_runtime::http::{AuthConfig, HttpConfig};
 use toolidl_runtime::{stdio::StdioBanner, stdio::StdioConfig};
 
-const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless]] | --demo";
+const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless] [--auth-issuer URL [--resource URI]]] | --demo";
 
 fn main() -> std::io::Result<()> {
     notes_example::init_logging();
@@ -19,6 +24,8 @@ fn main() -> std::io::Result<()> {
     let mut stateless = false;
     let mut db: Option<PathBuf> = None;
     let mut demo = false;
+    let mut issuer: Option<String> = None;
+    let mut resource: Option<String> = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
         match arg.to_str() {
@@ -32,6 +39,15 @@ fn main() -> std::io::Result<()> {
                 _ => return usage("--db needs a file path"),
             },
             Some("--demo") => demo = true,
+            Some(flag @ ("--auth-issuer" | "--resource")) => {
+                let Some(value) = args.next().and_then(|a| a.into_string().ok()) else {
+                    return usage(&format!("{flag} needs a URL"));
+                };
+                match flag {
+                    "--auth-issuer" => issuer = Some(value),
+                    _ => resource = Some(value),
+                }
+            }
             Some("--help" | "-h") => {
                 println!("{USAGE}");
                 return Ok(());
@@ -41,6 +57,12 @@ fn main() -> std::io::Result<()> {
     }
     if stateless && http.is_none() {
         return usage("--stateless needs --http");
+    }
+    if issuer.is_some() && http.is_none() {
+        return usage("--auth-issuer needs --http");
+    }
+    if resource.is_some() && issuer.is_none() {
+        return usage("--resource needs --auth-issuer");
     }
     if demo {
         if http.is_some() || db.is_some() {
@@ -81,7 +103,21 @@ fn main() -> std::io::Result<()> {
                 .stateless(stateless)
                 .max_body_bytes(MAX_MESSAGE_BYTES);
             runtime.block_on(async {
-                let http = toolidl_runtime::http::HttpServer::bind(server, config).await?;
+                let listener = tokio::net::TcpListener::bind(addr).await?;
+                let bound = listener.local_addr()?;
+                let config = match issuer {
+                    None => config,
+                    // The audience is the URL clients reach, on the port actually bound.
+                    Some(issuer) => {
+                        let resource = resource.unwrap_or_else(|| format!("http://{bound}/mcp"));
+                        match AuthConfig::jwt(issuer, resource) {
+                            Ok(auth) => config.auth(auth.resource_name("notes-example")),
+                            Err(e) => return usage(&e),
+                        }
+                    }
+                };
+                let http =
+                    toolidl_runtime::http::HttpServer::from_listener(server, listener, config)?;
                 eprintln!("serving MCP at http://{}/mcp", http.local_addr()?);
                 http.run().await
             })

@@ -1,9 +1,10 @@
 //! `--http ADDR --stateless` serves the same tools over Streamable HTTP (a smoke test with a
 //! plain HTTP/1.1 request; the transport itself is tested in the runtime).
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -29,23 +30,7 @@ fn post(addr: &str, body: &Value) -> Value {
 
 #[test]
 fn stateless_http_serves_the_tools() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_notes-example"))
-        .args(["--http", "127.0.0.1:0", "--stateless"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start");
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().expect("stderr"))
-        .read_line(&mut line)
-        .expect("read");
-    let addr = line
-        .trim()
-        .strip_prefix("serving MCP at http://")
-        .and_then(|a| a.strip_suffix("/mcp"))
-        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-        .to_owned();
+    let (mut child, addr) = common::spawn_http(&["--stateless"]);
 
     let call = |id: i64, name: &str, arguments: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}});
     let created = post(

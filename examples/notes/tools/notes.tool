@@ -58,9 +58,12 @@ record ImportReport {
 }
 
 /// Notes kept in SQLite: create, read, update, delete, search, import.
+/// Served with authorization (`--auth-issuer`), reading needs the scope `notes:read`
+/// and writing `notes:write`.
+@scopes("notes:read")
 service NotesTools {
     /// Creates a note and returns it with its id and timestamps.
-    @title("Create a note") @destructive(false)
+    @title("Create a note") @destructive(false) @scopes("notes:write")
     tool create_note(
         /// A short title, 1 to 200 characters.
         @length(1, 200) title: string,
@@ -80,7 +83,7 @@ service NotesTools {
     tool get_note(@range(1, 9007199254740991) id: i64) -> Note;
 
     /// Changes the given fields of a note; fields left out keep their value.
-    @title("Update a note") @destructive @idempotent
+    @title("Update a note") @destructive @idempotent @scopes("notes:write")
     tool update_note(
         @range(1, 9007199254740991) id: i64,
         @length(1, 200) title: string? = null,
@@ -97,7 +100,7 @@ service NotesTools {
     ) -> Note;
 
     /// Deletes a note and returns what it was.
-    @title("Delete a note") @destructive @idempotent
+    @title("Delete a note") @destructive @idempotent @scopes("notes:write")
     tool delete_note(@range(1, 9007199254740991) id: i64) -> Note;
 
     /// Searches notes, newest first, a page at a time.
@@ -121,7 +124,7 @@ service NotesTools {
 
     /// Adds many notes at once, all or nothing: progress after each batch, a log line per
     /// batch, and cancellation leaves the notes as they were.
-    @title("Import notes") @destructive(false)
+    @title("Import notes") @destructive(false) @scopes("notes:write")
     tool import_notes(
         @length(1, 100000) notes: list<NewNote>,
         /// Notes written between progress notifications.

@@ -61,6 +61,10 @@ codes! {
     AnnotationsChanged = "ANNOTATIONS_CHANGED",
     /// `@ui` changed.
     UiChanged = "UI_CHANGED",
+    /// A member needs a scope it did not.
+    ScopeAdded = "SCOPE_ADDED",
+    /// A member no longer needs a scope.
+    ScopeRemoved = "SCOPE_REMOVED",
     /// A new service.
     ServiceAdded = "SERVICE_ADDED",
     /// A service is gone.

@@ -332,6 +332,7 @@ struct Member<'m> {
     description: Option<&'m str>,
     params: &'m [Field],
     returns: &'m Returns,
+    scopes: &'m [String],
     tool: Option<&'m Tool>,
     resource: Option<&'m Resource>,
 }
@@ -350,6 +351,7 @@ fn members(model: &Model) -> Vec<Member<'_>> {
                 description: t.description.as_deref(),
                 params: &t.params,
                 returns: &t.returns,
+                scopes: &t.scopes,
                 tool: Some(t),
                 resource: None,
             });
@@ -365,6 +367,7 @@ fn members(model: &Model) -> Vec<Member<'_>> {
                 description: r.description.as_deref(),
                 params: &r.params,
                 returns: &r.returns,
+                scopes: &r.scopes,
                 tool: None,
                 resource: Some(r),
             });
@@ -380,6 +383,7 @@ fn members(model: &Model) -> Vec<Member<'_>> {
                 description: p.description.as_deref(),
                 params: &p.params,
                 returns: &p.returns,
+                scopes: &p.scopes,
                 tool: None,
                 resource: None,
             });
@@ -761,6 +765,7 @@ impl Differ {
                 );
             }
         }
+        self.scopes(&site, &what, old.scopes, new.scopes);
         let owner = Owner {
             holder: Holder::Param,
             text: what,
@@ -774,6 +779,38 @@ impl Differ {
             },
         };
         self.fields(&owner, old.params, new.params);
+    }
+
+    /// Scopes a member needs: one more breaks a client whose token lacks it; one fewer does not.
+    fn scopes(&mut self, site: &Site, what: &str, old: &[String], new: &[String]) {
+        let quoted = |list: Vec<&String>| {
+            list.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let added: Vec<&String> = new.iter().filter(|s| !old.contains(s)).collect();
+        let removed: Vec<&String> = old.iter().filter(|s| !new.contains(s)).collect();
+        if !added.is_empty() {
+            let message = format!("{what}: now needs scope {}", quoted(added));
+            self.push(
+                Code::ScopeAdded,
+                Client::Breaking,
+                false,
+                site.clone(),
+                message,
+            );
+        }
+        if !removed.is_empty() {
+            let message = format!("{what}: no longer needs scope {}", quoted(removed));
+            self.push(
+                Code::ScopeRemoved,
+                Client::Compatible,
+                false,
+                site.clone(),
+                message,
+            );
+        }
     }
 
     /// The parameters of a member, or the fields of a record.

@@ -134,6 +134,11 @@ const NEW_SPECS: &[(&str, &[Site], &str)] = &[
     ("open", &[Record, Tool], "@open"),
     ("task", &[Tool], "@task, @task(optional) or @task(required)"),
     ("tag", &[Union], "@tag(\"property\")"),
+    (
+        "scopes",
+        &[Service, Tool, Resource, Prompt],
+        "@scopes(\"notes:read\", …), or @scopes() for none",
+    ),
 ];
 
 /// The usage of `@range` with exclusive bounds.
@@ -198,6 +203,8 @@ pub(crate) struct Attrs {
     pub pattern: Option<(String, Span)>,
     pub email: Option<Span>,
     pub url: Option<Span>,
+    /// `@scopes(…)`: the OAuth scopes needed (empty for `@scopes()`).
+    pub scopes: Option<Vec<String>>,
 }
 
 pub(crate) struct AttrChecker<'a> {
@@ -477,6 +484,7 @@ impl AttrChecker<'_> {
                 out.length = Some((Bounds { min: lo, max: hi }, attr.span));
             }
             "ui" => self.ui(attr, usage, out),
+            "scopes" => self.scopes(attr, usage, out),
             "task" => {
                 let Some([mode]) = self.bind::<1>(attr, usage, &[("mode", Arg::Optional)]) else {
                     return;
@@ -583,6 +591,66 @@ impl AttrChecker<'_> {
         }
     }
 
+    /// `@scopes("a", "b")`: each a `scope-token` of RFC 6749 §3.3, none twice.
+    fn scopes(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
+        let Some(args) = &attr.args else {
+            let message = "`@scopes` needs parentheses: `@scopes()` for no scope";
+            self.wrong(attr, attr.span, message, usage);
+            return;
+        };
+        let mut scopes: Vec<String> = Vec::new();
+        let mut ok = true;
+        for arg in args {
+            if let Some(name) = &arg.name {
+                let message = format!("`@scopes` has no argument named `{}`", name.name);
+                self.wrong(attr, name.span, &message, usage);
+                ok = false;
+                continue;
+            }
+            let Some(scope) = self.string(attr, &arg.value, usage) else {
+                ok = false;
+                continue;
+            };
+            let bad = scope
+                .chars()
+                .find(|&c| !matches!(c, '\x21' | '\x23'..='\x5B' | '\x5D'..='\x7E'));
+            let token = "a scope is one or more of the printable ASCII characters except space, `\"` and `\\` (RFC 6749 §3.3)";
+            let problem = match bad {
+                _ if scope.is_empty() => Some(("a scope must not be empty".to_string(), token)),
+                Some(' ') => Some((
+                    format!("the scope {scope:?} holds a space"),
+                    "write each scope as its own string: @scopes(\"a\", \"b\")",
+                )),
+                Some(c) => Some((
+                    format!(
+                        "the scope {scope:?} holds {}, which a scope cannot hold",
+                        char_text(c)
+                    ),
+                    token,
+                )),
+                None if scopes.contains(&scope) => Some((
+                    format!("the scope {scope:?} is listed twice"),
+                    "remove one of them",
+                )),
+                None => None,
+            };
+            match problem {
+                Some((message, help)) => {
+                    ok = false;
+                    self.diagnostics.push(
+                        Diagnostic::error("E0704", message)
+                            .at(self.file, arg.value.span)
+                            .help(help),
+                    );
+                }
+                None => scopes.push(scope),
+            }
+        }
+        if ok {
+            out.scopes = Some(scopes);
+        }
+    }
+
     fn visibility_error(&mut self, span: Span, message: String) {
         self.diagnostics.push(
             Diagnostic::error("E0703", message)
@@ -600,5 +668,14 @@ impl AttrChecker<'_> {
             .at(self.file, attr.span)
             .help(format!("usage: {usage}")),
         );
+    }
+}
+
+/// A character as a diagnostic names it: printable ones quoted, others by code point.
+fn char_text(c: char) -> String {
+    if c.is_control() || c.is_whitespace() {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("`{c}`")
     }
 }

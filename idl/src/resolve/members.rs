@@ -40,13 +40,13 @@ impl Resolver<'_> {
             idents.push((member.kind, &member.name.name, member.name.span));
             let name = match member.kind {
                 MemberKind::Tool => {
-                    let tool = self.tool(member, service_attrs.rename_all);
+                    let tool = self.tool(member, &service_attrs);
                     let name = tool.name.clone();
                     service.tools.push(tool);
                     name
                 }
                 MemberKind::Resource => {
-                    let resource = self.resource(member);
+                    let resource = self.resource(member, &service_attrs);
                     let name = resource.name.clone();
                     let same_uri = service
                         .resources
@@ -68,7 +68,7 @@ impl Resolver<'_> {
                     name
                 }
                 MemberKind::Prompt => {
-                    let prompt = self.prompt(member);
+                    let prompt = self.prompt(member, &service_attrs);
                     let name = prompt.name.clone();
                     service.prompts.push(prompt);
                     name
@@ -116,10 +116,10 @@ impl Resolver<'_> {
         }
     }
 
-    /// A tool; `rename` is its service's `@rename_all`, which the tool's own overrides.
-    pub(super) fn tool(&mut self, decl: &MemberDecl, rename: Option<RenamePolicy>) -> Tool {
+    /// A tool; its own `@rename_all` and `@scopes` override its service's (`service`).
+    pub(super) fn tool(&mut self, decl: &MemberDecl, service: &Attrs) -> Tool {
         let attrs = self.attrs(&decl.attrs, Site::Tool);
-        let rename = attrs.rename_all.or(rename);
+        let rename = attrs.rename_all.or(service.rename_all);
         let params = self.fields(&decl.params, Site::Param, rename, "E0203", "parameter");
         let params = self.spread(decl, params);
         let returns = self.returns(decl.returns.as_ref(), true);
@@ -171,10 +171,11 @@ impl Resolver<'_> {
             ui: attrs.ui.clone(),
             task: attrs.task,
             open: attrs.open,
+            scopes: scopes(&attrs, service),
         }
     }
 
-    pub(super) fn resource(&mut self, decl: &MemberDecl) -> Resource {
+    pub(super) fn resource(&mut self, decl: &MemberDecl, service: &Attrs) -> Resource {
         let attrs = self.attrs(&decl.attrs, Site::Resource);
         self.blank_name(&attrs, "resource");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
@@ -247,6 +248,7 @@ impl Resolver<'_> {
             mime_type: attrs.mime.clone(),
             params,
             returns,
+            scopes: scopes(&attrs, service),
         }
     }
 
@@ -371,7 +373,7 @@ impl Resolver<'_> {
         }
     }
 
-    pub(super) fn prompt(&mut self, decl: &MemberDecl) -> Prompt {
+    pub(super) fn prompt(&mut self, decl: &MemberDecl, service: &Attrs) -> Prompt {
         let attrs = self.attrs(&decl.attrs, Site::Prompt);
         self.blank_name(&attrs, "prompt");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
@@ -389,6 +391,7 @@ impl Resolver<'_> {
             description: description(&attrs, &decl.doc),
             params,
             returns: self.returns(decl.returns.as_ref(), false),
+            scopes: scopes(&attrs, service),
         }
     }
 
@@ -428,4 +431,14 @@ impl Resolver<'_> {
             );
         }
     }
+}
+
+/// A member's `@scopes`, else its service's, else none (`@scopes()` on a member: none, even
+/// when its service has some).
+fn scopes(own: &Attrs, service: &Attrs) -> Vec<String> {
+    own.scopes
+        .as_ref()
+        .or(service.scopes.as_ref())
+        .cloned()
+        .unwrap_or_default()
 }

@@ -312,6 +312,8 @@ impl Connection {
                 cancelled: Default::default(),
                 cancel_signal: Default::default(),
                 route: self.route.borrow().clone(),
+                #[cfg(feature = "auth")]
+                auth: crate::context::request_auth(),
             }),
             server: self.server.clone(),
         })

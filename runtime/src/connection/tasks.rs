@@ -319,6 +319,8 @@ fn detached_state(
         cancelled: Default::default(),
         cancel_signal: Default::default(),
         route: None,
+        #[cfg(feature = "auth")]
+        auth: crate::context::request_auth(),
     })
 }
 

@@ -36,6 +36,7 @@ pub struct HttpConfig {
     pub(crate) stream_results: bool,
     pub(crate) max_sessions: usize,
     pub(crate) session_idle: Duration,
+    pub(crate) handshake_timeout: Duration,
     pub(crate) retry_after_secs: u32,
     pub(crate) bearer: Option<BearerCheck>,
     pub(crate) resource_metadata: Option<String>,
@@ -43,6 +44,86 @@ pub struct HttpConfig {
     pub(crate) replay_bytes: usize,
     pub(crate) sse_retry: Duration,
     pub(crate) poll_tools: Vec<String>,
+    /// Origins whose browser scripts may call the endpoint (CORS); lower case.
+    pub(crate) cors_origins: Vec<String>,
+    #[cfg(feature = "auth")]
+    pub(crate) auth: Option<Arc<AuthConfig>>,
+}
+
+/// The endpoint as an OAuth 2.1 resource server (feature `auth`; the MCP specification's
+/// `basic/authorization`): every request needs a valid access token, each tool, resource
+/// and prompt the scopes its `.tool` file declares (`@scopes`), and the protected resource
+/// metadata (RFC 9728) tells clients where to get tokens. Given to [`HttpConfig::auth`].
+///
+/// ```no_run
+/// # fn f() -> Result<(), String> {
+/// use toolidl_runtime::http::{AuthConfig, HttpConfig};
+/// let auth = AuthConfig::jwt("https://auth.example.com", "https://mcp.example.com/mcp")?;
+/// let config = HttpConfig::new().allow_host("mcp.example.com").auth(auth);
+/// # Ok(()) }
+/// ```
+#[cfg(feature = "auth")]
+#[derive(Clone)]
+pub struct AuthConfig {
+    pub(crate) verifier: Arc<dyn crate::auth::TokenVerifier>,
+    pub(crate) resource: String,
+    pub(crate) authorization_servers: Vec<String>,
+    pub(crate) resource_name: Option<String>,
+    pub(crate) resource_documentation: Option<String>,
+    pub(crate) max_sessions_per_subject: usize,
+}
+
+#[cfg(feature = "auth")]
+impl AuthConfig {
+    /// Tokens checked by `verifier`, for the resource `resource`: the endpoint's canonical
+    /// URL (`https://mcp.example.com/mcp`), published as the metadata's `resource`. Name at
+    /// least one authorization server with [`AuthConfig::authorization_server`].
+    pub fn new(resource: impl Into<String>, verifier: impl crate::auth::TokenVerifier) -> Self {
+        AuthConfig {
+            verifier: Arc::new(verifier),
+            resource: resource.into(),
+            authorization_servers: Vec::new(),
+            resource_name: None,
+            resource_documentation: None,
+            max_sessions_per_subject: 16,
+        }
+    }
+
+    /// JWT access tokens of the authorization server `issuer` whose audience is `resource`
+    /// ([`JwtVerifier`](crate::auth::JwtVerifier) with its defaults), and that server
+    /// published. An error names an issuer that is neither https nor http on loopback.
+    pub fn jwt(issuer: impl Into<String>, resource: impl Into<String>) -> Result<Self, String> {
+        let (issuer, resource) = (issuer.into(), resource.into());
+        let verifier =
+            crate::auth::JwtVerifier::builder(issuer.clone(), resource.clone()).build()?;
+        Ok(AuthConfig::new(resource, verifier).authorization_server(issuer))
+    }
+
+    /// An authorization server clients may get tokens from (its issuer identifier), listed
+    /// in the metadata's `authorization_servers`.
+    pub fn authorization_server(mut self, issuer: impl Into<String>) -> Self {
+        self.authorization_servers.push(issuer.into());
+        self
+    }
+
+    /// How many sessions one subject (`sub`) may have open (default 16): its next session
+    /// ends its longest idle one, so one token cannot take the table from the others.
+    pub fn max_sessions_per_subject(mut self, n: usize) -> Self {
+        self.max_sessions_per_subject = n.max(1);
+        self
+    }
+
+    /// The metadata's `resource_name`: a human-readable name of the server.
+    pub fn resource_name(mut self, name: impl Into<String>) -> Self {
+        self.resource_name = Some(name.into());
+        self
+    }
+
+    /// The metadata's `resource_documentation`: a URL of documentation for developers.
+    pub fn resource_documentation(mut self, url: impl Into<String>) -> Self {
+        self.resource_documentation = Some(url.into());
+        self
+    }
 }
 
 /// The loopback names every server accepts in `Host` and `Origin`, with any port.
@@ -64,6 +145,7 @@ impl Default for HttpConfig {
             stream_results: false,
             max_sessions: 1024,
             session_idle: Duration::from_secs(30 * 60),
+            handshake_timeout: Duration::from_secs(10),
             retry_after_secs: 1,
             bearer: None,
             resource_metadata: None,
@@ -71,6 +153,9 @@ impl Default for HttpConfig {
             replay_bytes: 1024 * 1024,
             sse_retry: Duration::from_secs(1),
             poll_tools: Vec::new(),
+            cors_origins: Vec::new(),
+            #[cfg(feature = "auth")]
+            auth: None,
         }
     }
 }
@@ -128,6 +213,19 @@ impl HttpConfig {
         self
     }
 
+    /// Lets browser scripts of `origin` (`https://app.example.com`, exactly) call the
+    /// endpoint (CORS; no origin by default): its preflight `OPTIONS` is answered (204, the
+    /// methods and the MCP request headers), and responses to it carry
+    /// `Access-Control-Allow-Origin` and expose `Mcp-Session-Id`, `MCP-Protocol-Version` and
+    /// `WWW-Authenticate`. The origin is also accepted by the `Origin` check
+    /// ([`HttpConfig::allow_origin`]); other origins are still refused there (403).
+    pub fn cors_origin(mut self, origin: impl Into<String>) -> Self {
+        let origin = origin.into().to_ascii_lowercase();
+        self.origins.push(origin.clone());
+        self.cors_origins.push(origin);
+        self
+    }
+
     /// Accepts any `Origin`. Only for servers that no browser page should be able to reach
     /// through DNS rebinding anyway (not on a developer's machine).
     pub fn allow_any_origin(mut self) -> Self {
@@ -171,8 +269,11 @@ impl HttpConfig {
         self
     }
 
-    /// How many sessions may be open at once (default 1024); `initialize` beyond that, once
-    /// idle sessions are ended, answers 503.
+    /// How many sessions may be open at once (default 1024). When the table is full, a new
+    /// session first ends those that never finished the handshake within
+    /// [`handshake_timeout`](Self::handshake_timeout) and those idle for
+    /// [`session_idle_timeout`](Self::session_idle_timeout), then the one idle longest; only
+    /// when every session is serving a request does `initialize` answer 503.
     pub fn max_sessions(mut self, n: usize) -> Self {
         self.max_sessions = n;
         self
@@ -181,6 +282,14 @@ impl HttpConfig {
     /// A session unused for this long (default 30 minutes) may be ended to make room.
     pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
         self.session_idle = idle;
+        self
+    }
+
+    /// How long a session opened by `initialize` may wait for `notifications/initialized`
+    /// (default 10 s) before a full table ends it for a newcomer: a flood of `initialize`
+    /// requests that never finish the handshake cannot keep the table full.
+    pub fn handshake_timeout(mut self, timeout: Duration) -> Self {
+        self.handshake_timeout = timeout;
         self
     }
 
@@ -234,6 +343,16 @@ impl HttpConfig {
         self
     }
 
+    /// Makes the endpoint an OAuth 2.1 resource server (feature `auth`): see [`AuthConfig`].
+    /// The protected resource metadata is served at `/.well-known/oauth-protected-resource`
+    /// and at the same path suffixed with the endpoint's (`…/mcp`); challenges name the
+    /// latter unless [`HttpConfig::resource_metadata`] names another URL.
+    #[cfg(feature = "auth")]
+    pub fn auth(mut self, auth: AuthConfig) -> Self {
+        self.auth = Some(Arc::new(auth));
+        self
+    }
+
     pub(crate) fn add_bound_address(&mut self, addr: SocketAddr) {
         let bound = addr.to_string().to_ascii_lowercase();
         if !self.hosts.contains(&bound) {
@@ -258,6 +377,7 @@ impl fmt::Debug for HttpConfig {
             .field("stream_results", &self.stream_results)
             .field("max_sessions", &self.max_sessions)
             .field("session_idle", &self.session_idle)
+            .field("handshake_timeout", &self.handshake_timeout)
             .field("retry_after_secs", &self.retry_after_secs)
             .field("bearer", &self.bearer.as_ref().map(|_| "<check>"))
             .field("resource_metadata", &self.resource_metadata)
@@ -265,6 +385,7 @@ impl fmt::Debug for HttpConfig {
             .field("replay_bytes", &self.replay_bytes)
             .field("sse_retry", &self.sse_retry)
             .field("poll_tools", &self.poll_tools)
+            .field("cors_origins", &self.cors_origins)
             .finish()
     }
 }

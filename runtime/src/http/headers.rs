@@ -78,9 +78,10 @@ fn origin_allowed(config: &HttpConfig, origin: &str) -> bool {
 }
 
 /// The 401 to answer unless the bearer check (when configured) accepts the request's token.
-pub(crate) fn check_bearer(config: &HttpConfig, parts: &Parts) -> Option<Response<Out>> {
-    let check = config.bearer.as_ref()?;
-    let token = value(parts, header::AUTHORIZATION.as_str())
+/// The token of `Authorization: Bearer <token>`, when the request has one (the only place
+/// a token is read from: never the query string).
+pub(crate) fn bearer_token(parts: &Parts) -> Option<&str> {
+    value(parts, header::AUTHORIZATION.as_str())
         .flatten()
         .and_then(|v| {
             let (scheme, token) = v.split_once(' ')?;
@@ -88,7 +89,12 @@ pub(crate) fn check_bearer(config: &HttpConfig, parts: &Parts) -> Option<Respons
                 .eq_ignore_ascii_case("bearer")
                 .then(|| token.trim_matches([' ', '\t']))
         })
-        .filter(|t| !t.is_empty());
+        .filter(|t| !t.is_empty())
+}
+
+pub(crate) fn check_bearer(config: &HttpConfig, parts: &Parts) -> Option<Response<Out>> {
+    let check = config.bearer.as_ref()?;
+    let token = bearer_token(parts);
     let refused = match token {
         Some(t) if check(t) => return None,
         Some(_) => true,

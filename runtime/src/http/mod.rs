@@ -36,15 +36,20 @@
 //! 2. `replay`: a session's replay buffer for `Last-Event-ID`.
 //! 3. `sessions`: a session (its connection and outbox) and the table of them.
 //! 4. `body`: response bodies (JSON, event streams) and reading request bodies.
-//! 5. `headers`, `params`: the header checks; `Mcp-Param-*` headers of tool parameters.
-//! 6. `state`: what every request handler of one endpoint shares.
-//! 7. `post`: a POST's message, answered.
-//! 8. `session_requests`: GET (a session's stream) and DELETE.
-//! 9. `route`: one request, checked, then routed by method.
-//! 10. `mount`: [`McpService`], the endpoint in an application's own router.
+//! 5. `headers`, `params`, `cors`: the header checks; `Mcp-Param-*` headers of tool
+//!    parameters; CORS for browser clients.
+//! 6. `authorize`: the OAuth resource server (feature `auth`): metadata, tokens, scopes.
+//! 7. `state`: what every request handler of one endpoint shares.
+//! 8. `post`: a POST's message, answered.
+//! 9. `session_requests`: GET (a session's stream) and DELETE.
+//! 10. `route`: one request, checked, then routed by method.
+//! 11. `mount`: [`McpService`], the endpoint in an application's own router.
 
+#[cfg(feature = "auth")]
+mod authorize;
 mod body;
 mod config;
+mod cors;
 mod headers;
 mod mount;
 mod params;
@@ -68,6 +73,8 @@ use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
 use crate::server::Server;
+#[cfg(feature = "auth")]
+pub use config::AuthConfig;
 pub use config::HttpConfig;
 pub use mount::{McpService, ResponseBody};
 use route::handle;

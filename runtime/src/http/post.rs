@@ -13,7 +13,7 @@ use super::body::{self, Answer, BodyError, Guard, Out, RequestBody, Resumable};
 use super::config::HttpConfig;
 use super::headers::{self, Mirrored};
 use super::params;
-use super::sessions::{Session, new_session_id, reject_long};
+use super::sessions::{Limits, Session, new_session_id, reject_long};
 use super::state::State;
 use crate::connection::Connection;
 use crate::protocol::Revision;
@@ -34,6 +34,9 @@ struct Peek<'a> {
     arguments: Option<&'a RawValue>,
     /// The message as parsed, handed on so that a connection does not parse it again.
     message: Option<Message<'a>>,
+    /// The request's verified access token, handed to the connection with the message.
+    #[cfg(feature = "auth")]
+    auth: Option<Arc<crate::auth::AuthInfo>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -74,6 +77,8 @@ fn peek(text: &str) -> Peek<'_> {
         name: None,
         arguments: None,
         message: None,
+        #[cfg(feature = "auth")]
+        auth: None,
     };
     let Ok(msg) = serde_json::from_str::<Message>(text) else {
         return invalid;
@@ -111,6 +116,19 @@ fn peek(text: &str) -> Peek<'_> {
         name,
         arguments,
         message: Some(msg),
+        #[cfg(feature = "auth")]
+        auth: None,
+    }
+}
+
+/// Runs `f`, which hands `p`'s message to a connection, with the request's identity.
+fn hand_over<T>(p: &Peek<'_>, f: impl FnOnce() -> T) -> T {
+    #[cfg(feature = "auth")]
+    return crate::context::with_auth(p.auth.clone(), f);
+    #[cfg(not(feature = "auth"))]
+    {
+        let _ = p;
+        f()
     }
 }
 
@@ -198,7 +216,12 @@ pub(crate) async fn post<B: RequestBody>(
         );
         return body::rpc_error(StatusCode::BAD_REQUEST, "null", &e);
     };
-    let p = peek(&text);
+    #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
+    let mut p = peek(&text);
+    #[cfg(feature = "auth")]
+    {
+        p.auth = super::authorize::identity(&parts);
+    }
     let mcp_method = McpMethod(p.method.as_deref().map(str::to_owned));
     // `return` in the block answers the request; the transport's log names its method.
     let mut response = async {
@@ -228,6 +251,10 @@ pub(crate) async fn post<B: RequestBody>(
                     }
                 }
             }
+            // The item is the one `Mcp-Method`/`Mcp-Name` name (checked equal to the body's).
+            if let Some(refused) = refuse_scopes(state, &parts, &p, id) {
+                return refused;
+            }
             return alone(state, &text, &p, permit, None, events_ok, true).await;
         }
         // The handshake revisions.
@@ -244,13 +271,16 @@ pub(crate) async fn post<B: RequestBody>(
                 }
             },
         };
+        if let Some(refused) = refuse_scopes(state, &parts, &p, id) {
+            return refused;
+        }
         let initialize = p.kind == Kind::Request && p.method.as_deref() == Some("initialize");
         if state.config.stateless {
             let assume = (!initialize).then_some(revision);
             return alone(state, &text, &p, permit, assume, events_ok, false).await;
         }
         match headers::value(&parts, "mcp-session-id") {
-            None if initialize => open_session(state, &text),
+            None if initialize => open_session(state, &text, &p, &parts),
             None => {
                 let e = RpcError::new(
                     code::INVALID_REQUEST,
@@ -258,7 +288,10 @@ pub(crate) async fn post<B: RequestBody>(
                 );
                 body::rpc_error(StatusCode::BAD_REQUEST, id, &e)
             }
-            Some(sid) => match sid.and_then(|sid| state.sessions.get(sid)) {
+            Some(sid) => match sid
+                .and_then(|sid| state.sessions.get(sid))
+                .filter(|s| owned(s, &parts))
+            {
                 Some(session) => {
                     in_session(&state.config, session, &text, &p, permit, events_ok).await
                 }
@@ -269,6 +302,34 @@ pub(crate) async fn post<B: RequestBody>(
     .await;
     response.extensions_mut().insert(mcp_method);
     response
+}
+
+/// The 403 that refuses a request whose token lacks a scope its item needs (feature `auth`).
+fn refuse_scopes(state: &State, parts: &Parts, p: &Peek<'_>, id: &str) -> Option<Response<Out>> {
+    #[cfg(feature = "auth")]
+    if p.kind == Kind::Request {
+        let name = p.name.as_deref();
+        return super::authorize::refuse_scopes(
+            state.protected()?,
+            parts,
+            p.method.as_deref(),
+            name,
+            id,
+        );
+    }
+    let _ = (state, parts, p, id);
+    None
+}
+
+/// Whether the request may use `session`: with authorization, only its subject's tokens may.
+pub(crate) fn owned(session: &Session, parts: &Parts) -> bool {
+    #[cfg(feature = "auth")]
+    return super::authorize::owns(session, parts);
+    #[cfg(not(feature = "auth"))]
+    {
+        let _ = (session, parts);
+        true
+    }
 }
 
 /// A 503 with the configured `Retry-After`.
@@ -317,10 +378,10 @@ async fn alone(
         conn.assume_session(revision);
     }
     let (tx, rx) = mpsc::unbounded_channel();
-    match &p.message {
+    hand_over(p, || match &p.message {
         Some(message) => conn.handle_routed_message(message.clone(), tx),
         None => conn.handle_routed(text, tx),
-    }
+    });
     let listen = p.method.as_deref() == Some("subscriptions/listen");
     body::answer(Answer {
         rx,
@@ -341,10 +402,10 @@ async fn alone(
 
 /// `initialize` without a session: a new connection; on success it becomes a session and
 /// its id goes out in `Mcp-Session-Id`.
-fn open_session(state: &Arc<State>, text: &str) -> Response<Out> {
+fn open_session(state: &Arc<State>, text: &str, p: &Peek<'_>, parts: &Parts) -> Response<Out> {
     let (conn, outbox) = Connection::new(&state.server, state.runtime.clone());
     let (tx, mut rx) = mpsc::unbounded_channel();
-    conn.handle_routed(text, tx);
+    hand_over(p, || conn.handle_routed(text, tx));
     // `initialize` is answered at once.
     let Ok(reply) = rx.try_recv() else {
         let e = RpcError::internal("Internal error.");
@@ -361,14 +422,28 @@ fn open_session(state: &Arc<State>, text: &str) -> Response<Out> {
     };
     let config = &state.config;
     let session = Session::new(id.clone(), conn, outbox, config);
-    if !state
-        .sessions
-        .insert(session, config.max_sessions, config.session_idle)
-    {
-        let r = body::error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Service unavailable: too many sessions; retry later.",
-        );
+    #[cfg(feature = "auth")]
+    super::authorize::bind(&session, parts);
+    #[cfg(not(feature = "auth"))]
+    let _ = parts;
+    let limits = Limits {
+        max: config.max_sessions,
+        idle: config.session_idle,
+        handshake: config.handshake_timeout,
+        #[cfg(feature = "auth")]
+        per_owner: config.auth.as_ref().map(|a| a.max_sessions_per_subject),
+        #[cfg(not(feature = "auth"))]
+        per_owner: None,
+    };
+    #[cfg(feature = "auth")]
+    let owner = session.owner.get().cloned();
+    #[cfg(feature = "auth")]
+    let same_owner = |s: &Session| owner.is_some() && s.owner.get() == owner.as_ref();
+    #[cfg(not(feature = "auth"))]
+    let same_owner = |_: &Session| false;
+    if !state.sessions.insert(session, limits, same_owner) {
+        let e = RpcError::internal("Service unavailable: too many sessions; retry later.");
+        let r = body::rpc_error(StatusCode::SERVICE_UNAVAILABLE, p.id.unwrap_or("null"), &e);
         return retry_later(config, r);
     }
     let mut r = body::json(status, reply.text);
@@ -409,8 +484,11 @@ async fn in_session(
         && p.name
             .as_deref()
             .is_some_and(|n| config.poll_tools.iter().any(|t| t == n));
+    if p.method.as_deref() == Some("notifications/initialized") {
+        session.settle();
+    }
     let (tx, rx) = mpsc::unbounded_channel();
-    let handled = session.handle(text, p.message.clone(), tx);
+    let handled = hand_over(p, || session.handle(text, p.message.clone(), tx));
     let guard = Guard {
         _permit: Some(permit),
         own_connection: None,

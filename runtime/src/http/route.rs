@@ -17,7 +17,9 @@ pub(crate) async fn handle<B: RequestBody>(state: Arc<State>, req: Request<B>) -
         Some(v) => v.to_str().unwrap_or("<invalid>").to_owned(),
         None => "-".to_owned(),
     };
-    let response = route(&state, req).await;
+    let origin = super::cors::origin_of(&state.config, req.headers());
+    let mut response = route(&state, req).await;
+    super::cors::allow(origin.as_deref(), &mut response);
     if tracing::enabled!(tracing::Level::DEBUG) {
         let mcp = response
             .extensions()
@@ -37,8 +39,25 @@ pub(crate) async fn handle<B: RequestBody>(state: Arc<State>, req: Request<B>) -
 
 /// The security checks, then the method.
 async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<Out> {
-    let (parts, mut incoming) = req.into_parts();
+    #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
+    let (mut parts, mut incoming) = req.into_parts();
     let limit = state.config.max_body_bytes;
+    #[cfg(feature = "auth")]
+    if super::authorize::is_metadata_path(parts.uri.path())
+        && (state.mounted || state.config.auth.is_some())
+    {
+        let response = headers::check_host_and_origin(&state.config, &parts).unwrap_or_else(|| {
+            match state.protected() {
+                Some(protected) => super::authorize::metadata(protected, &parts.method),
+                // Mounted there by the application, without authorization configured.
+                None => body::error(
+                    StatusCode::NOT_FOUND,
+                    "Not found: this endpoint has no authorization.",
+                ),
+            }
+        });
+        return body::drained(response, &mut incoming, limit).await;
+    }
     let rejection = headers::check_host_and_origin(&state.config, &parts)
         .or_else(|| {
             // A mounted endpoint is wherever the host application's router put it.
@@ -49,8 +68,15 @@ async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<
                 )
             })
         })
+        .or_else(|| super::cors::preflight(&state.config, &parts))
         .or_else(|| headers::check_bearer(&state.config, &parts));
     if let Some(response) = rejection {
+        return body::drained(response, &mut incoming, limit).await;
+    }
+    #[cfg(feature = "auth")]
+    if let Some(protected) = state.protected()
+        && let Err(response) = super::authorize::authenticate(protected, &mut parts).await
+    {
         return body::drained(response, &mut incoming, limit).await;
     }
     match parts.method {

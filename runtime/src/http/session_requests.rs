@@ -9,7 +9,7 @@ use hyper::{Response, StatusCode};
 
 use super::body::{self, Guard, Out};
 use super::headers;
-use super::post::stop_future;
+use super::post::{owned, stop_future};
 use super::replay::Resume;
 use super::sessions::{OutboxLease, Session, lock};
 use super::state::State;
@@ -33,12 +33,15 @@ fn named_session(state: &State, parts: &Parts) -> Result<Arc<Session>, Box<Respo
             StatusCode::BAD_REQUEST,
             "Bad request: the Mcp-Session-Id header is required.",
         ))),
-        Some(id) => id.and_then(|id| state.sessions.get(id)).ok_or_else(|| {
-            Box::new(body::error(
-                StatusCode::NOT_FOUND,
-                "Not found: no session has this Mcp-Session-Id (it ended, or never existed).",
-            ))
-        }),
+        Some(id) => id
+            .and_then(|id| state.sessions.get(id))
+            .filter(|s| owned(s, parts))
+            .ok_or_else(|| {
+                Box::new(body::error(
+                    StatusCode::NOT_FOUND,
+                    "Not found: no session has this Mcp-Session-Id (it ended, or never existed).",
+                ))
+            }),
     }
 }
 

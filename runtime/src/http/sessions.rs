@@ -24,8 +24,14 @@ pub(crate) struct Session {
     last_used: Mutex<Instant>,
     /// Requests and streams being served.
     active: AtomicUsize,
+    /// When `initialize` opened it, and whether `notifications/initialized` followed.
+    opened: Instant,
+    settled: std::sync::atomic::AtomicBool,
     /// The events last sent on its streams, for `Last-Event-ID`.
     replay: Mutex<Replay>,
+    /// The subject of the token that opened it (feature `auth`; `authorize` binds and checks).
+    #[cfg(feature = "auth")]
+    pub owner: std::sync::OnceLock<Option<String>>,
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -40,7 +46,11 @@ impl Session {
             outbox: Mutex::new(Some(outbox)),
             last_used: Mutex::new(Instant::now()),
             active: AtomicUsize::new(0),
+            opened: Instant::now(),
+            settled: Default::default(),
             replay: Mutex::new(Replay::new(config.replay_events, config.replay_bytes)),
+            #[cfg(feature = "auth")]
+            owner: Default::default(),
         })
     }
 
@@ -78,6 +88,18 @@ impl Session {
     pub fn release(&self) {
         self.active.fetch_sub(1, Ordering::AcqRel);
         *lock(&self.last_used) = Instant::now();
+    }
+
+    /// The client finished the handshake (`notifications/initialized`).
+    pub fn settle(&self) {
+        self.settled.store(true, Ordering::Release);
+    }
+
+    /// Opened more than `timeout` ago and never settled: a handshake left half done.
+    fn abandoned(&self, now: Instant, timeout: Duration) -> bool {
+        !self.settled.load(Ordering::Acquire)
+            && self.active.load(Ordering::Acquire) == 0
+            && now.saturating_duration_since(self.opened) >= timeout
     }
 
     fn idle_for(&self, now: Instant) -> Duration {
@@ -143,26 +165,55 @@ impl Sessions {
         lock(&self.map).get(id).cloned()
     }
 
-    /// Adds a session; when `max` are open, first ends those idle for `idle` or longer.
-    /// `false` when there is still no room.
-    pub fn insert(&self, session: Arc<Session>, max: usize, idle: Duration) -> bool {
+    /// Adds a session. When `limits.max` are open, first ends those whose handshake was left
+    /// half done for `limits.handshake` and those idle for `limits.idle`, then the one idle
+    /// longest; when `same_owner` (sessions of the new one's subject) says `limits.per_owner`
+    /// of them are open, the longest idle of those goes. `false` when every session is
+    /// serving a request (nothing can be ended).
+    pub fn insert(
+        &self,
+        session: Arc<Session>,
+        limits: Limits,
+        same_owner: impl Fn(&Session) -> bool,
+    ) -> bool {
         let mut map = lock(&self.map);
-        if map.len() >= max {
-            let now = Instant::now();
+        let now = Instant::now();
+        if map.len() >= limits.max {
             let stale: Vec<String> = map
                 .iter()
-                .filter(|(_, s)| s.idle_for(now) >= idle)
+                .filter(|(_, s)| {
+                    s.abandoned(now, limits.handshake) || s.idle_for(now) >= limits.idle
+                })
                 .map(|(id, _)| id.clone())
                 .collect();
             for id in stale {
-                if let Some(s) = map.remove(&id) {
-                    tracing::debug!(session = %id, "idle session ended to make room");
-                    s.end();
-                }
+                end(&mut map, &id, "a stale session ended to make room");
             }
         }
-        if map.len() >= max {
-            return false;
+        let longest_idle = |map: &HashMap<String, Arc<Session>>,
+                            only: &dyn Fn(&Session) -> bool| {
+            map.iter()
+                .filter(|(_, s)| only(s) && s.active.load(Ordering::Acquire) == 0)
+                .max_by_key(|(_, s)| s.idle_for(now))
+                .map(|(id, _)| id.clone())
+        };
+        if let Some(cap) = limits.per_owner {
+            let owned = map.values().filter(|s| same_owner(s)).count();
+            if owned >= cap.max(1)
+                && let Some(id) = longest_idle(&map, &same_owner)
+            {
+                end(
+                    &mut map,
+                    &id,
+                    "the subject's longest idle session ended for its new one",
+                );
+            }
+        }
+        if map.len() >= limits.max {
+            match longest_idle(&map, &|_| true) {
+                Some(id) => end(&mut map, &id, "the longest idle session ended to make room"),
+                None => return false,
+            }
         }
         map.insert(session.id.clone(), session);
         true
@@ -177,6 +228,24 @@ impl Sessions {
         for s in all {
             s.end();
         }
+    }
+}
+
+/// What [`Sessions::insert`] may end to make room.
+#[derive(Clone, Copy)]
+pub(crate) struct Limits {
+    pub max: usize,
+    pub idle: Duration,
+    /// How long a session may wait for `notifications/initialized`.
+    pub handshake: Duration,
+    /// Sessions of one subject (with authorization).
+    pub per_owner: Option<usize>,
+}
+
+fn end(map: &mut HashMap<String, Arc<Session>>, id: &str, why: &str) {
+    if let Some(s) = map.remove(id) {
+        tracing::debug!(session = %id, "{why}");
+        s.end();
     }
 }
 

@@ -22,6 +22,9 @@ pub(crate) struct State {
     /// Served as a [`McpService`] in someone else's router, which has matched the path.
     pub mounted: bool,
     pub runtime: tokio::runtime::Handle,
+    /// The scopes of the server's items, read once per registry (feature `auth`).
+    #[cfg(feature = "auth")]
+    pub scopes: super::authorize::ScopeCache,
 }
 
 impl State {
@@ -40,6 +43,19 @@ impl State {
             shutdown,
             runtime: tokio::runtime::Handle::current(),
             mounted,
+            #[cfg(feature = "auth")]
+            scopes: Default::default(),
+        })
+    }
+
+    /// What the authorization checks read, when the endpoint has authorization.
+    #[cfg(feature = "auth")]
+    pub(crate) fn protected(&self) -> Option<super::authorize::Protected<'_>> {
+        Some(super::authorize::Protected {
+            auth: self.config.auth.as_deref()?,
+            config: &self.config,
+            server: &self.server,
+            scopes: &self.scopes,
         })
     }
 }

@@ -431,3 +431,20 @@ pub fn text_of(response: &Value) -> &str {
         .as_str()
         .unwrap_or_else(|| panic!("no text in {response}"))
 }
+
+/// Serves [`kitchen_server`] over HTTP on a loopback port with `config`: its address, and
+/// the sender that stops it.
+#[cfg(feature = "http")]
+pub async fn serve_kitchen(
+    config: toolidl_runtime::http::HttpConfig,
+) -> (String, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let http = toolidl_runtime::http::HttpServer::from_listener(kitchen_server(), listener, config)
+        .unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(http.run_until(async {
+        let _ = stopped.await;
+    }));
+    (addr, stop)
+}

@@ -65,6 +65,12 @@ pub const ATTRIBUTES: &[AttributeDoc] = &[
         does: "The tool may (or must) run as a task (the MCP tasks extension).",
     },
     AttributeDoc {
+        name: "scopes",
+        on: "service, tool, resource, prompt",
+        usage: "@scopes(\"notes:read\", …), or @scopes() for none",
+        does: "The OAuth scopes a token must hold to use it; a member's replace its service's.",
+    },
+    AttributeDoc {
         name: "uri",
         on: "resource",
         usage: "@uri(\"scheme://path/{param}\")",

@@ -279,6 +279,7 @@ fn probe_schema(model: &Model, ty: Type, constraints: Constraints) -> Option<Val
         ui: None,
         task: None,
         open: false,
+        scopes: Vec::new(),
     };
     let schema = input_schema(model, &tool, &SchemaOptions::default()).ok()?;
     let mut fragment = schema.get("properties")?.get("value")?.clone();

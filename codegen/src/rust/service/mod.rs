@@ -266,13 +266,37 @@ impl Context<'_> {
         let tools = listing_fn(quote!(tools), quote!(rt::ToolDef), &listings.tools, |l| {
             let name = Literal::string(&l.name);
             let json = raw_string(&l.json());
-            quote!(rt::ToolDef::new(#name, #json))
+            let scopes = service.tools.iter().find(|t| t.ident == l.ident);
+            scoped(
+                quote!(rt::ToolDef::new(#name, #json)),
+                scopes.map(|t| &t.scopes),
+            )
         });
         let call_tool = self.call_tool(service);
         let task_support = tools::task_support(service);
-        let listing_def = |l: &Listing| {
+        let def = |l: &Listing, scopes: Option<&Vec<String>>| {
             let json = raw_string(&l.json());
-            quote!(rt::ListingDef::new(#json))
+            scoped(quote!(rt::ListingDef::new(#json)), scopes)
+        };
+        let listing_def = |l: &Listing| {
+            def(
+                l,
+                service
+                    .resources
+                    .iter()
+                    .find(|r| r.ident == l.ident)
+                    .map(|r| &r.scopes),
+            )
+        };
+        let prompt_def = |l: &Listing| {
+            def(
+                l,
+                service
+                    .prompts
+                    .iter()
+                    .find(|p| p.ident == l.ident)
+                    .map(|p| &p.scopes),
+            )
         };
         let resources = listing_fn(
             quote!(resources),
@@ -290,7 +314,7 @@ impl Context<'_> {
             quote!(prompts),
             quote!(rt::ListingDef),
             &listings.prompts,
-            listing_def,
+            prompt_def,
         );
         let read = (!service.resources.is_empty()).then(|| self.read_resource(service, listings));
         let get_prompt = (!service.prompts.is_empty()).then(|| self.get_prompt(service));
@@ -453,6 +477,14 @@ pub fn input_names(service: &Service) -> Vec<(String, String)> {
 
 fn decoder_name(ident: &str) -> Ident {
     format_ident!("decode_{}", names::value_name(ident))
+}
+
+/// `def.scopes(&["a", "b"])` for an item declared with `@scopes`; `def` when it needs none.
+fn scoped(def: TokenStream, scopes: Option<&Vec<String>>) -> TokenStream {
+    match scopes {
+        Some(scopes) if !scopes.is_empty() => quote!(#def.scopes(&[#(#scopes),*])),
+        _ => def,
+    }
 }
 
 /// `fn tools(&self) -> &[rt::ToolDef] { static TOOLS: … }`, or nothing for an empty list.

@@ -200,3 +200,27 @@ pub fn temp_db() -> (tempfile::TempDir, std::path::PathBuf) {
     let path = dir.path().join("notes.db");
     (dir, path)
 }
+
+/// Starts the binary with `--http 127.0.0.1:0` and `args`; returns it and the address it
+/// printed (`serving MCP at http://ADDR/mcp`).
+pub fn spawn_http(args: &[&str]) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_notes-example"))
+        .args(["--http", "127.0.0.1:0"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start notes-example");
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().expect("stderr"))
+        .read_line(&mut line)
+        .expect("read");
+    let addr = line
+        .trim()
+        .strip_prefix("serving MCP at http://")
+        .and_then(|a| a.strip_suffix("/mcp"))
+        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+        .to_owned();
+    (child, addr)
+}

@@ -1,0 +1,329 @@
+//! The OAuth 2.1 resource server (feature `auth`): the protected resource metadata
+//! (RFC 9728), the bearer token of each request checked by the configured
+//! [`TokenVerifier`](crate::auth::TokenVerifier), the challenges (RFC 6750 §3), the scopes
+//! each tool, resource and prompt declares, and sessions bound to their subject.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, Weak};
+
+use hyper::http::request::Parts;
+use hyper::{Method, Response, StatusCode, header};
+use serde_json::{Value, json};
+
+use super::body::{self, Out};
+use super::config::{AuthConfig, HttpConfig};
+use super::headers;
+use super::sessions::Session;
+use crate::auth::{AuthInfo, TokenError};
+use crate::server::{Registry, Server};
+
+/// What the checks read: the endpoint's options, its server, the scopes of its items.
+#[derive(Clone, Copy)]
+pub(crate) struct Protected<'a> {
+    pub config: &'a HttpConfig,
+    pub auth: &'a AuthConfig,
+    pub server: &'a Server,
+    pub scopes: &'a ScopeCache,
+}
+
+/// The well-known path of protected resource metadata (RFC 9728 §3).
+const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+
+/// The scope never put in a challenge: a resource server has no say in refresh tokens.
+const OFFLINE_ACCESS: &str = "offline_access";
+
+/// The scopes each tool, resource and prompt needs, read once per registry.
+#[derive(Default)]
+pub(crate) struct ScopeIndex {
+    tools: HashMap<String, &'static [&'static str]>,
+    prompts: HashMap<String, &'static [&'static str]>,
+    resources: HashMap<String, &'static [&'static str]>,
+    templates: Vec<(String, &'static [&'static str])>,
+    /// Every scope of every item, sorted: `scopes_supported`.
+    all: Vec<&'static str>,
+}
+
+impl ScopeIndex {
+    fn new(registry: &Registry) -> ScopeIndex {
+        let mut index = ScopeIndex::default();
+        let mut all = BTreeSet::new();
+        let field = |json: &str, key: &str| {
+            serde_json::from_str::<Value>(json)
+                .ok()
+                .and_then(|v| v.get(key)?.as_str().map(str::to_owned))
+        };
+        for service in &registry.services {
+            for tool in service.tools() {
+                all.extend(tool.scopes);
+                index
+                    .tools
+                    .entry(tool.name.to_string())
+                    .or_insert(tool.scopes);
+            }
+            for prompt in service.prompts() {
+                all.extend(prompt.scopes);
+                if let Some(name) = field(&prompt.json, "name") {
+                    index.prompts.entry(name).or_insert(prompt.scopes);
+                }
+            }
+            for resource in service.resources() {
+                all.extend(resource.scopes);
+                if let Some(uri) = field(&resource.json, "uri") {
+                    index.resources.entry(uri).or_insert(resource.scopes);
+                }
+            }
+            for template in service.resource_templates() {
+                all.extend(template.scopes);
+                if let Some(uri) = field(&template.json, "uriTemplate") {
+                    index.templates.push((uri, template.scopes));
+                }
+            }
+        }
+        index.all = all.into_iter().collect();
+        index
+    }
+
+    /// The scopes the request `method` on the item `name` needs (nothing for any other method).
+    fn needed(&self, method: &str, name: &str) -> &'static [&'static str] {
+        let found = match method {
+            "tools/call" => self.tools.get(name).copied(),
+            "prompts/get" => self.prompts.get(name).copied(),
+            "resources/read" | "resources/subscribe" => {
+                self.resources.get(name).copied().or_else(|| {
+                    self.templates
+                        .iter()
+                        .find(|(t, _)| crate::uri_template::capture(t, name).is_some())
+                        .map(|(_, s)| *s)
+                })
+            }
+            _ => None,
+        };
+        found.unwrap_or(&[])
+    }
+}
+
+/// The [`ScopeIndex`] of the server's current registry (services may be added at run time).
+#[derive(Default)]
+pub(crate) struct ScopeCache {
+    slot: Mutex<Option<(Weak<Registry>, Arc<ScopeIndex>)>>,
+}
+
+impl ScopeCache {
+    fn index(&self, server: &Server) -> Arc<ScopeIndex> {
+        let registry = server.registry();
+        let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((weak, index)) = &*slot
+            && weak.upgrade().is_some_and(|r| Arc::ptr_eq(&r, &registry))
+        {
+            return index.clone();
+        }
+        let index = Arc::new(ScopeIndex::new(&registry));
+        *slot = Some((Arc::downgrade(&registry), index.clone()));
+        index
+    }
+}
+
+/// Whether `path` is where the protected resource metadata is served: the root form, or the
+/// form suffixed with the endpoint's path (RFC 9728 §3.1).
+pub(crate) fn is_metadata_path(path: &str) -> bool {
+    path == WELL_KNOWN
+        || path
+            .strip_prefix(WELL_KNOWN)
+            .is_some_and(|p| p.starts_with('/'))
+}
+
+/// The protected resource metadata document (answered to `GET` without a token).
+pub(crate) fn metadata(p: Protected<'_>, method: &Method) -> Response<Out> {
+    if method != Method::GET && method != Method::HEAD {
+        let mut r = body::error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Method not allowed: the protected resource metadata is read with GET.",
+        );
+        r.headers_mut()
+            .insert(header::ALLOW, header::HeaderValue::from_static("GET, HEAD"));
+        return r;
+    }
+    let auth = p.auth;
+    let index = p.scopes.index(p.server);
+    let mut doc = json!({
+        "resource": auth.resource,
+        "authorization_servers": auth.authorization_servers,
+        "scopes_supported": index.all,
+        "bearer_methods_supported": ["header"],
+    });
+    if let (Some(name), Some(map)) = (&auth.resource_name, doc.as_object_mut()) {
+        map.insert("resource_name".into(), json!(name));
+    }
+    if let (Some(docs), Some(map)) = (&auth.resource_documentation, doc.as_object_mut()) {
+        map.insert("resource_documentation".into(), json!(docs));
+    }
+    let mut r = body::json(StatusCode::OK, doc.to_string());
+    r.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("max-age=300"),
+    );
+    r
+}
+
+/// The URL of the metadata, as challenges name it: the configured one, else the well-known
+/// URL suffixed with the resource's path.
+fn metadata_url(p: Protected<'_>) -> String {
+    if let Some(url) = &p.config.resource_metadata {
+        return url.clone();
+    }
+    let resource = p.auth.resource.as_str();
+    let after_scheme = resource.find("://").map_or(0, |i| i + 3);
+    let path_start = resource[after_scheme..]
+        .find('/')
+        .map_or(resource.len(), |i| after_scheme + i);
+    let (origin, path) = resource.split_at(path_start);
+    format!("{origin}{WELL_KNOWN}{}", path.trim_end_matches('/'))
+}
+
+/// `WWW-Authenticate: Bearer …` with these parameters (quotes and backslashes left out of
+/// values, which never need them).
+fn challenge(
+    status: StatusCode,
+    message: &str,
+    params: &[(&str, String)],
+    id: &str,
+) -> Response<Out> {
+    let code = crate::protocol::code::INVALID_REQUEST;
+    let error = crate::protocol::RpcError::new(code, message);
+    let mut r = body::rpc_error(status, id, &error);
+    let text = params
+        .iter()
+        .map(|(k, v)| format!("{k}=\"{}\"", v.replace(['"', '\\'], "")))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let Ok(v) = header::HeaderValue::from_str(&format!("Bearer {text}")) {
+        r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+    }
+    r
+}
+
+fn scope_text(scopes: &[&str]) -> String {
+    scopes
+        .iter()
+        .filter(|s| **s != OFFLINE_ACCESS)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The request's bearer token, checked: `Ok` with what it says (kept in the request's
+/// extensions for the scope check and the handlers), or the 401 (no token, an invalid one)
+/// or 503 (the token cannot be checked now) that refuses it. Only the `Authorization` header
+/// carries a token (RFC 6750 §2.1); one in the query string is not looked at.
+pub(crate) async fn authenticate(p: Protected<'_>, parts: &mut Parts) -> Result<(), Response<Out>> {
+    let token = headers::bearer_token(parts).map(str::to_owned);
+    let resource_metadata = ("resource_metadata", metadata_url(p));
+    let Some(token) = token else {
+        let scopes = scope_text(&p.scopes.index(p.server).all);
+        let mut params = vec![resource_metadata];
+        if !scopes.is_empty() {
+            params.push(("scope", scopes));
+        }
+        return Err(challenge(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: this server needs an access token (Authorization: Bearer).",
+            &params,
+            "null",
+        ));
+    };
+    match p.auth.verifier.verify(&token).await {
+        Ok(info) => {
+            parts.extensions.insert(Arc::new(info));
+            Ok(())
+        }
+        Err(TokenError::Invalid(why)) => {
+            tracing::debug!(reason = %why, "refused an access token");
+            let params = [
+                resource_metadata,
+                ("error", "invalid_token".to_owned()),
+                (
+                    "error_description",
+                    "The access token is not valid for this server.".to_owned(),
+                ),
+            ];
+            Err(challenge(
+                StatusCode::UNAUTHORIZED,
+                "Unauthorized: the access token is not valid for this server.",
+                &params,
+                "null",
+            ))
+        }
+        Err(TokenError::Unavailable(why)) => {
+            tracing::warn!(reason = %why, "an access token could not be checked");
+            let mut r = body::error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service unavailable: the access token cannot be checked now; retry later.",
+            );
+            r.headers_mut().insert(
+                header::RETRY_AFTER,
+                header::HeaderValue::from(p.config.retry_after_secs),
+            );
+            Err(r)
+        }
+    }
+}
+
+/// The verified token of a request, if [`authenticate`] accepted one.
+pub(crate) fn identity(parts: &Parts) -> Option<Arc<AuthInfo>> {
+    parts.extensions.get::<Arc<AuthInfo>>().cloned()
+}
+
+/// The 403 that refuses the request `method` on `name` (request id `id`) when the token lacks
+/// a scope the item declares (RFC 6750 §3.1 `insufficient_scope`, with every scope the item
+/// needs, so that the client can ask for them: the 2025-11-25 step-up flow); `None` when it
+/// may go on. Checked before the message reaches a connection, so a refused call has no
+/// effect.
+pub(crate) fn refuse_scopes(
+    p: Protected<'_>,
+    parts: &Parts,
+    method: Option<&str>,
+    name: Option<&str>,
+    id: &str,
+) -> Option<Response<Out>> {
+    let (method, name) = (method?, name?);
+    let needed = p.scopes.index(p.server).needed(method, name);
+    let info = identity(parts)?;
+    if needed.iter().all(|s| info.has_scope(s)) {
+        return None;
+    }
+    let params = [
+        ("error", "insufficient_scope".to_owned()),
+        ("scope", scope_text(needed)),
+        ("resource_metadata", metadata_url(p)),
+        (
+            "error_description",
+            format!("{method} of {name} needs scope {}", scope_text(needed)),
+        ),
+    ];
+    Some(challenge(
+        StatusCode::FORBIDDEN,
+        &format!(
+            "Forbidden: {method} of {name} needs the scopes {}.",
+            scope_text(needed)
+        ),
+        &params,
+        id,
+    ))
+}
+
+/// Binds a new session to the subject of the token that opened it.
+pub(crate) fn bind(session: &Session, parts: &Parts) {
+    let subject = identity(parts).and_then(|i| i.subject.clone());
+    let _ = session.owner.set(subject);
+}
+
+/// Whether the request may use `session`: with authorization, only a token of the subject
+/// that opened it may (another subject's request is answered as for an unknown session, 404).
+pub(crate) fn owns(session: &Session, parts: &Parts) -> bool {
+    match session.owner.get() {
+        Some(owner) => {
+            owner.as_deref() == identity(parts).and_then(|i| i.subject.clone()).as_deref()
+        }
+        None => true,
+    }
+}
