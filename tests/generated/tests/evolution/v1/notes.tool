@@ -10,5 +10,6 @@ service Notes {
     prompt summarize(tag: string) -> string;
 
     /// A note.
-    @uri("notes://{id}") resource note(id: i64) -> string;
+    @uri("notes://{id}")
+    resource note(id: i64) -> string;
 }

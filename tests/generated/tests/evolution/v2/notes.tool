@@ -10,5 +10,6 @@ service Notes {
     prompt summarize(tag: string, @range(1, 50) max_notes: u8 = 20) -> string;
 
     /// A note.
-    @uri("notes://{id}") resource note(id: i64) -> string;
+    @uri("notes://{id}")
+    resource note(id: i64) -> string;
 }
