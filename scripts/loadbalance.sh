@@ -3,12 +3,16 @@
 # stateless instances of examples/conformance: the deployment shape of a server that has
 # outgrown one process, behind an ordinary, unmodified load balancer.
 #
-#   scripts/loadbalance.sh [--redis] [--allow-failures] [SERVER_BINARY]
+#   scripts/loadbalance.sh [--redis [--sessions]] [--allow-failures] [SERVER_BINARY]
 #
 # --redis: three instances on one Redis server instead (Debian's redis-server, installed when
 # missing and started on a free loopback port by scripts/redis.sh), each with
 # `--redis redis://127.0.0.1:PORT` and no task directory: tasks, resource updates and the
 # dynamic tool and prompt are shared through Redis, so the run must also show 0 warnings.
+# --sessions (with --redis): the instances in session mode (no --stateless) and the
+# 2025-11-25 requirement set: a session's requests that reach another instance than the one
+# holding it are forwarded there (the session directory in Redis), so the suite's sessions
+# work through round robin without affinity.
 #
 # 1. Installs nginx from Debian when missing (apt-get update, then `nginx-light`, else
 #    `nginx`; needs root) and, as scripts/conformance.sh does, Node 22 and
@@ -48,8 +52,10 @@ REQUIREMENTS=2026-07-28
 allow_failures=0
 server=""
 use_redis=0
+sessions=0
 for arg in "$@"; do
     case $arg in
+        --sessions) sessions=1 ;;
         --allow-failures) allow_failures=1 ;;
         --redis) use_redis=1 ;;
         -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -99,6 +105,15 @@ if [ -z "$NGINX" ]; then
 fi
 echo "loadbalance: using $("$NGINX" -v 2>&1) ($NGINX)"
 conformance_install
+if [ "$sessions" = 1 ] && [ "$use_redis" = 0 ]; then
+    echo "loadbalance: --sessions needs --redis" >&2
+    exit 2
+fi
+mode=(--stateless)
+if [ "$sessions" = 1 ]; then
+    REQUIREMENTS=2025-11-25
+    mode=()
+fi
 INSTANCES=2
 if [ "$use_redis" = 1 ]; then
     INSTANCES=3
@@ -116,6 +131,7 @@ fi
 
 OUT=$CACHE/loadbalance
 [ "$use_redis" = 0 ] || OUT=$CACHE/loadbalance-redis
+[ "$sessions" = 0 ] || OUT=$CACHE/loadbalance-redis-sessions
 rm -rf "$OUT"
 mkdir -p "$OUT/nginx/logs" "$OUT/nginx/tmp"
 
@@ -174,7 +190,7 @@ for n in $(seq "$INSTANCES"); do
     while [[ " ${ports[*]} " == *" $port "* ]]; do port=$(free_port); done
     ports+=("$port")
     instance_ports+=("$port")
-    "$server" --http "127.0.0.1:$port" --stateless "${shared[@]}" >"$OUT/instance-$n.log" 2>&1 &
+    "$server" --http "127.0.0.1:$port" "${mode[@]}" "${shared[@]}" >"$OUT/instance-$n.log" 2>&1 &
     pids+=($!)
     wait_listening "instance $n" "$!" "$port" "$OUT/instance-$n.log"
     echo "loadbalance: instance $n at http://127.0.0.1:$port/mcp (log: ${OUT#"$ROOT"/}/instance-$n.log)"
@@ -293,7 +309,7 @@ if [ "$served_ok" != 1 ]; then
     echo "loadbalance: FAILED: an instance served no tools/call request" >&2
     exit 1
 fi
-if [ "$use_redis" = 1 ] && [ -n "$warnings" ]; then
+if [ "$use_redis" = 1 ] && [ "$sessions" = 0 ] && [ -n "$warnings" ]; then
     # Through Redis nothing is per process any more: a warning is a failure.
     echo "loadbalance: FAILED: warnings with Redis (every instance shares its state)" >&2
     [ "$allow_failures" = 1 ] || exit 1

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
-use crate::cluster::{Change, ChangeBus};
+use crate::cluster::{Change, ChangeBus, SessionDirectory};
 use crate::output::CachePolicy;
 use crate::peer::{ConnShared, ListKind};
 use crate::protocol::one_line;
@@ -42,6 +42,9 @@ pub(crate) struct ServerShared {
     optional: Vec<(String, Arc<dyn Service>)>,
     /// What carries changes to the other instances ([`ServerBuilder::redis`]).
     bus: Option<Arc<dyn ChangeBus>>,
+    /// Where HTTP sessions are recorded for the other instances ([`ServerBuilder::redis`]).
+    #[cfg_attr(not(all(feature = "http", feature = "redis")), allow(dead_code))]
+    pub session_directory: Option<Arc<dyn SessionDirectory>>,
 }
 
 /// Builds a [`Server`].
@@ -61,6 +64,7 @@ pub struct ServerBuilder {
     task_store: Option<Arc<dyn TaskStore>>,
     optional: Vec<(String, Arc<dyn Service>)>,
     bus: Option<Arc<dyn ChangeBus>>,
+    session_directory: Option<Arc<dyn SessionDirectory>>,
 }
 
 impl ServerBuilder {
@@ -94,13 +98,16 @@ impl ServerBuilder {
     /// Shares this server's state with the other instances that use the same Redis server
     /// (see [`crate::cluster`]): tasks in a [`RedisTaskStore`](crate::cluster::RedisTaskStore)
     /// (unless [`ServerBuilder::task_store`] names another store), resource updates and
-    /// changes to the [optional services](ServerBuilder::optional_service) on its bus.
+    /// changes to the [optional services](ServerBuilder::optional_service) on its bus, and
+    /// which instance holds each HTTP session, so that a session's requests reaching another
+    /// instance are forwarded to it (`http::HttpConfig::advertise`).
     #[cfg(feature = "redis")]
     pub fn redis(mut self, redis: &crate::cluster::Redis) -> Self {
         if self.task_store.is_none() {
             self.task_store = Some(Arc::new(redis.task_store()));
         }
         self.bus = Some(Arc::new(redis.clone()));
+        self.session_directory = Some(Arc::new(redis.clone()));
         self
     }
 
@@ -229,6 +236,7 @@ impl ServerBuilder {
                 ),
                 optional: self.optional,
                 bus: self.bus,
+                session_directory: self.session_directory,
             }),
         };
         if let Some(bus) = &server.shared.bus {
@@ -269,6 +277,7 @@ impl Server {
             task_store: None,
             optional: Vec::new(),
             bus: None,
+            session_directory: None,
         }
     }
 

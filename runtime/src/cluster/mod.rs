@@ -10,7 +10,10 @@
 //!   [`remove_service`](crate::Server::remove_service) of a service declared with
 //!   [`ServerBuilder::optional_service`](crate::ServerBuilder::optional_service) are applied
 //!   by every instance (each then announces `list_changed` to its own clients), and an
-//!   instance that starts later, or reconnects after an outage, takes the current set.
+//!   instance that starts later, or reconnects after an outage, takes the current set;
+//! - an HTTP session (2025-03-26 to 2025-11-25) is recorded in a session directory with
+//!   the address of the instance that holds it, and any other instance that receives one of
+//!   its requests forwards the request there (the transport's `forward`).
 
 #[cfg(feature = "redis")]
 mod redis;
@@ -37,6 +40,22 @@ pub(crate) enum Change {
 /// What receives the changes of other instances: `None` asks only whether the receiver is
 /// still there (`false` stops the bus).
 pub(crate) type Deliver = Box<dyn Fn(Option<Change>) -> bool + Send + 'static>;
+
+/// Which instance holds which HTTP session: sessions stay where `initialize` opened them
+/// (their connection, calls, streams and replay buffer), and the other instances forward
+/// the session's requests to the address recorded here.
+#[cfg_attr(not(all(feature = "http", feature = "redis")), allow(dead_code))]
+pub(crate) trait SessionDirectory: Send + Sync + 'static {
+    /// Records that session `id` is held by the instance reachable at `addr`, for `ttl`
+    /// (renewed while the session is used).
+    fn claim(&self, id: &str, addr: &str, ttl: std::time::Duration) -> std::io::Result<()>;
+
+    /// The address of the instance holding session `id`, if any.
+    fn owner(&self, id: &str) -> std::io::Result<Option<String>>;
+
+    /// Session `id` ended.
+    fn release(&self, id: &str);
+}
 
 /// Carries [`Change`]s between the instances of one server.
 pub(crate) trait ChangeBus: Send + Sync + 'static {

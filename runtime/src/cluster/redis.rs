@@ -9,6 +9,7 @@
 //! | `P:task:{ID}:lease` | the instance running its handler | 3 s, renewed every 250 ms |
 //! | `P:task:{ID}:lock` | the token of the instance editing it | 2 s (a crashed editor's lock lapses) |
 //! | `P:services` | the set of optional services now added | never (a few names) |
+//! | `P:session:{ID}` | the address of the instance holding an HTTP session | the session's idle timeout, renewed |
 //! | channel `P:changes` | resource updates and registry changes, JSON | (pub/sub) |
 
 use std::hash::{BuildHasher, RandomState};
@@ -20,7 +21,7 @@ use std::time::{Duration, SystemTime};
 use ::redis::{Client, Connection, RedisError, RedisResult, Script};
 use serde_json::{Value, json};
 
-use super::{Change, ChangeBus, Deliver};
+use super::{Change, ChangeBus, Deliver, SessionDirectory};
 use crate::tasks::{ErrorRecord, Status, TaskRecord, TaskStore, now_ms};
 
 /// How long a connection attempt may take: a request that needs Redis while it is down fails
@@ -400,6 +401,36 @@ impl TaskStore for RedisTaskStore {
                 .arg(LEASE_MS)
                 .query::<()>(c)
         })
+    }
+}
+
+impl SessionDirectory for Redis {
+    fn claim(&self, id: &str, addr: &str, ttl: Duration) -> io::Result<()> {
+        let key = self.key(&format!("session:{{{id}}}"));
+        let ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        self.with(|c| {
+            ::redis::cmd("SET")
+                .arg(&key)
+                .arg(addr)
+                .arg("PX")
+                .arg(ms)
+                .query::<()>(c)
+        })
+    }
+
+    fn owner(&self, id: &str) -> io::Result<Option<String>> {
+        if !plain_id(id) {
+            return Ok(None);
+        }
+        let key = self.key(&format!("session:{{{id}}}"));
+        self.with(|c| ::redis::cmd("GET").arg(&key).query(c))
+    }
+
+    fn release(&self, id: &str) {
+        let key = self.key(&format!("session:{{{id}}}"));
+        if let Err(e) = self.with(|c| ::redis::cmd("DEL").arg(&key).query::<()>(c)) {
+            tracing::debug!(session = id, error = %e, "releasing a session in Redis failed");
+        }
     }
 }
 

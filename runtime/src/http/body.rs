@@ -21,6 +21,9 @@ pub(crate) enum Out {
     Empty,
     Full(Option<Bytes>),
     Events(Box<Events>),
+    /// The response of the instance holding the session, relayed as it comes.
+    #[cfg(feature = "redis")]
+    Forwarded(Box<hyper::body::Incoming>),
 }
 
 impl Body for Out {
@@ -35,6 +38,11 @@ impl Body for Out {
             Out::Empty => Poll::Ready(None),
             Out::Full(data) => Poll::Ready(data.take().map(|d| Ok(Frame::data(d)))),
             Out::Events(events) => events.poll(cx).map(|d| d.map(|d| Ok(Frame::data(d)))),
+            // The holder's connection failing ends the relayed body.
+            #[cfg(feature = "redis")]
+            Out::Forwarded(incoming) => Pin::new(&mut **incoming)
+                .poll_frame(cx)
+                .map(|f| f.and_then(Result::ok).map(Ok)),
         }
     }
 
@@ -43,6 +51,8 @@ impl Body for Out {
             Out::Empty => true,
             Out::Full(data) => data.is_none(),
             Out::Events(_) => false,
+            #[cfg(feature = "redis")]
+            Out::Forwarded(incoming) => incoming.is_end_stream(),
         }
     }
 
@@ -51,6 +61,8 @@ impl Body for Out {
             Out::Empty => SizeHint::with_exact(0),
             Out::Full(data) => SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64)),
             Out::Events(_) => SizeHint::default(),
+            #[cfg(feature = "redis")]
+            Out::Forwarded(incoming) => incoming.size_hint(),
         }
     }
 }

@@ -18,6 +18,9 @@
 //!   streams after it so that the client polls.
 //! - [`HttpConfig::stateless`] keeps no session at all, so any number of instances can
 //!   answer any request behind a load balancer.
+//! - With Redis ([`ServerBuilder::redis`](crate::ServerBuilder::redis)), a session's
+//!   requests reaching another instance than the one holding it are forwarded there
+//!   ([`HttpConfig::advertise`]), so sessions need no affinity either.
 //!
 //! Either the runtime owns the listener ([`serve`], [`HttpServer`]), or the application does
 //! and mounts the endpoint in its own router beside its other routes: [`McpService`] is a
@@ -35,16 +38,22 @@
 //! 1. `config`: [`HttpConfig`].
 //! 2. `replay`: a session's replay buffer for `Last-Event-ID`.
 //! 3. `sessions`: a session (its connection and outbox) and the table of them.
-//! 4. `body`: response bodies (JSON, event streams) and reading request bodies.
-//! 5. `headers`, `params`: the header checks; `Mcp-Param-*` headers of tool parameters.
-//! 6. `state`: what every request handler of one endpoint shares.
-//! 7. `post`: a POST's message, answered.
-//! 8. `session_requests`: GET (a session's stream) and DELETE.
-//! 9. `route`: one request, checked, then routed by method.
-//! 10. `mount`: [`McpService`], the endpoint in an application's own router.
+//! 4. `directory`: (feature `redis`) which instance holds which session.
+//! 5. `body`: response bodies (JSON, event streams) and reading request bodies.
+//! 6. `headers`, `params`: the header checks; `Mcp-Param-*` headers of tool parameters.
+//! 7. `state`: what every request handler of one endpoint shares.
+//! 8. `post`: a POST's message, answered.
+//! 9. `session_requests`: GET (a session's stream) and DELETE.
+//! 10. `forward`: (feature `redis`) a session's request forwarded to the instance holding it.
+//! 11. `route`: one request, checked, then routed by method.
+//! 12. `mount`: [`McpService`], the endpoint in an application's own router.
 
 mod body;
 mod config;
+#[cfg(feature = "redis")]
+mod directory;
+#[cfg(feature = "redis")]
+mod forward;
 mod headers;
 mod mount;
 mod params;

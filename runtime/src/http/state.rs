@@ -22,6 +22,9 @@ pub(crate) struct State {
     /// Served as a [`McpService`] in someone else's router, which has matched the path.
     pub mounted: bool,
     pub runtime: tokio::runtime::Handle,
+    /// Sessions shared with the other instances on Redis: which holds which.
+    #[cfg(feature = "redis")]
+    pub directory: Option<super::directory::Directory>,
 }
 
 impl State {
@@ -31,7 +34,18 @@ impl State {
         shutdown: watch::Receiver<bool>,
         mounted: bool,
     ) -> Arc<State> {
+        #[cfg(feature = "redis")]
+        let directory = match (&server.shared.session_directory, config.advertise) {
+            (Some(store), Some(addr)) => Some(super::directory::Directory::new(
+                store.clone(),
+                addr.to_string(),
+                config.session_idle,
+            )),
+            _ => None,
+        };
         Arc::new(State {
+            #[cfg(feature = "redis")]
+            directory,
             server,
             sessions: Sessions::new(),
             permits: Arc::new(Semaphore::new(config.max_in_flight)),
