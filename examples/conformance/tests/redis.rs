@@ -6,6 +6,8 @@
 //!   (its lease lapsed) instead of `working` forever.
 //! - Redis restarted under running instances: they reconnect by themselves; tasks and the
 //!   dynamic tool list are shared again without restarting them.
+//! - A session's event stream dropped on one instance and resumed with `Last-Event-ID` on
+//!   another replays exactly the events after that id.
 //!
 //! Skipped (loudly) where no redis-server is installed, except under CI, where that fails.
 #![cfg(all(feature = "http", feature = "redis"))]
@@ -92,7 +94,7 @@ impl Redis {
     }
 }
 
-/// A fixture server: `--http 127.0.0.1:PORT --stateless --redis URL`.
+/// A fixture server: `--http 127.0.0.1:PORT [--stateless] --redis URL`.
 struct Instance {
     port: u16,
     process: Process,
@@ -100,9 +102,14 @@ struct Instance {
 
 impl Instance {
     fn start(redis: &Redis) -> Instance {
+        Instance::start_in(redis, &["--stateless"])
+    }
+
+    fn start_in(redis: &Redis, mode: &[&str]) -> Instance {
         let port = free_port();
         let mut child = Command::new(env!("CARGO_BIN_EXE_conformance-example"))
-            .args(["--http", &format!("127.0.0.1:{port}"), "--stateless"])
+            .args(["--http", &format!("127.0.0.1:{port}")])
+            .args(mode)
             .args(["--redis", &redis.url()])
             .env("CONFORMANCE_STATE_KEY", "test key")
             .stdout(Stdio::null())
@@ -261,5 +268,175 @@ fn instances_reconnect_after_redis_restarts() {
         5,
         "a task created through b completes, seen through a",
         || a.task(&id)["status"] == "completed",
+    );
+}
+
+/// An HTTP/1.1 response read off a raw connection: its head, then its body's server-sent
+/// events one at a time (chunked transfer decoded).
+struct Events {
+    stream: TcpStream,
+    raw: Vec<u8>,
+    body: Vec<u8>,
+    chunked: bool,
+    head: String,
+}
+
+impl Events {
+    /// Sends `request` (a whole HTTP/1.1 request) to `port` and reads the response head.
+    fn open(port: u16, request: &str) -> Events {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut e = Events {
+            stream,
+            raw: Vec::new(),
+            body: Vec::new(),
+            chunked: false,
+            head: String::new(),
+        };
+        while !e.raw.windows(4).any(|w| w == b"\r\n\r\n") {
+            assert!(e.fill(), "the connection closed before the head");
+        }
+        let end = e.raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        e.head = String::from_utf8(e.raw[..end].to_vec()).unwrap();
+        e.raw.drain(..end + 4);
+        e.chunked = e
+            .head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked");
+        e
+    }
+
+    fn fill(&mut self) -> bool {
+        let mut chunk = [0u8; 4096];
+        let n = self.stream.read(&mut chunk).unwrap_or(0);
+        self.raw.extend_from_slice(&chunk[..n]);
+        n > 0
+    }
+
+    /// Moves what has arrived of the body from `raw` to `body`.
+    fn decode(&mut self) {
+        if !self.chunked {
+            self.body.append(&mut self.raw);
+            return;
+        }
+        while let Some(eol) = self.raw.windows(2).position(|w| w == b"\r\n") {
+            let size = std::str::from_utf8(&self.raw[..eol]).unwrap();
+            let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
+            if self.raw.len() < eol + 2 + size + 2 {
+                return;
+            }
+            self.body
+                .extend_from_slice(&self.raw[eol + 2..eol + 2 + size]);
+            self.raw.drain(..eol + 2 + size + 2);
+        }
+    }
+
+    /// The next event with data: its id and its data, parsed; `None` at the body's end.
+    fn next(&mut self) -> Option<(String, Value)> {
+        loop {
+            self.decode();
+            if let Some(end) = self.body.windows(2).position(|w| w == b"\n\n") {
+                let event = String::from_utf8(self.body[..end].to_vec()).unwrap();
+                self.body.drain(..end + 2);
+                let field = |name: &str| {
+                    event
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name).map(|v| v.trim().to_owned()))
+                };
+                match field("data:").filter(|d| !d.is_empty()) {
+                    Some(data) => {
+                        return Some((
+                            field("id:").unwrap_or_default(),
+                            serde_json::from_str(&data).unwrap(),
+                        ));
+                    }
+                    None => continue, // a priming event: an id, no message
+                }
+            }
+            if !self.fill() {
+                return None;
+            }
+        }
+    }
+}
+
+/// A 2025-11-25 POST of `message` in session `session` (none for `initialize`).
+fn session_post(port: u16, session: Option<&str>, message: &Value) -> String {
+    let body = message.to_string();
+    let session = session.map_or(String::new(), |s| format!("Mcp-Session-Id: {s}\r\n"));
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         MCP-Protocol-Version: 2025-11-25\r\n{session}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn a_stream_dropped_on_one_instance_resumes_on_another_after_its_last_event() {
+    let Some(redis) = Redis::start() else { return };
+    let a = Instance::start_in(&redis, &[]);
+    let b = Instance::start_in(&redis, &[]);
+    let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": { "name": "resume-test", "version": "1" },
+    } });
+    let mut opened = Events::open(a.port, &session_post(a.port, None, &init));
+    let session = opened
+        .head
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("no session id: {}", opened.head));
+    while opened.fill() {}
+    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    let mut sent = Events::open(b.port, &session_post(b.port, Some(&session), &initialized));
+    assert!(sent.head.starts_with("HTTP/1.1 202"), "{}", sent.head);
+    while sent.fill() {}
+
+    // A call with progress, through a; its stream is dropped after the first progress event.
+    let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "test_tool_with_progress", "arguments": {}, "_meta": { "progressToken": "p" },
+    } });
+    let mut stream = Events::open(a.port, &session_post(a.port, Some(&session), &call));
+    assert!(stream.head.contains("text/event-stream"), "{}", stream.head);
+    let (last, first) = stream.next().expect("a first event");
+    assert_eq!(first["params"]["progress"], 0.0, "{first}");
+    drop(stream);
+
+    // Resumed through b (which forwards to a, the session's holder): exactly what followed.
+    let resume = format!(
+        "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\
+         Accept: text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n\
+         Mcp-Session-Id: {session}\r\nLast-Event-ID: {last}\r\n\r\n",
+        b.port
+    );
+    let mut resumed = Events::open(b.port, &resume);
+    assert!(resumed.head.starts_with("HTTP/1.1 200"), "{}", resumed.head);
+    let (stream_no, seq) = last.split_once('-').unwrap();
+    let seq: u64 = seq.parse().unwrap();
+    let mut got = Vec::new();
+    while let Some((id, message)) = resumed.next() {
+        got.push((id, message.clone()));
+        if message.get("result").is_some() {
+            break;
+        }
+    }
+    let ids: Vec<&str> = got.iter().map(|(id, _)| id.as_str()).collect();
+    let expected: Vec<String> = (1..=3)
+        .map(|n| format!("{stream_no}-{}", seq + n))
+        .collect();
+    assert_eq!(ids, expected, "{got:?}");
+    assert_eq!(got[0].1["params"]["progress"], 50.0, "{got:?}");
+    assert_eq!(got[1].1["params"]["progress"], 100.0, "{got:?}");
+    assert_eq!(
+        got[2].1["result"]["content"][0]["text"],
+        "Progress reported: 0, 50 and 100 of 100."
     );
 }
