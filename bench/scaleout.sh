@@ -10,8 +10,9 @@
 # 2. For 1 and 3 instances of `conformance-example --http ADDR --stateless --redis URL` behind
 #    nginx (round robin, no affinity; the config of scripts/loadbalance.sh), runs
 #    `load URL --mode 2026 --clients 64` (2026-07-28 `tools/call add`), with Redis's pid as
-#    `--server-pid`, so the CPU column is Redis's CPU per call. Then the same for one
-#    instance in session mode (`--mode session`; several session instances need affinity).
+#    `--server-pid`, so the CPU column is Redis's CPU per call. Then the same in session
+#    mode (`--mode session`, 2025-11-25: a session's calls reaching an instance that does not
+#    hold it are forwarded to the one that does).
 # 3. Runs `cargo run --release -p toolidl-bench --bin task_store` on that Redis: a task's
 #    life (create, get, complete, get) in MemoryTaskStore, DirTaskStore and RedisTaskStore.
 #
@@ -98,6 +99,7 @@ echo "== through nginx, 64 clients (CPU column: Redis's CPU per call)"
 point "1 instance, 2026-07-28 (stateless)" 2026 1 --stateless
 point "3 instances, 2026-07-28 (stateless)" 2026 3 --stateless
 point "1 instance, session 2025-11-25" session 1
+point "3 instances, session 2025-11-25" session 3
 
 echo "== task store, a task's life"
 cargo run --release --quiet -p toolidl-bench --bin task_store -- "$REDIS_URL" 4000 "$REDIS_PID"

@@ -23,7 +23,14 @@ pub(crate) enum Out {
     Events(Box<Events>),
     /// The response of the instance holding the session, relayed as it comes.
     #[cfg(feature = "redis")]
-    Forwarded(Box<hyper::body::Incoming>),
+    Forwarded(Box<Forwarded>),
+}
+
+/// A relayed response body, and (for a long-lived GET stream) what ends it at shutdown.
+#[cfg(feature = "redis")]
+pub(crate) struct Forwarded {
+    pub incoming: hyper::body::Incoming,
+    pub stop: Option<BoxFuture<()>>,
 }
 
 impl Body for Out {
@@ -40,9 +47,16 @@ impl Body for Out {
             Out::Events(events) => events.poll(cx).map(|d| d.map(|d| Ok(Frame::data(d)))),
             // The holder's connection failing ends the relayed body.
             #[cfg(feature = "redis")]
-            Out::Forwarded(incoming) => Pin::new(&mut **incoming)
-                .poll_frame(cx)
-                .map(|f| f.and_then(Result::ok).map(Ok)),
+            Out::Forwarded(f) => {
+                if let Some(stop) = &mut f.stop
+                    && stop.as_mut().poll(cx).is_ready()
+                {
+                    return Poll::Ready(None);
+                }
+                Pin::new(&mut f.incoming)
+                    .poll_frame(cx)
+                    .map(|f| f.and_then(Result::ok).map(Ok))
+            }
         }
     }
 
@@ -52,7 +66,7 @@ impl Body for Out {
             Out::Full(data) => data.is_none(),
             Out::Events(_) => false,
             #[cfg(feature = "redis")]
-            Out::Forwarded(incoming) => incoming.is_end_stream(),
+            Out::Forwarded(f) => f.incoming.is_end_stream(),
         }
     }
 
@@ -62,7 +76,7 @@ impl Body for Out {
             Out::Full(data) => SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64)),
             Out::Events(_) => SizeHint::default(),
             #[cfg(feature = "redis")]
-            Out::Forwarded(incoming) => incoming.size_hint(),
+            Out::Forwarded(f) => f.incoming.size_hint(),
         }
     }
 }

@@ -90,7 +90,13 @@ pub(crate) async fn elsewhere<B: RequestBody>(
         }
     };
     match forward(&owner, parts, bytes).await {
-        Ok(response) => Some(response),
+        Ok((head, incoming)) => {
+            // A GET stream lasts: it ends when this instance shuts down, as its own do.
+            let stop =
+                (parts.method == hyper::Method::GET).then(|| super::post::stop_future(state));
+            let body = Out::Forwarded(Box::new(body::Forwarded { incoming, stop }));
+            Some(Response::from_parts(head, body))
+        }
         Err(e) => {
             // Its holder is gone, and the session with it.
             tracing::info!(session = id, holder = %owner, error = %e, "the instance holding a session cannot be reached; the session is gone");
@@ -109,7 +115,11 @@ fn retry_later(state: &State, mut r: Response<Out>) -> Response<Out> {
 }
 
 /// Sends the request to `owner` on a connection of its own and relays the response.
-async fn forward(owner: &str, parts: &Parts, bytes: Vec<u8>) -> std::io::Result<Response<Out>> {
+async fn forward(
+    owner: &str,
+    parts: &Parts,
+    bytes: Vec<u8>,
+) -> std::io::Result<(hyper::http::response::Parts, hyper::body::Incoming)> {
     let connect = tokio::net::TcpStream::connect(owner);
     let tcp = tokio::time::timeout(CONNECT_TIMEOUT, connect)
         .await
@@ -147,8 +157,5 @@ async fn forward(owner: &str, parts: &Parts, bytes: Vec<u8>) -> std::io::Result<
     for name in HOP {
         head.headers.remove(name);
     }
-    Ok(Response::from_parts(
-        head,
-        Out::Forwarded(Box::new(incoming)),
-    ))
+    Ok((head, incoming))
 }
