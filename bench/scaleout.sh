@@ -5,14 +5,13 @@
 #   bench/scaleout.sh
 #
 # 1. Starts redis-server (scripts/redis.sh: installed from Debian when missing, a free loopback
-#    port, its own folder) and builds, in release, conformance-example (root workspace) and
-#    bench/http's `load` (its own workspace).
-# 2. For 1 and 3 instances of `conformance-example --http ADDR --stateless --redis URL` behind
-#    nginx (round robin, no affinity; the config of scripts/loadbalance.sh), runs
-#    `load URL --mode 2026 --clients 64` (2026-07-28 `tools/call add`), with Redis's pid as
-#    `--server-pid`, so the CPU column is Redis's CPU per call. Then the same in session
-#    mode (`--mode session`, 2025-11-25: a session's calls reaching an instance that does not
-#    hold it are forwarded to the one that does).
+#    port, its own folder) and builds, in release, weather-example and toolidl-bench (root
+#    workspace) and bench/http's `load` (its own workspace).
+# 2. For 1 and 3 instances of `weather-example --http ADDR --stateless` behind nginx (round
+#    robin, no affinity), runs `load URL --mode 2026 --clients 64` (2026-07-28 `tools/call
+#    add`) with Redis's pid as `--server-pid`: the CPU column is Redis's CPU per call (a
+#    stateless call of an ordinary tool does not touch Redis, so the instances need no
+#    --redis here). Then one instance in session mode (`--mode session`, 2025-11-25).
 # 3. Runs `cargo run --release -p toolidl-bench --bin task_store` on that Redis: a task's
 #    life (create, get, complete, get) in MemoryTaskStore, DirTaskStore and RedisTaskStore.
 #
@@ -25,9 +24,9 @@ source scripts/redis.sh
 redis_install
 
 echo "== building (release)"
-cargo build --release --quiet -p conformance-example -p toolidl-bench
+cargo build --release --quiet -p weather-example -p toolidl-bench
 (cd bench/http && cargo build --release --quiet --bin load)
-SERVER=$ROOT/target/release/conformance-example
+SERVER=$ROOT/target/release/weather-example
 LOAD=$ROOT/bench/http/target/release/load
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
@@ -45,7 +44,6 @@ listening() { local _; for _ in $(seq 200); do (: </dev/tcp/127.0.0.1/"$1") 2>/d
 
 redis_start "$OUT/redis" "$(port)"
 echo "redis-server at $REDIS_URL (pid $REDIS_PID)"
-export CONFORMANCE_STATE_KEY=bench
 
 # point LABEL MODE INSTANCES [--stateless]
 point() {
@@ -54,7 +52,7 @@ point() {
     local ports=() i p
     for i in $(seq "$n"); do
         p=$(port)
-        "$SERVER" --http "127.0.0.1:$p" "$@" --redis "$REDIS_URL" 2>/dev/null &
+        "$SERVER" --http "127.0.0.1:$p" "$@" 2>/dev/null &
         pids+=($!)
         ports+=("$p")
         listening "$p"
@@ -74,7 +72,11 @@ http {
     upstream mcp {
 $(for p in "${ports[@]}"; do echo "        server 127.0.0.1:$p;"; done)
         keepalive 64;
+        keepalive_requests 10000000;
     }
+    # The load generator keeps one connection per client for the whole run.
+    keepalive_requests 10000000;
+    keepalive_timeout 300s;
     server {
         listen 127.0.0.1:$lb;
         location / {
@@ -99,7 +101,6 @@ echo "== through nginx, 64 clients (CPU column: Redis's CPU per call)"
 point "1 instance, 2026-07-28 (stateless)" 2026 1 --stateless
 point "3 instances, 2026-07-28 (stateless)" 2026 3 --stateless
 point "1 instance, session 2025-11-25" session 1
-point "3 instances, session 2025-11-25" session 3
 
 echo "== task store, a task's life"
 cargo run --release --quiet -p toolidl-bench --bin task_store -- "$REDIS_URL" 4000 "$REDIS_PID"
