@@ -3,7 +3,16 @@
 # stateless instances of examples/conformance: the deployment shape of a server that has
 # outgrown one process, behind an ordinary, unmodified load balancer.
 #
-#   scripts/loadbalance.sh [--allow-failures] [SERVER_BINARY]
+#   scripts/loadbalance.sh [--redis [--sessions]] [--allow-failures] [SERVER_BINARY]
+#
+# --redis: three instances on one Redis server instead (Debian's redis-server, installed when
+# missing and started on a free loopback port by scripts/redis.sh), each with
+# `--redis redis://127.0.0.1:PORT` and no task directory: tasks, resource updates and the
+# dynamic tool and prompt are shared through Redis, so the run must also show 0 warnings.
+# --sessions (with --redis): the instances in session mode (no --stateless) and the
+# 2025-11-25 requirement set: a session's requests that reach another instance than the one
+# holding it are forwarded there (the session directory in Redis), so the suite's sessions
+# work through round robin without affinity.
 #
 # 1. Installs nginx from Debian when missing (apt-get update, then `nginx-light`, else
 #    `nginx`; needs root) and, as scripts/conformance.sh does, Node 22 and
@@ -42,9 +51,13 @@ REQUIREMENTS=2026-07-28
 
 allow_failures=0
 server=""
+use_redis=0
+sessions=0
 for arg in "$@"; do
     case $arg in
+        --sessions) sessions=1 ;;
         --allow-failures) allow_failures=1 ;;
+        --redis) use_redis=1 ;;
         -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         -*) echo "loadbalance.sh: unknown option $arg" >&2; exit 2 ;;
         *) server=$arg ;;
@@ -92,6 +105,22 @@ if [ -z "$NGINX" ]; then
 fi
 echo "loadbalance: using $("$NGINX" -v 2>&1) ($NGINX)"
 conformance_install
+if [ "$sessions" = 1 ] && [ "$use_redis" = 0 ]; then
+    echo "loadbalance: --sessions needs --redis" >&2
+    exit 2
+fi
+mode=(--stateless)
+if [ "$sessions" = 1 ]; then
+    REQUIREMENTS=2025-11-25
+    mode=()
+fi
+INSTANCES=2
+if [ "$use_redis" = 1 ]; then
+    INSTANCES=3
+    # redis_install, redis_start, redis_stop, REDIS_PID, REDIS_URL.
+    source scripts/redis.sh
+    redis_install
+fi
 
 # --- 2. Two stateless instances on loopback ports -----------------------------------------
 if [ -z "$server" ]; then
@@ -101,6 +130,8 @@ fi
 [ -x "$server" ] || { echo "loadbalance: no server binary at $server" >&2; exit 1; }
 
 OUT=$CACHE/loadbalance
+[ "$use_redis" = 0 ] || OUT=$CACHE/loadbalance-redis
+[ "$sessions" = 0 ] || OUT=$CACHE/loadbalance-redis-sessions
 rm -rf "$OUT"
 mkdir -p "$OUT/nginx/logs" "$OUT/nginx/tmp"
 
@@ -114,6 +145,7 @@ stop_all() { # nginx first (it stops sending), then the instances
         fi
     done
     pids=()
+    [ "$use_redis" = 0 ] || redis_stop
 }
 trap stop_all EXIT
 
@@ -138,17 +170,27 @@ wait_listening() { # name pid port log
 
 CONFORMANCE_STATE_KEY=${CONFORMANCE_STATE_KEY:-$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')}
 export CONFORMANCE_STATE_KEY
-# One task store for both: a task created through one instance is polled, updated and
-# cancelled through either.
+# One task store for all: a task created through one instance is polled, updated and
+# cancelled through any. Without Redis, a task directory.
 TASKS=$OUT/tasks
 rm -rf "$TASKS"
+shared=(--task-dir "$TASKS")
 ports=()
-for n in 1 2; do
+if [ "$use_redis" = 1 ]; then
+    redis_port=$(free_port)
+    ports+=("$redis_port")
+    redis_start "$OUT/redis" "$redis_port"
+    echo "loadbalance: redis-server at $REDIS_URL (pid $REDIS_PID)"
+    shared=(--redis "$REDIS_URL")
+fi
+instance_ports=()
+for n in $(seq "$INSTANCES"); do
     port=$(free_port)
-    # Distinct from the first one (the OS may hand the same free port out twice).
-    while [ "$n" = 2 ] && [ "$port" = "${ports[0]}" ]; do port=$(free_port); done
+    # Distinct from the others (the OS may hand the same free port out twice).
+    while [[ " ${ports[*]} " == *" $port "* ]]; do port=$(free_port); done
     ports+=("$port")
-    "$server" --http "127.0.0.1:$port" --stateless --task-dir "$TASKS" >"$OUT/instance-$n.log" 2>&1 &
+    instance_ports+=("$port")
+    "$server" --http "127.0.0.1:$port" "${mode[@]}" "${shared[@]}" >"$OUT/instance-$n.log" 2>&1 &
     pids+=($!)
     wait_listening "instance $n" "$!" "$port" "$OUT/instance-$n.log"
     echo "loadbalance: instance $n at http://127.0.0.1:$port/mcp (log: ${OUT#"$ROOT"/}/instance-$n.log)"
@@ -179,9 +221,8 @@ http {
     access_log $OUT/nginx/logs/access.log upstream;
 
     upstream conformance {
-        # Round robin (nginx's default) over the two stateless instances.
-        server 127.0.0.1:${ports[0]};
-        server 127.0.0.1:${ports[1]};
+        # Round robin (nginx's default) over the instances, no session affinity.
+$(for p in "${instance_ports[@]}"; do echo "        server 127.0.0.1:$p;"; done)
         keepalive 16;
     }
 
@@ -248,8 +289,8 @@ fi
 # last address when nginx had to try another one).
 served_ok=1
 echo
-for n in 1 2; do
-    addr=127.0.0.1:${ports[n - 1]}
+for n in $(seq "$INSTANCES"); do
+    addr=127.0.0.1:${instance_ports[n - 1]}
     counts=$(awk -F'\t' -v addr="$addr" '
         { n = split($1, tried, ", "); if (tried[n] != addr) next; all++ }
         $5 == "tools/call" || $7 ~ /\\"method\\":\\"tools\/call\\"/ { calls++ }
@@ -267,6 +308,11 @@ fi
 if [ "$served_ok" != 1 ]; then
     echo "loadbalance: FAILED: an instance served no tools/call request" >&2
     exit 1
+fi
+if [ "$use_redis" = 1 ] && [ "$sessions" = 0 ] && [ -n "$warnings" ]; then
+    # Through Redis nothing is per process any more: a warning is a failure.
+    echo "loadbalance: FAILED: warnings with Redis (every instance shares its state)" >&2
+    [ "$allow_failures" = 1 ] || exit 1
 fi
 if [ "$status" != 0 ] || ! grep -qE '^Total: [0-9]+ passed, 0 failed' <<<"$total"; then
     if [ "$allow_failures" = 1 ]; then

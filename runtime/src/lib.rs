@@ -23,13 +23,15 @@
 //!    the client awaiting an answer, the log level, subscriptions. No server inside.
 //! 5. `tasks/`: task stores and the task policy types (which tools run as tasks, the
 //!    server's table of tasks).
-//! 6. `context`: [`RequestContext`], a handler's view of its call. Its
+//! 6. `cluster/`: state shared by instances: the bus that carries changes between them, and
+//!    (feature `redis`) Redis, its task store and bus.
+//! 7. `context`: [`RequestContext`], a handler's view of its call. Its
 //!    [`server`](RequestContext::server) is the one import that points up the stack.
-//! 7. `service`: the [`Service`] trait and what handlers return.
-//! 8. `output`: a tool result rendered for each revision.
-//! 9. `server`: the builder, the registry of services, broadcasting changes to peers.
-//! 10. `connection`: the dispatcher, one per connection; nothing below imports it.
-//! 11. `stdio`, `http/`: the transports, driving connections of a server.
+//! 8. `service`: the [`Service`] trait and what handlers return.
+//! 9. `output`: a tool result rendered for each revision.
+//! 10. `server`: the builder, the registry of services, broadcasting changes to peers.
+//! 11. `connection`: the dispatcher, one per connection; nothing below imports it.
+//! 12. `stdio`, `http/`: the transports, driving connections of a server.
 //!
 //! `protocol/` and `http/` list the layers of their own files in their module docs, checked
 //! the same way. The files of `connection/` are one `impl Connection` split by method family
@@ -43,6 +45,7 @@ pub mod args;
 pub mod auth;
 mod banner;
 mod bytes;
+pub mod cluster;
 mod connection;
 pub mod content;
 mod context;

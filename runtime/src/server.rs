@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
+use crate::cluster::{Change, ChangeBus, SessionDirectory};
 use crate::output::CachePolicy;
 use crate::peer::{ConnShared, ListKind};
 use crate::protocol::one_line;
@@ -36,6 +37,14 @@ pub(crate) struct ServerShared {
     /// Tools declared with [`ServerBuilder::task_tool`].
     task_tools: HashMap<String, TaskTool>,
     pub tasks: Tasks,
+    /// Services that may be added and removed at run time, by name
+    /// ([`ServerBuilder::optional_service`]).
+    optional: Vec<(String, Arc<dyn Service>)>,
+    /// What carries changes to the other instances ([`ServerBuilder::redis`]).
+    bus: Option<Arc<dyn ChangeBus>>,
+    /// Where HTTP sessions are recorded for the other instances ([`ServerBuilder::redis`]).
+    #[cfg_attr(not(all(feature = "http", feature = "redis")), allow(dead_code))]
+    pub session_directory: Option<Arc<dyn SessionDirectory>>,
 }
 
 /// Builds a [`Server`].
@@ -53,6 +62,9 @@ pub struct ServerBuilder {
     subscribable: HashSet<String>,
     task_tools: HashMap<String, TaskTool>,
     task_store: Option<Arc<dyn TaskStore>>,
+    optional: Vec<(String, Arc<dyn Service>)>,
+    bus: Option<Arc<dyn ChangeBus>>,
+    session_directory: Option<Arc<dyn SessionDirectory>>,
 }
 
 impl ServerBuilder {
@@ -80,6 +92,33 @@ impl ServerBuilder {
     /// for any task.
     pub fn task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
         self.task_store = Some(store);
+        self
+    }
+
+    /// Shares this server's state with the other instances that use the same Redis server
+    /// (see [`crate::cluster`]): tasks in a [`RedisTaskStore`](crate::cluster::RedisTaskStore)
+    /// (unless [`ServerBuilder::task_store`] names another store), resource updates and
+    /// changes to the [optional services](ServerBuilder::optional_service) on its bus, and
+    /// which instance holds each HTTP session, so that a session's requests reaching another
+    /// instance are forwarded to it (`http::HttpConfig::advertise`).
+    #[cfg(feature = "redis")]
+    pub fn redis(mut self, redis: &crate::cluster::Redis) -> Self {
+        if self.task_store.is_none() {
+            self.task_store = Some(Arc::new(redis.task_store()));
+        }
+        self.bus = Some(Arc::new(redis.clone()));
+        self.session_directory = Some(Arc::new(redis.clone()));
+        self
+    }
+
+    /// Declares a service that is not served at first but may be added and removed at run
+    /// time with [`Server::add_service`] and [`Server::remove_service`] (with this very
+    /// `Arc`). Behind a load balancer ([`ServerBuilder::redis`]) every instance declares
+    /// the same services under the same names, and adding or removing one on any instance
+    /// does so on all of them. A service added without this declaration changes only the
+    /// instance that adds it.
+    pub fn optional_service(mut self, name: impl Into<String>, service: Arc<dyn Service>) -> Self {
+        self.optional.push((name.into(), service));
         self
     }
 
@@ -177,7 +216,7 @@ impl ServerBuilder {
             info.insert("title".into(), t.into());
         }
         info.insert("version".into(), self.version.into());
-        Server {
+        let server = Server {
             shared: Arc::new(ServerShared {
                 info_json: serde_json::Value::Object(info).to_string(),
                 info_json_untitled: untitled.to_string(),
@@ -195,8 +234,24 @@ impl ServerBuilder {
                     self.task_store
                         .unwrap_or_else(|| Arc::new(MemoryTaskStore::new())),
                 ),
+                optional: self.optional,
+                bus: self.bus,
+                session_directory: self.session_directory,
             }),
+        };
+        if let Some(bus) = &server.shared.bus {
+            let weak = Arc::downgrade(&server.shared);
+            bus.start(Box::new(move |change| match weak.upgrade() {
+                Some(shared) => {
+                    if let Some(change) = change {
+                        Server { shared }.apply(change);
+                    }
+                    true
+                }
+                None => false,
+            }));
         }
+        server
     }
 }
 
@@ -220,6 +275,9 @@ impl Server {
             subscribable: HashSet::new(),
             task_tools: HashMap::new(),
             task_store: None,
+            optional: Vec::new(),
+            bus: None,
+            session_directory: None,
         }
     }
 
@@ -247,7 +305,17 @@ impl Server {
     /// every open 2026-07-28 `subscriptions/listen` request whose `resourceSubscriptions`
     /// named it (tagged with its subscription id). Callable from any thread or handler
     /// (`ctx.server()`); returns how many notifications were sent.
+    ///
+    /// Behind a load balancer ([`ServerBuilder::redis`]) the other instances tell their
+    /// subscribers too (not counted here).
     pub fn notify_resource_updated(&self, uri: &str) -> usize {
+        if let Some(bus) = &self.shared.bus {
+            bus.publish(&Change::ResourceUpdated(uri.to_owned()));
+        }
+        self.resource_updated_here(uri)
+    }
+
+    fn resource_updated_here(&self, uri: &str) -> usize {
         let mut conns = self
             .shared
             .connections
@@ -276,16 +344,91 @@ impl Server {
     }
 
     /// Adds a service at run time and tells initialized clients that the lists changed.
+    /// An [optional service](ServerBuilder::optional_service) is added on every instance
+    /// that shares this one's Redis, and only once.
     pub fn add_service(&self, service: Arc<dyn Service>) {
+        if let Some(name) = self.optional_name(&service) {
+            self.publish_service(name, true);
+            self.set_enabled(&service, true);
+            return;
+        }
         let (old, new) = self.replace_services(|services| services.push(service));
         self.announce(&old, &new);
     }
 
-    /// Removes a service (compared by pointer) and tells initialized clients.
+    /// Removes a service (compared by pointer) and tells initialized clients; an
+    /// [optional service](ServerBuilder::optional_service) on every instance.
     pub fn remove_service(&self, service: &Arc<dyn Service>) {
-        let (old, new) =
-            self.replace_services(|services| services.retain(|s| !Arc::ptr_eq(s, service)));
-        self.announce(&old, &new);
+        if let Some(name) = self.optional_name(service) {
+            self.publish_service(name, false);
+        }
+        self.set_enabled(service, false);
+    }
+
+    /// Whether `service` (compared by pointer) is being served.
+    pub fn has_service(&self, service: &Arc<dyn Service>) -> bool {
+        self.registry()
+            .services
+            .iter()
+            .any(|s| Arc::ptr_eq(s, service))
+    }
+
+    fn optional_name(&self, service: &Arc<dyn Service>) -> Option<&str> {
+        self.shared
+            .optional
+            .iter()
+            .find(|(_, s)| Arc::ptr_eq(s, service))
+            .map(|(name, _)| name.as_str())
+    }
+
+    fn publish_service(&self, name: &str, enabled: bool) {
+        if let Some(bus) = &self.shared.bus {
+            bus.publish(&Change::Service {
+                name: name.to_owned(),
+                enabled,
+            });
+        }
+    }
+
+    /// Adds or removes `service` here, unless it is already so; announces the change.
+    fn set_enabled(&self, service: &Arc<dyn Service>, enabled: bool) {
+        let mut changed = false;
+        let (old, new) = self.replace_services(|services| {
+            let present = services.iter().any(|s| Arc::ptr_eq(s, service));
+            if enabled && !present {
+                services.push(service.clone());
+                changed = true;
+            } else if !enabled && present {
+                services.retain(|s| !Arc::ptr_eq(s, service));
+                changed = true;
+            }
+        });
+        if changed {
+            self.announce(&old, &new);
+        }
+    }
+
+    /// Applies another instance's change.
+    fn apply(&self, change: Change) {
+        match change {
+            Change::ResourceUpdated(uri) => {
+                self.resource_updated_here(&uri);
+            }
+            Change::Service { name, enabled } => {
+                let found = self.shared.optional.iter().find(|(n, _)| *n == name);
+                match found {
+                    Some((_, service)) => self.set_enabled(service, enabled),
+                    None => {
+                        tracing::warn!(service = %name, "another instance changed an optional service this one does not declare")
+                    }
+                }
+            }
+            Change::Services(names) => {
+                for (name, service) in &self.shared.optional {
+                    self.set_enabled(service, names.contains(name));
+                }
+            }
+        }
     }
 
     fn replace_services(

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolidl_runtime::{
-    Bytes, LogLevel, RequestContext, RpcError, Server, Service, ToolError, content,
+    Bytes, LogLevel, RequestContext, RpcError, Server, ServerBuilder, Service, ToolError, content,
     tasks::TaskInput, tasks::TaskStore, tasks::TaskSupport,
 };
 
@@ -46,31 +46,32 @@ pub struct Fixture {
 /// The subscribable resource (`resources/subscribe`, `resourceSubscriptions`).
 pub const WATCHED_RESOURCE: &str = "test://watched-resource";
 
-/// A service that a hook adds to the server and removes again, in turn.
+/// A service that a hook adds to the server and removes again, in turn: an optional
+/// service of the server, so that behind a load balancer every instance follows.
 struct Toggle {
     service: Arc<dyn Service>,
-    added: Mutex<bool>,
+    flipping: Mutex<()>,
 }
 
 impl Toggle {
     fn new(service: Arc<dyn Service>) -> Self {
         Toggle {
             service,
-            added: Mutex::new(false),
+            flipping: Mutex::new(()),
         }
     }
 
     /// Adds the service when it is absent, removes it when present; the server then sends
     /// `notifications/*/list_changed`. Returns whether it is now added.
     fn flip(&self, server: &Server) -> bool {
-        let mut added = self.added.lock().unwrap_or_else(|p| p.into_inner());
-        if *added {
-            server.remove_service(&self.service);
-        } else {
+        let _one_at_a_time = self.flipping.lock().unwrap_or_else(|p| p.into_inner());
+        let added = !server.has_service(&self.service);
+        if added {
             server.add_service(self.service.clone());
+        } else {
+            server.remove_service(&self.service);
         }
-        *added = !*added;
-        *added
+        added
     }
 }
 
@@ -547,16 +548,25 @@ impl DynamicPrompt for Dynamic {
 /// The fixture server: the generated service first, then the hand-written one. Tasks are
 /// kept in `task_store` (default: in the process).
 pub fn server(sealer: input::Sealer, task_store: Option<Arc<dyn TaskStore>>) -> Server {
+    server_with(sealer, |builder| match task_store {
+        Some(store) => builder.task_store(store),
+        None => builder,
+    })
+}
+
+/// The same, with `shared` choosing where state shared by instances goes (a task store,
+/// Redis: [`ServerBuilder::redis`](toolidl_runtime::ServerBuilder::redis)).
+pub fn server_with(
+    sealer: input::Sealer,
+    shared: impl FnOnce(ServerBuilder) -> ServerBuilder,
+) -> Server {
     let fixture = Arc::new(Fixture {
         server: OnceLock::new(),
         dynamic_tool: Toggle::new(Arc::new(DynamicToolServer::new(Dynamic))),
         dynamic_prompt: Toggle::new(Arc::new(DynamicPromptServer::new(Dynamic))),
         watched_updates: AtomicU64::new(0),
     });
-    let mut builder = Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"));
-    if let Some(store) = task_store {
-        builder = builder.task_store(store);
-    }
+    let builder = shared(Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION")));
     let server = builder
         .title("toolidl conformance fixture")
         .instructions("The fixture server of the MCP conformance suite.")
@@ -571,6 +581,11 @@ pub fn server(sealer: input::Sealer, task_store: Option<Arc<dyn TaskStore>>) -> 
             "test_tool_with_task",
             TaskSupport::Required,
             TaskInput::BeforeTask,
+        )
+        .optional_service("test_dynamic_tool", fixture.dynamic_tool.service.clone())
+        .optional_service(
+            "test_dynamic_prompt",
+            fixture.dynamic_prompt.service.clone(),
         )
         .service(EverythingServer::from_arc(fixture.clone()))
         .service(Arc::new(extras::Extras::new(sealer)))

@@ -4,14 +4,16 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: conformance-example [--http ADDR [--stateless] [--stream-results]] [--task-dir DIR]
+const USAGE: &str = "usage: conformance-example [--http ADDR [--stateless] [--stream-results]] [--task-dir DIR] [--redis URL]
 
 Serves the MCP conformance suite's fixture server on stdio, or with --http on
 http://ADDR/mcp (ADDR an IP address and port, e.g. 127.0.0.1:8931) until SIGINT
 or SIGTERM. --stateless keeps no session, for several instances behind a load
 balancer. --stream-results answers results on an event stream (as the
 official TypeScript and Python SDK servers do) instead of JSON. --task-dir keeps tasks in DIR (created if needed) instead of the
-process: give every instance behind a load balancer the same one.
+process: give every instance behind a load balancer the same one. --redis URL
+(e.g. redis://127.0.0.1:6379) shares tasks, resource updates and the dynamic
+tool and prompt with every instance on that Redis server.
 
 Environment: CONFORMANCE_STATE_KEY, the key that signs requestState (give every
 instance behind a load balancer the same one; default: random per process);
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
     let mut stateless = false;
     let mut stream_results = false;
     let mut task_dir: Option<std::path::PathBuf> = None;
+    let mut redis: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -41,6 +44,10 @@ fn main() -> ExitCode {
             "--task-dir" => match args.next() {
                 Some(dir) => task_dir = Some(dir.into()),
                 None => return usage_error("--task-dir needs a directory"),
+            },
+            "--redis" => match args.next() {
+                Some(url) => redis = Some(url),
+                None => return usage_error("--redis needs a URL, e.g. redis://127.0.0.1:6379"),
             },
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -62,7 +69,11 @@ fn main() -> ExitCode {
         Some(Ok(store)) => Some(std::sync::Arc::new(store) as _),
         Some(Err(e)) => return failed(&format!("cannot open the task directory: {e}")),
     };
-    let server = conformance_example::server(sealer, task_store);
+    let shared = match shared_state(task_store, redis.as_deref()) {
+        Ok(shared) => shared,
+        Err(e) => return failed(&e),
+    };
+    let server = conformance_example::server_with(sealer, shared);
     let served = match http {
         None => tokio::runtime::Builder::new_current_thread()
             .enable_time()
@@ -74,6 +85,35 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => failed(&e.to_string()),
     }
+}
+
+type Shared = Box<dyn FnOnce(toolidl_runtime::ServerBuilder) -> toolidl_runtime::ServerBuilder>;
+
+/// Where the state that instances share goes: the task directory, Redis.
+fn shared_state(
+    task_store: Option<std::sync::Arc<dyn toolidl_runtime::tasks::TaskStore>>,
+    redis_url: Option<&str>,
+) -> Result<Shared, String> {
+    #[cfg(feature = "redis")]
+    let redis = match redis_url.map(toolidl_runtime::cluster::Redis::open) {
+        None => None,
+        Some(Ok(redis)) => Some(redis),
+        Some(Err(e)) => return Err(format!("not a Redis URL: {e}")),
+    };
+    #[cfg(not(feature = "redis"))]
+    if redis_url.is_some() {
+        return Err("cannot use Redis: built without the `redis` feature".into());
+    }
+    Ok(Box::new(move |mut builder| {
+        if let Some(store) = task_store {
+            builder = builder.task_store(store);
+        }
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &redis {
+            builder = builder.redis(redis);
+        }
+        builder
+    }))
 }
 
 #[cfg(feature = "http")]

@@ -514,7 +514,16 @@ pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
 /// The server around `notes`.
 pub fn server(notes: Notes) -> Server {
-    Server::builder("notes-example", env!("CARGO_PKG_VERSION"))
+    server_with(notes, |builder| builder)
+}
+
+/// The same, with `shared` adding what instances behind a load balancer share
+/// ([`ServerBuilder::redis`](toolidl_runtime::ServerBuilder::redis)).
+pub fn server_with(
+    notes: Notes,
+    shared: impl FnOnce(toolidl_runtime::ServerBuilder) -> toolidl_runtime::ServerBuilder,
+) -> Server {
+    shared(Server::builder("notes-example", env!("CARGO_PKG_VERSION")))
         .title("Notes")
         .instructions(
             "Notes kept in SQLite. Search with search_notes (pass nextCursor back as cursor \

@@ -1,6 +1,8 @@
 //! Serves the notes example over stdio until end of input, or over Streamable HTTP with
 //! `--http ADDR` (e.g. `--http 127.0.0.1:8931`, endpoint `/mcp`) until SIGINT or SIGTERM.
-//! `--stateless` (with `--http`) keeps no session. `--db PATH` keeps the notes in a SQLite
+//! `--stateless` (with `--http`) keeps no session. `--redis URL` (e.g.
+//! `redis://127.0.0.1:6379`) shares tasks and change notifications with the other instances
+//! on that Redis server (the notes themselves are in `--db`'s file). `--db PATH` keeps the notes in a SQLite
 //! file (WAL); without it they live in memory for the life of the process. `--demo` plays a
 //! short scripted session in process and exits.
 //!
@@ -16,13 +18,14 @@ use notes_example::{MAX_MESSAGE_BYTES, Notes};
 use toolidl_runtime::http::{AuthConfig, HttpConfig};
 use toolidl_runtime::{stdio::StdioBanner, stdio::StdioConfig};
 
-const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless] [--auth-issuer URL [--resource URI]]] | --demo";
+const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless] [--auth-issuer URL [--resource URI]]] [--redis URL] | --demo";
 
 fn main() -> std::io::Result<()> {
     notes_example::init_logging();
     let mut http: Option<SocketAddr> = None;
     let mut stateless = false;
     let mut db: Option<PathBuf> = None;
+    let mut redis: Option<String> = None;
     let mut demo = false;
     let mut issuer: Option<String> = None;
     let mut resource: Option<String> = None;
@@ -37,6 +40,10 @@ fn main() -> std::io::Result<()> {
             Some("--db") => match args.next() {
                 Some(path) if !path.is_empty() => db = Some(PathBuf::from(path)),
                 _ => return usage("--db needs a file path"),
+            },
+            Some("--redis") => match args.next().and_then(|a| a.into_string().ok()) {
+                Some(url) => redis = Some(url),
+                None => return usage("--redis needs a URL such as redis://127.0.0.1:6379"),
             },
             Some("--demo") => demo = true,
             Some(flag @ ("--auth-issuer" | "--resource")) => {
@@ -65,7 +72,7 @@ fn main() -> std::io::Result<()> {
         return usage("--resource needs --auth-issuer");
     }
     if demo {
-        if http.is_some() || db.is_some() {
+        if http.is_some() || db.is_some() || redis.is_some() {
             return usage("--demo takes no other option");
         }
         return run_demo();
@@ -82,7 +89,15 @@ fn main() -> std::io::Result<()> {
             std::process::exit(1);
         }
     };
-    let server = notes_example::server(notes);
+    let redis = match redis.as_deref().map(toolidl_runtime::cluster::Redis::open) {
+        None => None,
+        Some(Ok(redis)) => Some(redis),
+        Some(Err(e)) => return usage(&format!("--redis: {e}")),
+    };
+    let server = notes_example::server_with(notes, |builder| match &redis {
+        Some(redis) => builder.redis(redis),
+        None => builder,
+    });
     match http {
         None => {
             banner(db.as_deref()).print_if_terminal();

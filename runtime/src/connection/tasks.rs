@@ -43,7 +43,7 @@ const TTL_MS: u64 = 60 * 60 * 1000;
 const POLL_INTERVAL_MS: u64 = 500;
 /// How often a process running a task's handler looks for a cancellation made through
 /// another process (shared stores only).
-#[cfg(feature = "http")]
+#[cfg(any(feature = "http", feature = "redis"))]
 const CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Whether the request's capabilities name the tasks extension.
@@ -354,7 +354,7 @@ fn run(server: &Server, id: String, fut: BoxFuture<ToolResult>, state: Arc<CallS
 /// Completes when a shared store says the task is terminal or gone (cancelled through
 /// another process); never for a store of this process alone, nor without timers (the
 /// `http` feature).
-#[cfg(feature = "http")]
+#[cfg(any(feature = "http", feature = "redis"))]
 async fn cancelled_elsewhere(server: &Server, id: &str) {
     let store = &server.shared.tasks.store;
     if !store.is_shared() {
@@ -366,6 +366,9 @@ async fn cancelled_elsewhere(server: &Server, id: &str) {
             return std::future::pending().await;
         };
         sleep.await;
+        if let Err(e) = store.heartbeat(id) {
+            tracing::debug!(task = id, error = %e, "renewing the task's claim failed");
+        }
         match store.get(id) {
             Ok(Some(task)) if !task.is_terminal() => {}
             Ok(_) => return,
@@ -374,7 +377,7 @@ async fn cancelled_elsewhere(server: &Server, id: &str) {
     }
 }
 
-#[cfg(not(feature = "http"))]
+#[cfg(not(any(feature = "http", feature = "redis")))]
 async fn cancelled_elsewhere(_: &Server, _: &str) {
     std::future::pending().await
 }

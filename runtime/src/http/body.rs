@@ -21,6 +21,16 @@ pub(crate) enum Out {
     Empty,
     Full(Option<Bytes>),
     Events(Box<Events>),
+    /// The response of the instance holding the session, relayed as it comes.
+    #[cfg(feature = "redis")]
+    Forwarded(Box<Forwarded>),
+}
+
+/// A relayed response body, and (for a long-lived GET stream) what ends it at shutdown.
+#[cfg(feature = "redis")]
+pub(crate) struct Forwarded {
+    pub incoming: hyper::body::Incoming,
+    pub stop: Option<BoxFuture<()>>,
 }
 
 impl Body for Out {
@@ -35,6 +45,18 @@ impl Body for Out {
             Out::Empty => Poll::Ready(None),
             Out::Full(data) => Poll::Ready(data.take().map(|d| Ok(Frame::data(d)))),
             Out::Events(events) => events.poll(cx).map(|d| d.map(|d| Ok(Frame::data(d)))),
+            // The holder's connection failing ends the relayed body.
+            #[cfg(feature = "redis")]
+            Out::Forwarded(f) => {
+                if let Some(stop) = &mut f.stop
+                    && stop.as_mut().poll(cx).is_ready()
+                {
+                    return Poll::Ready(None);
+                }
+                Pin::new(&mut f.incoming)
+                    .poll_frame(cx)
+                    .map(|f| f.and_then(Result::ok).map(Ok))
+            }
         }
     }
 
@@ -43,6 +65,8 @@ impl Body for Out {
             Out::Empty => true,
             Out::Full(data) => data.is_none(),
             Out::Events(_) => false,
+            #[cfg(feature = "redis")]
+            Out::Forwarded(f) => f.incoming.is_end_stream(),
         }
     }
 
@@ -51,6 +75,8 @@ impl Body for Out {
             Out::Empty => SizeHint::with_exact(0),
             Out::Full(data) => SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64)),
             Out::Events(_) => SizeHint::default(),
+            #[cfg(feature = "redis")]
+            Out::Forwarded(f) => f.incoming.size_hint(),
         }
     }
 }

@@ -44,6 +44,8 @@ pub struct HttpConfig {
     pub(crate) replay_bytes: usize,
     pub(crate) sse_retry: Duration,
     pub(crate) poll_tools: Vec<String>,
+    /// Where the other instances reach this one, to forward its sessions' requests.
+    pub(crate) advertise: Option<SocketAddr>,
     /// Origins whose browser scripts may call the endpoint (CORS); lower case.
     pub(crate) cors_origins: Vec<String>,
     #[cfg(feature = "auth")]
@@ -153,6 +155,7 @@ impl Default for HttpConfig {
             replay_bytes: 1024 * 1024,
             sse_retry: Duration::from_secs(1),
             poll_tools: Vec::new(),
+            advertise: None,
             cors_origins: Vec::new(),
             #[cfg(feature = "auth")]
             auth: None,
@@ -293,6 +296,18 @@ impl HttpConfig {
         self
     }
 
+    /// The address at which the other instances of a server on Redis
+    /// ([`ServerBuilder::redis`](crate::ServerBuilder::redis)) reach this one: the sessions
+    /// it opens are recorded in Redis with it, and a session's request that reaches another
+    /// instance is forwarded there. Default: the bound address, unless that is unspecified
+    /// (`0.0.0.0`, `[::]`: then give the machine's own address); an endpoint mounted in
+    /// another router ([`McpService`](crate::http::McpService)) has no default, and its
+    /// sessions stay on it. Without Redis, unused.
+    pub fn advertise(mut self, addr: SocketAddr) -> Self {
+        self.advertise = Some(addr);
+        self
+    }
+
     /// The `Retry-After` seconds of a 503 (default 1).
     pub fn retry_after_secs(mut self, secs: u32) -> Self {
         self.retry_after_secs = secs;
@@ -354,6 +369,9 @@ impl HttpConfig {
     }
 
     pub(crate) fn add_bound_address(&mut self, addr: SocketAddr) {
+        if self.advertise.is_none() && !addr.ip().is_unspecified() {
+            self.advertise = Some(addr);
+        }
         let bound = addr.to_string().to_ascii_lowercase();
         if !self.hosts.contains(&bound) {
             self.hosts.push(bound);
@@ -378,6 +396,7 @@ impl fmt::Debug for HttpConfig {
             .field("max_sessions", &self.max_sessions)
             .field("session_idle", &self.session_idle)
             .field("handshake_timeout", &self.handshake_timeout)
+            .field("advertise", &self.advertise)
             .field("retry_after_secs", &self.retry_after_secs)
             .field("bearer", &self.bearer.as_ref().map(|_| "<check>"))
             .field("resource_metadata", &self.resource_metadata)

@@ -18,6 +18,9 @@
 //!   streams after it so that the client polls.
 //! - [`HttpConfig::stateless`] keeps no session at all, so any number of instances can
 //!   answer any request behind a load balancer.
+//! - With Redis ([`ServerBuilder::redis`](crate::ServerBuilder::redis)), a session's
+//!   requests reaching another instance than the one holding it are forwarded there
+//!   ([`HttpConfig::advertise`]), so sessions need no affinity either.
 //!
 //! Either the runtime owns the listener ([`serve`], [`HttpServer`]), or the application does
 //! and mounts the endpoint in its own router beside its other routes: [`McpService`] is a
@@ -35,21 +38,27 @@
 //! 1. `config`: [`HttpConfig`].
 //! 2. `replay`: a session's replay buffer for `Last-Event-ID`.
 //! 3. `sessions`: a session (its connection and outbox) and the table of them.
-//! 4. `body`: response bodies (JSON, event streams) and reading request bodies.
-//! 5. `headers`, `params`, `cors`: the header checks; `Mcp-Param-*` headers of tool
+//! 4. `directory`: (feature `redis`) which instance holds which session.
+//! 5. `body`: response bodies (JSON, event streams) and reading request bodies.
+//! 6. `headers`, `params`, `cors`: the header checks; `Mcp-Param-*` headers of tool
 //!    parameters; CORS for browser clients.
-//! 6. `authorize`: the OAuth resource server (feature `auth`): metadata, tokens, scopes.
-//! 7. `state`: what every request handler of one endpoint shares.
-//! 8. `post`: a POST's message, answered.
-//! 9. `session_requests`: GET (a session's stream) and DELETE.
-//! 10. `route`: one request, checked, then routed by method.
-//! 11. `mount`: [`McpService`], the endpoint in an application's own router.
+//! 7. `authorize`: the OAuth resource server (feature `auth`): metadata, tokens, scopes.
+//! 8. `state`: what every request handler of one endpoint shares.
+//! 9. `post`: a POST's message, answered.
+//! 10. `session_requests`: GET (a session's stream) and DELETE.
+//! 11. `forward`: (feature `redis`) a session's request forwarded to the instance holding it.
+//! 12. `route`: one request, checked, then routed by method.
+//! 13. `mount`: [`McpService`], the endpoint in an application's own router.
 
 #[cfg(feature = "auth")]
 mod authorize;
 mod body;
 mod config;
 mod cors;
+#[cfg(feature = "redis")]
+mod directory;
+#[cfg(feature = "redis")]
+mod forward;
 mod headers;
 mod mount;
 mod params;

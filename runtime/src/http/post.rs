@@ -446,6 +446,10 @@ fn open_session(state: &Arc<State>, text: &str, p: &Peek<'_>, parts: &Parts) -> 
         let r = body::rpc_error(StatusCode::SERVICE_UNAVAILABLE, p.id.unwrap_or("null"), &e);
         return retry_later(config, r);
     }
+    #[cfg(feature = "redis")]
+    if let Some(directory) = &state.directory {
+        directory.claim(&id);
+    }
     let mut r = body::json(status, reply.text);
     if let Ok(v) = header::HeaderValue::from_str(&id) {
         r.headers_mut().insert("mcp-session-id", v);

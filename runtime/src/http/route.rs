@@ -79,6 +79,10 @@ async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<
     {
         return body::drained(response, &mut incoming, limit).await;
     }
+    #[cfg(feature = "redis")]
+    if let Some(response) = super::forward::elsewhere(state, &parts, &mut incoming).await {
+        return response;
+    }
     match parts.method {
         Method::POST => post::post(state, parts, incoming).await,
         Method::GET => {

@@ -134,5 +134,9 @@ pub(crate) fn delete(state: &Arc<State>, parts: &Parts) -> Response<Out> {
     if let Some(s) = state.sessions.remove(&session.id) {
         s.end();
     }
+    #[cfg(feature = "redis")]
+    if let Some(directory) = &state.directory {
+        directory.release(&session.id);
+    }
     body::empty(StatusCode::NO_CONTENT)
 }

@@ -25,6 +25,9 @@ pub(crate) struct State {
     /// The scopes of the server's items, read once per registry (feature `auth`).
     #[cfg(feature = "auth")]
     pub scopes: super::authorize::ScopeCache,
+    /// Sessions shared with the other instances on Redis: which holds which.
+    #[cfg(feature = "redis")]
+    pub directory: Option<super::directory::Directory>,
 }
 
 impl State {
@@ -34,7 +37,18 @@ impl State {
         shutdown: watch::Receiver<bool>,
         mounted: bool,
     ) -> Arc<State> {
+        #[cfg(feature = "redis")]
+        let directory = match (&server.shared.session_directory, config.advertise) {
+            (Some(store), Some(addr)) => Some(super::directory::Directory::new(
+                store.clone(),
+                addr.to_string(),
+                config.session_idle,
+            )),
+            _ => None,
+        };
         Arc::new(State {
+            #[cfg(feature = "redis")]
+            directory,
             server,
             sessions: Sessions::new(),
             permits: Arc::new(Semaphore::new(config.max_in_flight)),

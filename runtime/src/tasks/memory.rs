@@ -67,8 +67,11 @@ impl TaskStore for MemoryTaskStore {
         let Some(task) = tasks.get_mut(id).filter(|t| !t.expired(now)) else {
             return Ok(None);
         };
-        edit(task);
-        Ok(Some(task.clone()))
+        let mut edited = task.clone();
+        if edit(&mut edited) {
+            *task = edited.clone();
+        }
+        Ok(Some(edited))
     }
 
     fn is_shared(&self) -> bool {

@@ -8,10 +8,14 @@
 //! database. A [`TaskRecord`] holds everything needed to call the task's handler again, so
 //! the instance that receives the input of an `input_required` task runs the next round
 //! itself; a handler's future is the only thing that stays in the process that runs it.
+//! Instances on several machines share a Redis server instead (feature `redis`:
+//! [`RedisTaskStore`](crate::cluster::RedisTaskStore)).
 
 mod dir;
 mod memory;
 mod policy;
+#[cfg(test)]
+pub(crate) mod suite;
 
 use std::io;
 use std::time::{Duration, SystemTime};
@@ -53,6 +57,14 @@ pub trait TaskStore: Send + Sync + 'static {
     /// received by another process stops the handler too.
     fn is_shared(&self) -> bool {
         true
+    }
+
+    /// Called every 250 ms, while its handler runs, by the process running task `id` (of
+    /// a shared store): a store that fails the tasks of processes that died renews the
+    /// process's claim here. The default does nothing.
+    fn heartbeat(&self, id: &str) -> io::Result<()> {
+        let _ = id;
+        Ok(())
     }
 }
 

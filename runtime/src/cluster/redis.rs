@@ -1,0 +1,649 @@
+//! Redis: the task store and the change bus of instances that share one Redis server.
+//!
+//! Keys (all under a prefix, `toolidl` by default; `{…}` is a Redis Cluster hash tag, so a
+//! task's keys share a slot):
+//!
+//! | key | holds | expires |
+//! | --- | --- | --- |
+//! | `P:task:{ID}` | the task's [`TaskRecord`], JSON | with the task (`ttlMs` after creation) |
+//! | `P:task:{ID}:lease` | the instance running its handler | 3 s, renewed every 250 ms |
+//! | `P:task:{ID}:lock` | the token of the instance editing it | 2 s (a crashed editor's lock lapses) |
+//! | `P:services` | the set of optional services now added | never (a few names) |
+//! | `P:session:{ID}` | the address of the instance holding an HTTP session | the session's idle timeout, renewed |
+//! | channel `P:changes` | resource updates and registry changes, JSON | (pub/sub) |
+
+use std::hash::{BuildHasher, RandomState};
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use ::redis::{Client, Connection, RedisError, RedisResult, Script};
+use serde_json::{Value, json};
+
+use super::{Change, ChangeBus, Deliver, SessionDirectory};
+use crate::tasks::{ErrorRecord, Status, TaskRecord, TaskStore, now_ms};
+
+/// How long a connection attempt may take: a request that needs Redis while it is down fails
+/// after this long at most (connection refused fails at once).
+const CONNECT_TIMEOUT: Duration = Duration::from_millis(250);
+/// How long one command may wait for its reply.
+const IO_TIMEOUT: Duration = Duration::from_secs(1);
+/// Idle connections kept for reuse.
+const POOL: usize = 16;
+/// A running handler's lease: renewed every 250 ms (the runtime's cancel check) by the
+/// instance running it; once it lapses the task is failed (its instance died).
+const LEASE_MS: u64 = 3_000;
+/// How long an edit may hold a task's lock before another instance may take it.
+const LOCK_MS: u64 = 2_000;
+
+/// A Redis server shared by the instances of one server: open it once per process and hand
+/// it to [`ServerBuilder::redis`](crate::ServerBuilder::redis), which uses it as the task
+/// store ([`RedisTaskStore`]) and as the bus that carries resource updates and registry
+/// changes between instances (see [`crate::cluster`]).
+///
+/// Commands use blocking connections from a small pool, each with a 250 ms connect and a
+/// 1 s reply timeout: when Redis is unreachable, what needs it fails quickly (a task request
+/// gets `-32603`, a notification is sent to this instance's clients only) and the next use
+/// connects again. The bus runs on a thread of its own and resubscribes by itself.
+#[derive(Clone)]
+pub struct Redis {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    client: Client,
+    prefix: String,
+    /// This process's id among the instances (64 random bits, hex).
+    instance: String,
+    pool: Mutex<Vec<Connection>>,
+    tokens: AtomicU64,
+}
+
+impl std::fmt::Debug for Redis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Redis")
+            .field("prefix", &self.inner.prefix)
+            .field("instance", &self.inner.instance)
+            .finish_non_exhaustive()
+    }
+}
+
+fn io_error(e: RedisError) -> io::Error {
+    io::Error::other(e)
+}
+
+impl Redis {
+    /// The Redis server at `url` (`redis://HOST:PORT[/DB]`, `redis://:PASSWORD@HOST`,
+    /// `redis+unix:///PATH`), with keys under `toolidl:`. Does not connect yet: the first
+    /// command does (so an instance starts while Redis is down).
+    pub fn open(url: &str) -> io::Result<Redis> {
+        Self::with_prefix(url, "toolidl")
+    }
+
+    /// The same with keys under `prefix:` (several servers on one Redis).
+    pub fn with_prefix(url: &str, prefix: &str) -> io::Result<Redis> {
+        let client =
+            Client::open(url).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let instance = RandomState::new().hash_one((std::process::id(), now_ms()));
+        Ok(Redis {
+            inner: Arc::new(Inner {
+                client,
+                prefix: prefix.to_owned(),
+                instance: format!("{instance:016x}"),
+                pool: Mutex::new(Vec::new()),
+                tokens: AtomicU64::new(0),
+            }),
+        })
+    }
+
+    /// The task store on this server.
+    pub fn task_store(&self) -> RedisTaskStore {
+        RedisTaskStore {
+            redis: self.clone(),
+        }
+    }
+
+    /// Sends `PING`: whether Redis answers now.
+    pub fn ping(&self) -> io::Result<()> {
+        self.with(|c| ::redis::cmd("PING").query::<String>(c))
+            .map(drop)
+    }
+
+    fn key(&self, rest: &str) -> String {
+        format!("{}:{rest}", self.inner.prefix)
+    }
+
+    fn connect(&self) -> RedisResult<Connection> {
+        let conn = self
+            .inner
+            .client
+            .get_connection_with_timeout(CONNECT_TIMEOUT)?;
+        conn.set_read_timeout(Some(IO_TIMEOUT))?;
+        conn.set_write_timeout(Some(IO_TIMEOUT))?;
+        Ok(conn)
+    }
+
+    /// Runs `f` on a pooled connection; a connection that failed is dropped, not pooled. A
+    /// pooled one that Redis closed meanwhile (a restart) is replaced once, at once.
+    fn with<T>(&self, mut f: impl FnMut(&mut Connection) -> RedisResult<T>) -> io::Result<T> {
+        let pooled = lock(&self.inner.pool).pop();
+        let (conn, result) = match pooled {
+            Some(mut conn) => {
+                let result = f(&mut conn);
+                match result {
+                    Err(e) if e.is_connection_dropped() || e.is_io_error() => {
+                        let mut fresh = self.connect().map_err(io_error)?;
+                        let result = f(&mut fresh);
+                        (fresh, result)
+                    }
+                    result => (conn, result),
+                }
+            }
+            None => {
+                let mut conn = self.connect().map_err(io_error)?;
+                let result = f(&mut conn);
+                (conn, result)
+            }
+        };
+        if result.is_ok() {
+            let mut pool = lock(&self.inner.pool);
+            if pool.len() < POOL {
+                pool.push(conn);
+            }
+        }
+        result.map_err(io_error)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Tasks in Redis, shared by every instance that opens the same server: a record per task,
+/// expiring with it; edits take the task's lock, so concurrent `tasks/update` and
+/// `tasks/cancel` through different instances do not lose each other's changes (the same
+/// semantics as [`DirTaskStore`](crate::tasks::DirTaskStore)).
+///
+/// The instance running a task's handler holds a lease on it, renewed every 250 ms. When
+/// the lease lapses while the task is still `working` (the instance was killed, or lost
+/// Redis for 3 s), the next read fails the task (`-32603`, "The instance running this task
+/// stopped before it finished."): a task is never silently left working. A handler that
+/// lost its task this way is cancelled when its instance reads the record again.
+#[derive(Debug, Clone)]
+pub struct RedisTaskStore {
+    redis: Redis,
+}
+
+/// Only ids the runtime can have made (lowercase hex), so a client's `taskId` never names
+/// another key.
+fn plain_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// Milliseconds until `record` expires, at least 1 (Redis refuses 0).
+fn remaining_ms(record: &TaskRecord) -> u64 {
+    record
+        .created_ms
+        .saturating_add(record.ttl_ms)
+        .saturating_sub(now_ms())
+        .max(1)
+}
+
+/// Whether a record needs a live lease: a handler is running for it somewhere.
+fn leased(record: &TaskRecord) -> bool {
+    record.status == Status::Working && record.call.is_some()
+}
+
+/// Writes (when `ARGV[2]` is not empty) and unlocks, only while the lock is still ours.
+const WRITE: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end
+if ARGV[4] == 'lease' then redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[6])
+elseif ARGV[4] == 'drop' then redis.call('DEL', KEYS[3]) end
+redis.call('DEL', KEYS[1])
+return 1
+";
+
+impl RedisTaskStore {
+    fn keys(&self, id: &str) -> [String; 3] {
+        let task = self.redis.key(&format!("task:{{{id}}}"));
+        [format!("{task}:lock"), format!("{task}:lease"), task]
+    }
+
+    fn parse(json: Option<String>) -> io::Result<Option<TaskRecord>> {
+        let Some(json) = json else {
+            return Ok(None);
+        };
+        let record: TaskRecord = serde_json::from_str(&json)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        Ok((!record.expired(SystemTime::now())).then_some(record))
+    }
+
+    /// Takes the task's lock, reads it with whether its lease is alive, calls `edit`, writes
+    /// the record back when `edit` says so, and unlocks.
+    fn edit(
+        &self,
+        id: &str,
+        edit: &mut dyn FnMut(&mut TaskRecord, bool) -> bool,
+    ) -> io::Result<Option<TaskRecord>> {
+        if !plain_id(id) {
+            return Ok(None);
+        }
+        let [lock_key, lease_key, task_key] = self.keys(id);
+        let inner = &self.redis.inner;
+        let token = format!(
+            "{}-{}",
+            inner.instance,
+            inner.tokens.fetch_add(1, Ordering::Relaxed)
+        );
+        // Edits are short: wait for another instance's, up to a little longer than its lock.
+        let mut waited = Duration::ZERO;
+        loop {
+            let taken: Option<String> = self.redis.with(|c| {
+                ::redis::cmd("SET")
+                    .arg(&lock_key)
+                    .arg(&token)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(LOCK_MS)
+                    .query(c)
+            })?;
+            if taken.is_some() {
+                break;
+            }
+            if waited > Duration::from_millis(LOCK_MS + 500) {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "task lock held too long",
+                ));
+            }
+            let pause = Duration::from_millis(2);
+            std::thread::sleep(pause);
+            waited += pause;
+        }
+        let unlock = |json: &str, ttl: u64, lease: &str| -> io::Result<bool> {
+            self.redis.with(|c| {
+                Script::new(WRITE)
+                    .key(&lock_key)
+                    .key(&task_key)
+                    .key(&lease_key)
+                    .arg(&token)
+                    .arg(json)
+                    .arg(ttl)
+                    .arg(lease)
+                    .arg(&inner.instance)
+                    .arg(LEASE_MS)
+                    .invoke(c)
+            })
+        };
+        let read: io::Result<(Option<String>, bool)> = self
+            .redis
+            .with(|c| ::redis::pipe().get(&task_key).exists(&lease_key).query(c));
+        let (json, lease_alive) = match read {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = unlock("", 0, "");
+                return Err(e);
+            }
+        };
+        let mut record = match Self::parse(json) {
+            Ok(Some(r)) => r,
+            other => {
+                unlock("", 0, "")?;
+                return other;
+            }
+        };
+        let was_leased = leased(&record);
+        if !edit(&mut record, lease_alive) {
+            unlock("", 0, "")?;
+            return Ok(Some(record));
+        }
+        let json = serde_json::to_string(&record).map_err(io::Error::other)?;
+        let lease = match (was_leased, leased(&record)) {
+            (false, true) => "lease",
+            (true, false) => "drop",
+            _ => "",
+        };
+        if !unlock(&json, remaining_ms(&record), lease)? {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the task's lock lapsed during an edit",
+            ));
+        }
+        Ok(Some(record))
+    }
+}
+
+impl TaskStore for RedisTaskStore {
+    fn create(&self, record: &TaskRecord) -> io::Result<()> {
+        if !plain_id(&record.id) {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a task id"));
+        }
+        let [_, lease_key, task_key] = self.keys(&record.id);
+        let json = serde_json::to_string(record).map_err(io::Error::other)?;
+        let mut pipe = ::redis::pipe();
+        pipe.atomic()
+            .cmd("SET")
+            .arg(&task_key)
+            .arg(json)
+            .arg("NX")
+            .arg("PX")
+            .arg(remaining_ms(record));
+        if leased(record) {
+            pipe.cmd("SET")
+                .arg(&lease_key)
+                .arg(&self.redis.inner.instance)
+                .arg("PX")
+                .arg(LEASE_MS)
+                .ignore();
+        }
+        let (created,): (Option<String>,) = self.redis.with(|c| pipe.query(c))?;
+        match created {
+            Some(_) => Ok(()),
+            None => Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "a task with this id exists",
+            )),
+        }
+    }
+
+    fn get(&self, id: &str) -> io::Result<Option<TaskRecord>> {
+        if !plain_id(id) {
+            return Ok(None);
+        }
+        let [_, lease_key, task_key] = self.keys(id);
+        let (json, lease_alive): (Option<String>, bool) = self
+            .redis
+            .with(|c| ::redis::pipe().get(&task_key).exists(&lease_key).query(c))?;
+        let record = Self::parse(json)?;
+        match record {
+            Some(r) if leased(&r) && !lease_alive => self.edit(id, &mut |task, alive| {
+                if !leased(task) || alive {
+                    return false;
+                }
+                task.status = Status::Failed;
+                task.updated_ms = now_ms();
+                task.call = None;
+                task.error = Some(ErrorRecord {
+                    code: crate::protocol::code::INTERNAL_ERROR,
+                    message: "The instance running this task stopped before it finished.".into(),
+                    data: None,
+                });
+                true
+            }),
+            other => Ok(other),
+        }
+    }
+
+    fn update(
+        &self,
+        id: &str,
+        edit: &mut dyn FnMut(&mut TaskRecord) -> bool,
+    ) -> io::Result<Option<TaskRecord>> {
+        self.edit(id, &mut |task, _| edit(task))
+    }
+
+    fn heartbeat(&self, id: &str) -> io::Result<()> {
+        if !plain_id(id) {
+            return Ok(());
+        }
+        let [_, lease_key, _] = self.keys(id);
+        self.redis.with(|c| {
+            ::redis::cmd("SET")
+                .arg(&lease_key)
+                .arg(&self.redis.inner.instance)
+                .arg("PX")
+                .arg(LEASE_MS)
+                .query::<()>(c)
+        })
+    }
+}
+
+impl SessionDirectory for Redis {
+    fn claim(&self, id: &str, addr: &str, ttl: Duration) -> io::Result<()> {
+        let key = self.key(&format!("session:{{{id}}}"));
+        let ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        self.with(|c| {
+            ::redis::cmd("SET")
+                .arg(&key)
+                .arg(addr)
+                .arg("PX")
+                .arg(ms)
+                .query::<()>(c)
+        })
+    }
+
+    fn owner(&self, id: &str) -> io::Result<Option<String>> {
+        if !plain_id(id) {
+            return Ok(None);
+        }
+        let key = self.key(&format!("session:{{{id}}}"));
+        self.with(|c| ::redis::cmd("GET").arg(&key).query(c))
+    }
+
+    fn release(&self, id: &str) {
+        let key = self.key(&format!("session:{{{id}}}"));
+        if let Err(e) = self.with(|c| ::redis::cmd("DEL").arg(&key).query::<()>(c)) {
+            tracing::debug!(session = id, error = %e, "releasing a session in Redis failed");
+        }
+    }
+}
+
+/// A change as published: JSON with the publishing instance's id.
+fn encode(instance: &str, change: &Change) -> Option<String> {
+    let v = match change {
+        Change::ResourceUpdated(uri) => json!({ "from": instance, "uri": uri }),
+        Change::Service { name, enabled } => {
+            json!({ "from": instance, "service": name, "enabled": enabled })
+        }
+        Change::Services(_) => return None,
+    };
+    Some(v.to_string())
+}
+
+/// A published change, unless this instance published it (or it is not one).
+fn decode(instance: &str, payload: &str) -> Option<Change> {
+    let v: Value = serde_json::from_str(payload).ok()?;
+    if v.get("from")?.as_str()? == instance {
+        return None;
+    }
+    if let Some(uri) = v.get("uri").and_then(Value::as_str) {
+        return Some(Change::ResourceUpdated(uri.to_owned()));
+    }
+    Some(Change::Service {
+        name: v.get("service")?.as_str()?.to_owned(),
+        enabled: v.get("enabled")?.as_bool()?,
+    })
+}
+
+impl ChangeBus for Redis {
+    fn publish(&self, change: &Change) {
+        let Some(payload) = encode(&self.inner.instance, change) else {
+            return;
+        };
+        let channel = self.key("changes");
+        let mut pipe = ::redis::pipe();
+        pipe.atomic();
+        if let Change::Service { name, enabled } = change {
+            let set = self.key("services");
+            if *enabled {
+                pipe.sadd(set, name).ignore();
+            } else {
+                pipe.srem(set, name).ignore();
+            }
+        }
+        pipe.publish(channel, payload).ignore();
+        if let Err(e) = self.with(|c| pipe.query::<()>(c)) {
+            tracing::warn!(error = %e, "publishing a change to the other instances failed (Redis)");
+        }
+    }
+
+    fn start(&self, deliver: Deliver) {
+        let redis = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("toolidl-redis-bus".into())
+            .spawn(move || redis.subscribe(deliver));
+        if let Err(e) = spawned {
+            tracing::error!(error = %e, "cannot start the Redis bus thread");
+        }
+    }
+}
+
+impl Redis {
+    /// The bus thread: subscribes, takes the current set of services, delivers what other
+    /// instances publish; reconnects (backing off up to 2 s) whenever Redis goes away; ends
+    /// once `deliver` says its server is gone.
+    fn subscribe(self, deliver: Deliver) {
+        let channel = self.key("changes");
+        let mut backoff = Duration::from_millis(100);
+        let mut down = false;
+        while deliver(None) {
+            let mut session = || -> RedisResult<()> {
+                let mut conn = self.connect()?;
+                let mut pubsub = conn.as_pubsub();
+                pubsub.subscribe(&channel)?;
+                pubsub.set_read_timeout(Some(Duration::from_millis(500)))?;
+                // Subscribed first, then read: nothing published in between is missed.
+                let names: Vec<String> = self
+                    .with(|c| ::redis::cmd("SMEMBERS").arg(self.key("services")).query(c))
+                    .map_err(|e| RedisError::from(io::Error::other(e)))?;
+                if down {
+                    tracing::info!("the Redis bus is connected again");
+                }
+                down = false;
+                backoff = Duration::from_millis(100);
+                if !deliver(Some(Change::Services(names))) {
+                    return Ok(());
+                }
+                loop {
+                    match pubsub.get_message() {
+                        Ok(msg) => {
+                            let payload: String = msg.get_payload()?;
+                            let change = decode(&self.inner.instance, &payload);
+                            if !deliver(change) {
+                                return Ok(());
+                            }
+                        }
+                        Err(e) if e.is_timeout() => {
+                            if !deliver(None) {
+                                return Ok(());
+                            }
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+            };
+            match session() {
+                Ok(()) => return,
+                Err(e) => {
+                    if !down {
+                        tracing::warn!(error = %e, "the Redis bus lost its connection; reconnecting");
+                    }
+                    down = true;
+                    std::thread::sleep(backoff);
+                    backoff = (backoff * 2).min(Duration::from_secs(2));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::suite::record;
+
+    #[test]
+    fn changes_round_trip_and_an_instance_ignores_its_own() {
+        for change in [
+            Change::ResourceUpdated("test://x".into()),
+            Change::Service {
+                name: "extra".into(),
+                enabled: false,
+            },
+        ] {
+            let payload = encode("aa", &change).unwrap();
+            assert_eq!(decode("bb", &payload), Some(change));
+            assert_eq!(decode("aa", &payload), None);
+        }
+        assert_eq!(decode("bb", "not json"), None);
+    }
+
+    #[test]
+    fn the_task_store_suite() {
+        let Some(server) = crate::cluster::testing::RedisServer::start() else {
+            return;
+        };
+        let url = server.url();
+        crate::tasks::suite::run(&move || Arc::new(Redis::open(&url).unwrap().task_store()));
+    }
+
+    #[test]
+    fn a_task_whose_lease_lapsed_reads_as_failed_and_a_heartbeat_keeps_it() {
+        let Some(server) = crate::cluster::testing::RedisServer::start() else {
+            return;
+        };
+        let store = Redis::open(&server.url()).unwrap().task_store();
+        let other = Redis::open(&server.url()).unwrap().task_store();
+        store.create(&record("ab", 60_000)).unwrap();
+        // The running instance renews its lease; another reads the task as working.
+        store.heartbeat("ab").unwrap();
+        assert_eq!(other.get("ab").unwrap().unwrap().status, Status::Working);
+        // The lease lapses (its instance died): the next read, anywhere, fails the task.
+        server.command(&["DEL", "toolidl:task:{ab}:lease"]);
+        let failed = other.get("ab").unwrap().unwrap();
+        assert_eq!(failed.status, Status::Failed);
+        let error = failed.error.unwrap();
+        assert_eq!(error.code, -32603);
+        assert_eq!(
+            error.message,
+            "The instance running this task stopped before it finished."
+        );
+        assert_eq!(store.get("ab").unwrap().unwrap().status, Status::Failed);
+        // A task waiting for input has no handler running, and so no lease.
+        let mut waiting = record("ac", 60_000);
+        waiting.status = Status::InputRequired;
+        store.create(&waiting).unwrap();
+        assert_eq!(
+            other.get("ac").unwrap().unwrap().status,
+            Status::InputRequired
+        );
+        // Records expire in Redis with their task.
+        let ttl = server.command(&["PTTL", "toolidl:task:{ab}"]);
+        assert!(
+            matches!(ttl, ::redis::Value::Int(ms) if ms > 0 && ms <= 60_000),
+            "{ttl:?}"
+        );
+    }
+
+    #[test]
+    fn a_store_fails_quickly_while_redis_is_down_and_recovers() {
+        let Some(mut server) = crate::cluster::testing::RedisServer::start() else {
+            return;
+        };
+        let store = Redis::open(&server.url()).unwrap().task_store();
+        store.create(&record("ad", 60_000)).unwrap();
+        server.stop();
+        let started = std::time::Instant::now();
+        assert!(store.get("ad").is_err());
+        assert!(started.elapsed() < Duration::from_secs(2));
+        server.restart();
+        // Redis restarted empty: the pool's dead connection is replaced at once.
+        assert!(store.get("ad").unwrap().is_none());
+        store.create(&record("ad", 60_000)).unwrap();
+        assert!(store.get("ad").unwrap().is_some());
+    }
+
+    #[test]
+    fn ids_never_name_another_key() {
+        for id in ["", "a}b", "a:b", "ABC", &"a".repeat(65)] {
+            assert!(!plain_id(id), "{id}");
+        }
+        assert!(plain_id("0123456789abcdef"));
+    }
+}
