@@ -52,11 +52,19 @@ impl RustOptions {
         ];
         for (option, rules) in attributes {
             for (path, attribute) in rules {
-                if let Err(why) = parse_attributes(attribute) {
+                let attributes = parse_attributes(attribute).map_err(|why| GenerateError {
+                    message: format!(
+                        "{option}({path:?}, {attribute:?}): not a Rust attribute such as \
+                         `#[derive(Hash)]`: {why}"
+                    ),
+                })?;
+                // A derive the generator writes itself would be a conflicting impl inside
+                // generated code, far from its cause.
+                if let Some(derived) = attributes.iter().find_map(already_derived) {
                     return Err(GenerateError {
                         message: format!(
-                            "{option}({path:?}, {attribute:?}): not a Rust attribute such as \
-                             `#[derive(Hash)]`: {why}"
+                            "{option}({path:?}, {attribute:?}): every generated record, enum \
+                             and union derives `{derived}` already; remove it from the attribute"
                         ),
                     });
                 }
@@ -83,7 +91,7 @@ impl RustOptions {
 }
 
 /// One or more outer attributes (`#[…]`), and nothing else.
-fn parse_attributes(text: &str) -> syn::Result<()> {
+fn parse_attributes(text: &str) -> syn::Result<Vec<syn::Attribute>> {
     use syn::parse::Parser as _;
     let attributes = syn::Attribute::parse_outer.parse_str(text)?;
     if attributes.is_empty() {
@@ -92,7 +100,25 @@ fn parse_attributes(text: &str) -> syn::Result<()> {
             "expected `#[...]`",
         ));
     }
-    Ok(())
+    Ok(attributes)
+}
+
+/// The traits every generated type derives (`items.rs`); the others (`Eq`, `Hash`, `Copy`,
+/// `Ord`) depend on the type.
+const ALWAYS_DERIVED: &[&str] = &["Debug", "Clone", "PartialEq", "Serialize", "Deserialize"];
+
+/// The first trait of a `#[derive(…)]` that the generator derives on every type already.
+fn already_derived(attribute: &syn::Attribute) -> Option<String> {
+    if !attribute.path().is_ident("derive") {
+        return None;
+    }
+    let paths = attribute
+        .parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    paths.iter().find_map(|path| {
+        let name = path.segments.last()?.ident.to_string();
+        ALWAYS_DERIVED.contains(&name.as_str()).then_some(name)
+    })
 }
 
 #[cfg(test)]
@@ -141,6 +167,33 @@ mod tests {
         assert!(options.validate().unwrap_err().message.starts_with(
             "field_attribute(\"acme.Page.size\", \"serde(default)\"): not a Rust attribute"
         ));
+    }
+
+    #[test]
+    fn a_derive_the_generator_writes_is_refused() {
+        for (attribute, derived) in [
+            ("#[derive(serde::Deserialize)]", "Deserialize"),
+            ("#[derive(Hash, Clone)]", "Clone"),
+            (
+                "#[serde(rename_all = \"camelCase\")] #[derive(Debug)]",
+                "Debug",
+            ),
+        ] {
+            assert_eq!(
+                with_type_attribute(attribute)
+                    .validate()
+                    .unwrap_err()
+                    .message,
+                format!(
+                    "type_attribute(\"acme.Forecast\", {attribute:?}): every generated record, \
+                     enum and union derives `{derived}` already; remove it from the attribute"
+                )
+            );
+        }
+        assert_eq!(
+            with_type_attribute("#[derive(Hash, Eq)]").validate(),
+            Ok(())
+        );
     }
 
     #[test]
