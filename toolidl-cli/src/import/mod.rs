@@ -7,7 +7,7 @@
 //! titles, descriptions, annotations, `_meta.ui`, task support), the resources, resource
 //! templates and prompts, with each schema translated into records, enums, unions, named types,
 //! constraints, defaults and formats ([`types`]). What the language cannot say is widened and
-//! reported: a comment at the place in the file, and a warning on stderr.
+//! reported on stderr, naming the place.
 
 mod live;
 mod names;
@@ -135,10 +135,10 @@ pub fn import(listing: &Value, package: &str, service: &str) -> Result<Imported,
         members.push(tool_decl(&mut types, tool)?);
     }
     for resource in &lists.resources {
-        members.push(resource_decl(&mut types, resource, false)?);
+        members.push(resource_decl(resource, false)?);
     }
     for template in &lists.templates {
-        members.push(resource_decl(&mut types, template, true)?);
+        members.push(resource_decl(template, true)?);
     }
     for prompt in &lists.prompts {
         members.push(prompt_decl(&mut types, prompt)?);
@@ -318,19 +318,17 @@ fn tool_decl(types: &mut Types, tool: &Map<String, Value>) -> Result<String, Str
     if let Some(ui) = tool.get("_meta").and_then(|m| m.get("ui"))
         && let Some(uri) = ui.get("resourceUri").and_then(Value::as_str)
     {
-        {
-            let mut attr = format!("@ui({}", names::string_literal(uri));
-            if let Some(visibility) = ui.get("visibility").and_then(Value::as_array) {
-                let items: Vec<String> = visibility
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(names::string_literal)
-                    .collect();
-                attr.push_str(&format!(", visibility: [{}]", items.join(", ")));
-            }
-            attr.push(')');
-            attrs.push(attr);
+        let mut attr = format!("@ui({}", names::string_literal(uri));
+        if let Some(visibility) = ui.get("visibility").and_then(Value::as_array) {
+            let items: Vec<String> = visibility
+                .iter()
+                .filter_map(Value::as_str)
+                .map(names::string_literal)
+                .collect();
+            attr.push_str(&format!(", visibility: [{}]", items.join(", ")));
         }
+        attr.push(')');
+        attrs.push(attr);
     }
     match tool
         .get("execution")
@@ -382,11 +380,7 @@ fn tool_decl(types: &mut Types, tool: &Map<String, Value>) -> Result<String, Str
     ))
 }
 
-fn resource_decl(
-    types: &mut Types,
-    resource: &Map<String, Value>,
-    template: bool,
-) -> Result<String, String> {
+fn resource_decl(resource: &Map<String, Value>, template: bool) -> Result<String, String> {
     let key = if template { "uriTemplate" } else { "uri" };
     let uri = text(resource, key).ok_or_else(|| format!("a resource has no `{key}`"))?;
     let wire = text(resource, "name").unwrap_or(uri);
@@ -409,7 +403,6 @@ fn resource_decl(
     } else {
         " -> string"
     };
-    let _ = types;
     Ok(member(
         text(resource, "description"),
         &attrs,

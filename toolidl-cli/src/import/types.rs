@@ -162,10 +162,8 @@ impl Types {
         if let Some(title) = object.get("title").and_then(Value::as_str)
             && pos == Position::Property
         {
-            {
-                out.attrs
-                    .push(format!("@title({})", names::string_literal(title)));
-            }
+            out.attrs
+                .push(format!("@title({})", names::string_literal(title)));
         }
         if object.get("deprecated") == Some(&Value::Bool(true)) && pos == Position::Property {
             out.attrs.push("@deprecated".into());
