@@ -32,6 +32,8 @@
 //! 10. `server`: the builder, the registry of services, broadcasting changes to peers.
 //! 11. `connection`: the dispatcher, one per connection; nothing below imports it.
 //! 12. `stdio`, `http/`: the transports, driving connections of a server.
+//! 13. `testing/`: a handler's context for unit tests and an in-process client, over a
+//!     connection like the transports.
 //!
 //! `protocol/` and `http/` list the layers of their own files in their module docs, checked
 //! the same way. The files of `connection/` are one `impl Connection` split by method family
@@ -58,6 +60,7 @@ mod server;
 pub mod service;
 pub mod stdio;
 pub mod tasks;
+pub mod testing;
 pub mod uri_template;
 
 // What a server author writes; the rest is in the modules named for their reader.
@@ -84,8 +87,8 @@ pub mod codegen {
     pub use crate::content;
     pub use crate::protocol::{LogLevel, Revision, RpcError};
     pub use crate::service::{
-        BoxFuture, Completion, CompletionRequest, ListingDef, Service, ToolDef, ToolError,
-        ToolOutput, ToolResult,
+        BoxFuture, Completion, CompletionRequest, ListingDef, PromptInput, Service, ToolDef,
+        ToolError, ToolInput, ToolOutput, ToolResult,
     };
     pub use crate::tasks::TaskSupport;
     pub use crate::uri_template;

@@ -163,6 +163,14 @@ impl ConnShared {
         self.session.get()
     }
 
+    /// What `logging/setLevel` sets: the lowest level sent, or `None` for no log messages.
+    pub fn set_log_level(&self, level: Option<LogLevel>) {
+        let index = level
+            .and_then(|level| LogLevel::ALL.iter().position(|l| *l == level))
+            .map_or(NO_LOGS, |i| i as u8);
+        self.log_level.store(index, Ordering::Relaxed);
+    }
+
     pub fn log_level(&self) -> Option<LogLevel> {
         LogLevel::ALL
             .get(usize::from(self.log_level.load(Ordering::Relaxed)))

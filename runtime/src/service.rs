@@ -92,6 +92,20 @@ impl ListingDef {
     }
 }
 
+/// The generated input of a tool (`GetWeatherArgs`): which tool it is the input of. Its
+/// `Serialize` writes the arguments as the tool's `inputSchema` names them, so a client can
+/// send it ([`testing::Client::call`](crate::testing::Client::call)).
+pub trait ToolInput: serde::Serialize {
+    /// The tool's name, as listed.
+    const TOOL: &'static str;
+}
+
+/// The generated input of a prompt (`SummarizeArgs`): which prompt it is the input of.
+pub trait PromptInput: serde::Serialize {
+    /// The prompt's name, as listed.
+    const PROMPT: &'static str;
+}
+
 /// A `completion/complete` request, already read.
 #[derive(Debug, Clone)]
 pub struct CompletionRequest {
@@ -382,15 +396,33 @@ impl ToolError {
     }
 }
 
-impl From<ArgError> for ToolError {
-    fn from(e: ArgError) -> Self {
-        ToolError::Argument(e)
-    }
-}
-
-impl From<RpcError> for ToolError {
-    fn from(e: RpcError) -> Self {
-        ToolError::Rpc(e)
+/// `?` on any error in a handler. An [`ArgError`] stays an argument error and an [`RpcError`] a
+/// protocol error (their meaning is kept, found by downcasting); any other error is
+/// [`ToolError::Internal`]: the client sees `The tool failed.` and the cause goes to `tracing`.
+///
+/// ```
+/// # use toolidl_runtime::{RpcError, ToolError};
+/// fn parse(text: &str) -> Result<u32, ToolError> {
+///     Ok(text.parse::<u32>()?) // a ParseIntError: an internal failure
+/// }
+/// assert!(matches!(parse("x"), Err(ToolError::Internal(_))));
+/// let e: ToolError = RpcError::resource_not_found("No note 7.").into();
+/// assert!(matches!(e, ToolError::Rpc(_)));
+/// ```
+///
+/// (So that this blanket conversion is coherent, `ToolError` itself is not a
+/// `std::error::Error`, as `anyhow::Error` is not.)
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for ToolError {
+    fn from(e: E) -> Self {
+        let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(e);
+        let boxed = match boxed.downcast::<ArgError>() {
+            Ok(e) => return ToolError::Argument(*e),
+            Err(other) => other,
+        };
+        match boxed.downcast::<RpcError>() {
+            Ok(e) => ToolError::Rpc(*e),
+            Err(other) => ToolError::Internal(other),
+        }
     }
 }
 

@@ -256,8 +256,7 @@ impl Connection {
             .ok_or_else(|| {
                 RpcError::invalid_params("Invalid params: level must be a logging level.")
             })?;
-        let index = LogLevel::ALL.iter().position(|l| *l == level).unwrap_or(0);
-        self.shared.log_level.store(index as u8, Ordering::Relaxed);
+        self.shared.set_log_level(Some(level));
         Ok(Reply(plain("{}"), false))
     }
 

@@ -102,6 +102,11 @@ impl Connection {
         )
     }
 
+    /// The state shared with handlers' contexts (the testing module builds contexts on it).
+    pub(crate) fn shared(&self) -> &Arc<ConnShared> {
+        &self.shared
+    }
+
     /// Collects the replies produced while handling lines into one outbox item (messages
     /// joined by `\n`) until [`Connection::flush`]. Transports that read in chunks use it
     /// to write one batch per chunk; replies from spawned calls still go out on their own.
