@@ -9,11 +9,11 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{Notify, oneshot};
 
 use super::listing::Listing;
+use crate::connection::{Connection, Outbox};
 use crate::peer::lock;
 use crate::protocol::{LogLevel, Revision, RpcError, code};
 use crate::server::Server;
 use crate::service::{PromptInput, ToolInput};
-use crate::transport::{Connection, Outbox};
 
 /// What answers the server's requests to the client (`elicitation/create`,
 /// `sampling/createMessage`, `roots/list`): the method and its params in, a result or an

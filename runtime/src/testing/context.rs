@@ -6,11 +6,11 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use tokio::sync::Notify;
 
+use crate::connection::{Connection, Outbox};
 use crate::context::RequestContext;
 use crate::peer::{CallState, Session, lock};
 use crate::protocol::{LogLevel, Revision};
 use crate::server::Server;
-use crate::transport::{Connection, Outbox};
 
 /// The context of one pretend request, for calling a handler method directly.
 ///
