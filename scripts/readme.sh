@@ -9,6 +9,12 @@
 # is listed in COVERED with where it runs, and is not run twice. Every other command is run
 # with `bash -c`; one that exits non-zero fails the script. Files a command leaves in the
 # checkout (none should) are reported and fail it too.
+#
+# A block after the line `<!-- readme.sh: one script -->` is a walk-through: its lines are
+# run in order as one script (`set -e`: a `cd` carries to the next line), as a new user
+# would type them, from the repository root, with stdin at end of input. `cargo install`
+# installs into a scratch folder put first on PATH, and `mktemp` makes its folders there, so
+# the walk-through runs outside the checkout and leaves nothing behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +23,6 @@ COVERED=(
     '^cargo test --workspace$@@.ci/run (the test command)'
     '^bash scripts/(conformance|loadbalance|interop|editors|auth)\.sh$@@.ci/run'
     '^bash scripts/readme\.sh$@@.ci/run (this script)'
-    '^cargo run -p toolidl-cli -- new @@toolidl-cli/tests/new_cli.rs (builds and runs the scaffold in a scratch folder)'
     '^cd @@a step of a walk-through, not a command on its own'
     '^cargo install @@installs into ~/.cargo; the same binary is run through cargo run here'
     'bench/http/run\.sh@@a benchmark (minutes; not in CI)'
@@ -26,7 +31,8 @@ COVERED=(
 )
 
 commands=$(awk '
-    /^[[:space:]]*```sh[[:space:]]*$/ { inside = 1; next }
+    /<!-- readme.sh: one script -->/ { script = 1; next }
+    /^[[:space:]]*```sh[[:space:]]*$/ { inside = !script; script = 0; next }
     /^[[:space:]]*```/ { inside = 0; next }
     inside { print }
 ' README.md)
@@ -65,6 +71,39 @@ while IFS= read -r line; do
     fi
     rm -f "$log"
 done <<<"$commands"
+
+# The walk-throughs, each as one script.
+walkthroughs=$(mktemp -d)
+awk -v dir="$walkthroughs" '
+    /<!-- readme.sh: one script -->/ { script = 1; next }
+    script && /^[[:space:]]*```sh[[:space:]]*$/ { inside = 1; script = 0; n++; indent = match($0, /[^ ]/) - 1; next }
+    inside && /^[[:space:]]*```/ { inside = 0; next }
+    inside { print substr($0, indent + 1) > (dir "/walkthrough-" n ".sh") }
+' README.md
+for walkthrough in "$walkthroughs"/walkthrough-*.sh; do
+    [ -e "$walkthrough" ] || continue
+    name=$(basename "$walkthrough")
+    scratch_home=$(mktemp -d)
+    log=$(mktemp)
+    echo "readme: running the walk-through ${name#walkthrough-} as one script:"
+    sed 's/^/readme:   /' "$walkthrough"
+    if (
+        export CARGO_INSTALL_ROOT="$scratch_home/install" TMPDIR="$scratch_home"
+        export PATH="$scratch_home/install/bin:$PATH"
+        unset CARGO_TARGET_DIR
+        bash -euo pipefail -x "$walkthrough" </dev/null
+    ) >"$log" 2>&1; then
+        echo "readme: walk-through ${name#walkthrough-} passed ($(grep -c '^test result: ok' "$log") test runs ok)"
+        ran=$((ran + 1))
+    else
+        status=$?
+        tail -n 40 "$log" >&2
+        echo "readme: FAILED ($status): the walk-through ${name#walkthrough-}" >&2
+        failed=$((failed + 1))
+    fi
+    rm -rf "$scratch_home" "$log"
+done
+rm -rf "$walkthroughs"
 
 # Every ```tool block is a complete file that checks clean as pasted.
 cargo build --quiet -p toolidl-cli

@@ -102,11 +102,12 @@ pub mod codegen {
     /// The version of the contract between generated code and this module.
     ///
     /// Generated code asserts, at compile time, that this equals the version its generator
-    /// writes (`const _: () = assert!(rt::GENERATED_CODE_VERSION == 1, "…");`), so code from
+    /// writes (`const _: () = assert!(rt::GENERATED_CODE_VERSION == 2, "…");`), so code from
     /// a `toolidl-build` that does not match this runtime fails to compile with a readable
     /// message instead of a cascade of unresolved names. Raised whenever a change here would
-    /// break code generated for the previous version.
-    pub const GENERATED_CODE_VERSION: u32 = 1;
+    /// break code generated for the previous version, or generated code starts to need
+    /// something new here (version 2: inputs implement [`ToolInput`] and [`PromptInput`]).
+    pub const GENERATED_CODE_VERSION: u32 = 2;
 
     /// A future that is already complete, boxed: what a synchronous handler returns.
     pub fn ready<T: Send + 'static>(value: T) -> BoxFuture<T> {

@@ -136,9 +136,13 @@ enum Command {
         /// The folder to create (default: ./NAME).
         #[arg(long, value_name = "DIR")]
         path: Option<PathBuf>,
-        /// Depend on a toolidl checkout by path instead of crates.io (for working on toolidl).
-        #[arg(long, value_name = "DIR")]
+        /// Depend on this toolidl checkout by path (default: the checkout this command was
+        /// built from, when it is one).
+        #[arg(long, value_name = "DIR", conflicts_with = "crates_io")]
         toolidl_path: Option<PathBuf>,
+        /// Depend on the toolidl crates' crates.io versions.
+        #[arg(long)]
+        crates_io: bool,
     },
 }
 
@@ -209,10 +213,12 @@ fn main() {
             name,
             path,
             toolidl_path,
+            crates_io,
         } => new::run(&new::Args {
             name,
             path,
             toolidl_path,
+            crates_io,
         }),
     };
     std::process::exit(code);

@@ -1,6 +1,7 @@
-//! `toolidl new`: the scaffolded crate builds against this workspace's crates, is
-//! rustfmt-clean, and its server answers `tools/list` with what `toolidl schema` prints for
-//! its `.tool` file.
+//! `toolidl new`: the scaffolded crate builds against this workspace's crates without a
+//! warning, is rustfmt-clean, its own tests (a unit test of the handler, a snapshot of the
+//! listing) pass as written, and its server answers `tools/list` with what `toolidl schema`
+//! prints for its `.tool` file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,16 +51,20 @@ fn a_scaffolded_crate_builds_and_serves_its_tool() {
     let krate = tmp.path().join("demo-server");
     for file in [
         "Cargo.toml",
+        "Cargo.lock",
         "build.rs",
         "src/main.rs",
+        "src/snapshots/demo_server__tests__listing.snap",
         "tools/demo_server.tool",
         ".gitignore",
     ] {
         assert!(krate.join(file).is_file(), "{file} missing");
     }
-
-    // The workspace's lock: the same dependency versions, nothing to download.
-    std::fs::copy(root.join("Cargo.lock"), krate.join("Cargo.lock")).unwrap();
+    // The checkout's lock: the versions toolidl is tested with, nothing to download.
+    assert_eq!(
+        std::fs::read(krate.join("Cargo.lock")).unwrap(),
+        std::fs::read(root.join("Cargo.lock")).unwrap()
+    );
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("scaffold-target");
     let build = cargo()
         .args(["build", "--offline", "--quiet"])
@@ -80,6 +85,25 @@ fn a_scaffolded_crate_builds_and_serves_its_tool() {
         .output()
         .unwrap();
     assert!(fmt.status.success(), "{}", text(&fmt.stdout));
+    // Its own tests pass out of the box, the listing snapshot among them.
+    let test = cargo()
+        .args(["test", "--offline"])
+        .env("CARGO_TARGET_DIR", &target)
+        .env("CI", "true") // insta: a missing or different snapshot fails, nothing written
+        .env_remove("RUSTFLAGS")
+        .env_remove("INSTA_UPDATE")
+        .current_dir(&krate)
+        .output()
+        .unwrap();
+    let report = text(&test.stdout);
+    assert!(test.status.success(), "{report}\n{}", text(&test.stderr));
+    assert!(report.contains("test result: ok. 3 passed"), "{report}");
+    assert!(
+        !krate
+            .join("src/snapshots/demo_server__tests__listing.snap.new")
+            .exists(),
+        "the snapshot matched"
+    );
 
     // Its tools/list is the listing `toolidl schema` prints for its .tool file.
     let schema = toolidl(&["schema", "tools/demo_server.tool"], &krate);
@@ -138,11 +162,44 @@ fn bad_names_and_taken_folders_are_refused() {
     let out = toolidl(&["new", "taken"], tmp.path());
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("already exists and is not empty"));
-    // An empty folder is fine; crates.io versions without --toolidl-path.
+    // An empty folder is fine; crates.io versions with --crates-io.
     std::fs::create_dir(tmp.path().join("empty")).unwrap();
-    let out = toolidl(&["new", "empty"], tmp.path());
+    let out = toolidl(&["new", "empty", "--crates-io"], tmp.path());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let manifest = std::fs::read_to_string(tmp.path().join("empty/Cargo.toml")).unwrap();
     assert!(manifest.contains("toolidl-runtime = \"0.1\""), "{manifest}");
     assert!(manifest.contains("toolidl-build = \"0.1\""), "{manifest}");
+    assert!(!tmp.path().join("empty/Cargo.lock").exists());
+    assert!(text(&out.stdout).contains("from crates.io"));
+}
+
+#[test]
+fn by_default_the_scaffold_depends_on_the_checkout_the_command_was_built_from() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = toolidl(&["new", "mine"], tmp.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let root = workspace().canonicalize().unwrap();
+    let manifest = std::fs::read_to_string(tmp.path().join("mine/Cargo.toml")).unwrap();
+    for (krate, dir) in [
+        ("toolidl-runtime", "runtime"),
+        ("toolidl-build", "build-support"),
+    ] {
+        let line = format!(
+            "{krate} = {{ path = {:?} }}",
+            root.join(dir).display().to_string()
+        );
+        assert!(manifest.contains(&line), "{line} in:\n{manifest}");
+    }
+    assert!(tmp.path().join("mine/Cargo.lock").is_file());
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("cargo test") && stdout.contains("cargo run"),
+        "{stdout}"
+    );
+    // Not both: a path and crates.io.
+    let out = toolidl(
+        &["new", "both", "--crates-io", "--toolidl-path", "."],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }

@@ -2,7 +2,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{Alias, Enum, Record, Type, Union};
+use toolidl::model::{Alias, Enum, Field, Record, Type, Union};
 
 use super::context::{Context, constraint_text, doc_attrs, field_doc};
 use super::names;
@@ -22,6 +22,20 @@ pub fn attributes_for(rules: &[(String, String)], target: &str) -> TokenStream {
     quote!(#(#attrs)*)
 }
 
+/// A field's `serde` attributes, so that it serializes as the schema names it: renamed to its
+/// wire name, and left out when it is an optional field that is absent (never written as
+/// `null`, which would mean something else to a nullable field or a decoder that refuses it).
+pub fn serde_field_attrs(f: &Field) -> TokenStream {
+    let rename = (names::value_name(&f.name) != f.json_name).then(|| {
+        let wire = Literal::string(&f.json_name);
+        quote!(#[serde(rename = #wire)])
+    });
+    let skip = f
+        .is_optional()
+        .then(|| quote!(#[serde(skip_serializing_if = "::core::option::Option::is_none")]));
+    quote!(#rename #skip)
+}
+
 impl Context<'_> {
     pub fn record(&self, r: &Record) -> TokenStream {
         let ident = names::type_ident(&r.name);
@@ -38,22 +52,14 @@ impl Context<'_> {
             let docs = doc_attrs(&field_doc(f));
             let name = names::value_ident(&f.name);
             let ty = self.field_type(f, boxed(&f.name));
-            // An absent optional field is left out of a result, not written as `null`.
-            let skip = f
-                .is_optional()
-                .then(|| quote!(#[serde(skip_serializing_if = "::core::option::Option::is_none")]));
-            let rename = (names::value_name(&f.name) != f.json_name).then(|| {
-                let wire = Literal::string(&f.json_name);
-                quote!(#[serde(rename = #wire)])
-            });
+            let serde = serde_field_attrs(f);
             let user = attributes_for(
                 &self.options.field_attributes,
                 &format!("{full}.{}", f.name),
             );
             quote! {
                 #docs
-                #rename
-                #skip
+                #serde
                 #user
                 pub #name: #ty,
             }

@@ -257,7 +257,7 @@ impl Context<'_> {
 }
 
 /// The version of the contract between generated code and the runtime's `codegen` module.
-const GENERATED_CODE_VERSION: u32 = 1;
+const GENERATED_CODE_VERSION: u32 = 2;
 
 fn minor_version() -> String {
     let v = env!("CARGO_PKG_VERSION");

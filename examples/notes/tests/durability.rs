@@ -1,6 +1,6 @@
-//! Nothing is lost and nothing is half-written: concurrent writers through one process, a
-//! SIGKILL in the middle of an import, a cancelled import, and the file read back with
-//! rusqlite after each.
+//! Nothing is lost and nothing is half-written: concurrent writers through one process's
+//! stdin, a SIGKILL in the middle of an import (both the binary), a cancelled import and
+//! concurrent calls (in process), and the file read back with rusqlite after each.
 
 mod common;
 
@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 
-use common::{Client, temp_db, titles};
+use common::{Client, inproc, temp_db, titles};
 use serde_json::{Value, json};
 
 /// Opens the file as a fresh process would: `integrity_check` must say ok; returns the
@@ -146,55 +146,56 @@ fn sigkill_mid_import_leaves_all_or_nothing() {
     assert!(again.finish().success());
 }
 
-#[test]
-fn a_cancelled_import_writes_nothing_and_the_server_goes_on() {
+#[tokio::test]
+async fn a_cancelled_import_writes_nothing_and_the_server_goes_on() {
     const N: usize = 100_000;
     let (_dir, path) = temp_db();
-    let mut c = Client::with_db(&path);
-    c.ok("create_note", json!({"title": "kept", "tags": ["old"]}));
-    let id = c.send("tools/call", import_args(N, 200));
-    c.wait_for(is_progress);
-    c.notify(
-        "notifications/cancelled",
-        json!({"requestId": id, "reason": "changed my mind"}),
-    );
+    let c = inproc::client_of(&path).await;
+    inproc::ok(&c, "create_note", json!({"title": "kept", "tags": ["old"]})).await;
+    let import = c.send_request("tools/call", import_args(N, 200));
+    while let Some(m) = c.next_message().await {
+        if is_progress(&m) {
+            break;
+        }
+    }
+    c.cancel(&import);
     // A write waits for the import's transaction to end (one writer), so once it answers
     // the import has rolled back (or, had it already finished, committed).
-    let after = c.ok("create_note", json!({"title": "after"}));
-    let seen = c.take_seen();
-    assert!(
-        !seen.iter().any(|m| m["id"] == json!(id)),
-        "a cancelled request gets no reply (it finished first?): {:?}",
-        seen.iter().find(|m| m["id"] == json!(id))
+    let after = inproc::ok(&c, "create_note", json!({"title": "after"})).await;
+    assert_eq!(
+        inproc::ok(&c, "list_tags", json!({})).await,
+        json!({"old": 1})
     );
-    assert_eq!(c.ok("list_tags", json!({})), json!({"old": 1}));
-    let page = c.ok("search_notes", json!({"limit": 5}));
+    let page = inproc::ok(&c, "search_notes", json!({"limit": 5})).await;
     assert_eq!(titles(&page), ["after", "kept"]);
     assert!(after["id"].as_i64() >= Some(2));
-    assert!(c.finish().success());
+    // The server sends no reply to a cancelled request: once the client has closed, the
+    // import's reply is only the end of the connection.
+    c.close().await;
+    let reply = import.reply().await;
+    assert!(
+        reply.is_err(),
+        "a cancelled request gets no reply (it finished first?)"
+    );
     assert_eq!(reopen(&path), (2, 1));
 }
 
-#[test]
-fn an_in_memory_server_serves_concurrent_calls_too() {
-    let mut c = Client::start(&[]);
-    let ids: Vec<i64> = (0..100)
+#[tokio::test]
+async fn an_in_memory_server_serves_concurrent_calls_too() {
+    let c = inproc::client().await;
+    let pending: Vec<_> = (0..100)
         .map(|i| {
-            c.send(
+            c.send_request(
                 "tools/call",
                 json!({"name": "create_note", "arguments": {"title": format!("m{i}")}}),
             )
         })
         .collect();
     let mut got = BTreeSet::new();
-    for id in ids {
-        let reply = c.reply(id);
-        got.insert(
-            reply["result"]["structuredContent"]["id"]
-                .as_i64()
-                .expect("id"),
-        );
+    for request in pending {
+        let result = request.reply().await.expect("tools/call");
+        got.insert(result["structuredContent"]["id"].as_i64().expect("id"));
     }
     assert_eq!(got, (1..=100).collect::<BTreeSet<_>>());
-    assert!(c.finish().success());
+    c.close().await;
 }

@@ -1,9 +1,11 @@
 //! Hostile text is data: quotes, SQL, NUL bytes, emoji, text at the length limits, all
-//! stored and read back byte for byte, over the protocol and in the file itself.
+//! stored and read back byte for byte, over the protocol (in process, through
+//! `toolidl_runtime::testing`) and in the file itself.
 
 mod common;
 
-use common::{Client, temp_db, titles};
+use common::inproc::{client, client_of, fails, ok};
+use common::{temp_db, titles};
 use serde_json::{Value, json};
 
 const HOSTILE: &[&str] = &[
@@ -35,19 +37,21 @@ fn stored(path: &std::path::Path, id: i64) -> (String, String, String) {
     .expect("the row")
 }
 
-#[test]
-fn hostile_strings_round_trip_byte_for_byte() {
+#[tokio::test]
+async fn hostile_strings_round_trip_byte_for_byte() {
     let (_dir, path) = temp_db();
-    let mut c = Client::with_db(&path);
+    let c = client_of(&path).await;
     for (i, s) in HOSTILE.iter().enumerate() {
         let metadata = json!({ *s: *s, "k": format!("{s}{s}") });
-        let note = c.ok(
+        let note = ok(
+            &c,
             "create_note",
             json!({"title": s, "body": format!("body {s} end"), "metadata": metadata}),
-        );
+        )
+        .await;
         let id = note["id"].as_i64().expect("id");
         assert_eq!(id, i as i64 + 1);
-        let got = c.ok("get_note", json!({"id": id}));
+        let got = ok(&c, "get_note", json!({"id": id})).await;
         assert_eq!(got["title"].as_str(), Some(*s), "{s:?}");
         assert_eq!(got["body"].as_str(), Some(format!("body {s} end").as_str()));
         assert_eq!(got["metadata"], metadata);
@@ -59,40 +63,46 @@ fn hostile_strings_round_trip_byte_for_byte() {
             metadata
         );
         // And as the Markdown resource.
-        let read = c.request("resources/read", json!({"uri": format!("notes://{id}")}));
-        let text = read["result"]["contents"][0]["text"]
-            .as_str()
-            .expect("text");
+        let read = c
+            .read_resource(&format!("notes://{id}"))
+            .await
+            .expect("resources/read");
+        let text = read["contents"][0]["text"].as_str().expect("text");
         assert!(text.contains(&format!("body {s} end")), "{s:?}");
     }
     // The tables are still there, and nothing matched what the SQL tried.
-    let page = c.ok("search_notes", json!({"limit": 100}));
+    let page = ok(&c, "search_notes", json!({"limit": 100})).await;
     assert_eq!(page["notes"].as_array().map(Vec::len), Some(HOSTILE.len()));
-    let found = c.ok("search_notes", json!({"query": "%' OR 1=1 --"}));
+    let found = ok(&c, "search_notes", json!({"query": "%' OR 1=1 --"})).await;
     assert_eq!(titles(&found), ["%' OR 1=1 --"]);
-    let found = c.ok("search_notes", json!({"query": "\\%"}));
+    let found = ok(&c, "search_notes", json!({"query": "\\%"})).await;
     assert_eq!(found["notes"][0]["title"], "_%\\%_");
-    let found = c.ok("search_notes", json!({"query": "👩‍💻"}));
+    let found = ok(&c, "search_notes", json!({"query": "👩‍💻"})).await;
     assert_eq!(found["notes"].as_array().map(Vec::len), Some(1));
     // A hostile tag is refused by its pattern before it reaches SQL.
-    let error = c.fails("search_notes", json!({"tag": "x'; DROP TABLE notes; --"}));
+    let error = fails(
+        &c,
+        "search_notes",
+        json!({"tag": "x'; DROP TABLE notes; --"}),
+    )
+    .await;
     assert!(error.starts_with("Argument 'tag' is not valid."), "{error}");
     // Updates too.
     let s = HOSTILE[3];
-    let changed = c.ok("update_note", json!({"id": 1, "title": s, "body": s}));
+    let changed = ok(&c, "update_note", json!({"id": 1, "title": s, "body": s})).await;
     assert_eq!(changed["title"], s);
     assert_eq!(stored(&path, 1).1, s);
-    assert!(c.finish().success());
+    c.close().await;
 }
 
-#[test]
-fn text_at_the_length_limits() {
-    let mut c = Client::start(&[]);
+#[tokio::test]
+async fn text_at_the_length_limits() {
+    let c = client().await;
     // 200 characters of 4-byte emoji: the limit counts characters, not bytes.
     let title: String = "📝".repeat(200);
-    let note = c.ok("create_note", json!({"title": title}));
+    let note = ok(&c, "create_note", json!({"title": title})).await;
     assert_eq!(note["title"].as_str(), Some(title.as_str()));
-    let error = c.fails("create_note", json!({"title": format!("{title}x")}));
+    let error = fails(&c, "create_note", json!({"title": format!("{title}x")})).await;
     assert_eq!(
         error,
         "Argument 'title' is not valid. Expected at most 200 characters."
@@ -105,20 +115,22 @@ fn text_at_the_length_limits() {
     let mut body = unit.repeat(limit / unit_chars);
     body.push_str(&"z".repeat(limit - body.chars().count()));
     assert_eq!(body.chars().count(), limit);
-    let note = c.ok("create_note", json!({"title": "big", "body": body}));
+    let note = ok(&c, "create_note", json!({"title": "big", "body": body})).await;
     let id = note["id"].clone();
-    let got = c.ok("get_note", json!({"id": id}));
+    let got = ok(&c, "get_note", json!({"id": id})).await;
     assert_eq!(
         got["body"].as_str().map(str::as_bytes),
         Some(body.as_bytes())
     );
-    let error = c.fails(
+    let error = fails(
+        &c,
         "create_note",
         json!({"title": "too big", "body": format!("{body}!")}),
-    );
+    )
+    .await;
     assert_eq!(
         error,
         "Argument 'body' is not valid. Expected at most 1048576 characters."
     );
-    assert!(c.finish().success());
+    c.close().await;
 }

@@ -1,15 +1,14 @@
 //! The listings a client sees, pinned: `tests/golden/listing.json` holds the `tools/list`,
-//! `resources/list`, `resources/templates/list` and `prompts/list` results of the real
-//! server. `TOOLIDL_BLESS=1 cargo test -p notes-example --test listing` rewrites it after an
-//! intended change; read the diff by eye. The listings must also be exactly what
-//! `toolidl schema tools/notes.tool` prints.
+//! `resources/list`, `resources/templates/list` and `prompts/list` results of the server
+//! (every page, through `toolidl_runtime::testing`). `TOOLIDL_BLESS=1 cargo test -p
+//! notes-example --test listing` rewrites it after an intended change; read the diff by
+//! eye. The listings must also be exactly what `toolidl schema tools/notes.tool` prints.
 
 mod common;
 
 use std::path::Path;
 
-use common::Client;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 fn pretty(value: &Value) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("json");
@@ -17,22 +16,12 @@ fn pretty(value: &Value) -> String {
     text
 }
 
-#[test]
-fn listings_match_the_golden_file_and_toolidl_schema() {
-    let mut c = Client::start(&[]);
-    let mut listing = Map::new();
-    for (method, key) in [
-        ("tools/list", "tools"),
-        ("resources/list", "resources"),
-        ("resources/templates/list", "resourceTemplates"),
-        ("prompts/list", "prompts"),
-    ] {
-        let reply = c.request(method, json!({}));
-        assert_eq!(reply["result"].get("nextCursor"), None, "one page");
-        listing.insert(key.into(), reply["result"][key].clone());
-    }
-    assert!(c.finish().success());
-    let actual = pretty(&Value::Object(listing.clone()));
+#[tokio::test]
+async fn listings_match_the_golden_file_and_toolidl_schema() {
+    let c = common::inproc::client().await;
+    let listing = c.listing().await.expect("the listings");
+    c.close().await;
+    let actual = listing.to_string();
 
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/listing.json");
     if std::env::var_os("TOOLIDL_BLESS").is_some_and(|v| v == "1") {
@@ -54,10 +43,11 @@ fn listings_match_the_golden_file_and_toolidl_schema() {
             .expect("listings")
             .to_pretty_json();
     let schema: Value = serde_json::from_str(&schema).expect("JSON");
+    let listed = serde_json::to_value(&listing).expect("JSON");
     for key in ["tools", "resources", "resourceTemplates", "prompts"] {
         assert_eq!(
             pretty(&schema[key]),
-            pretty(&listing[key]),
+            pretty(&listed[key]),
             "{key} differs from toolidl schema"
         );
     }

@@ -1,10 +1,15 @@
-//! Every tool, resource, prompt and completion of the real server over stdio, with good
-//! and bad arguments.
+//! Every tool, resource, prompt and completion of the server, with good and bad arguments,
+//! through `toolidl_runtime::testing::Client`: the real dispatcher, in process.
+//! (`stdio.rs` runs the binary itself.)
 
 mod common;
 
-use common::{Client, text, titles};
+use common::inproc::{call, client, fails, ok};
+use common::titles;
+use notes_example::notes::{CreateNoteArgs, GetNoteArgs, Priority, SummarizeTagArgs};
 use serde_json::{Value, json};
+use toolidl_runtime::LogLevel;
+use toolidl_runtime::testing::Client;
 
 fn tag_pattern_error(path: &str) -> String {
     format!(
@@ -12,13 +17,14 @@ fn tag_pattern_error(path: &str) -> String {
     )
 }
 
-#[test]
-fn create_and_get() {
-    let mut c = Client::start(&[]);
-    let note = c.ok(
+#[tokio::test]
+async fn create_and_get() {
+    let c = client().await;
+    let note = ok(
+        &c,
         "create_note",
         json!({"title": "Plan", "body": "Step 1", "tags": ["work", "q3"], "priority": "urgent", "due": "2026-09-30", "metadata": {"owner": "ada"}}),
-    );
+    ).await;
     assert_eq!(note["id"], 1);
     assert_eq!(note["tags"], json!(["q3", "work"]), "sorted");
     assert_eq!(note["priority"], "urgent");
@@ -32,7 +38,7 @@ fn create_and_get() {
     );
 
     // Defaults: no body, no tags, normal priority, no due date, no metadata.
-    let bare = c.ok("create_note", json!({"title": "Bare"}));
+    let bare = ok(&c, "create_note", json!({"title": "Bare"})).await;
     assert_eq!(bare["id"], 2);
     assert_eq!(bare["body"], "");
     assert_eq!(bare["tags"], json!([]));
@@ -40,13 +46,38 @@ fn create_and_get() {
     assert_eq!(bare["due"], Value::Null);
     assert_eq!(bare["metadata"], json!({}));
 
-    let got = c.call("get_note", json!({"id": 1}));
-    assert_eq!(got["structuredContent"], note);
+    // The generated input, as a client would send it: the same call, typed.
+    let got = c.call(&GetNoteArgs { id: 1 }).await.expect("get_note");
+    assert_eq!(got.structured(), Some(&note));
     // Structured content and the same JSON as text.
     assert_eq!(
-        serde_json::from_str::<Value>(text(&got)).expect("JSON text"),
+        serde_json::from_str::<Value>(got.text()).expect("JSON text"),
         note
     );
+    // Every field of a typed input reaches the tool as the schema names it; a nullable
+    // field left `None` is sent as `null`, which the tool reads as its default.
+    let typed = c
+        .call(&CreateNoteArgs {
+            title: "Typed".into(),
+            body: "b".into(),
+            tags: Some(["x".to_owned()].into()),
+            priority: Priority::High,
+            due: None,
+            metadata: None,
+        })
+        .await
+        .expect("create_note");
+    let typed = typed.structured().expect("structured");
+    assert_eq!(
+        (
+            &typed["title"],
+            &typed["tags"],
+            &typed["priority"],
+            &typed["due"]
+        ),
+        (&json!("Typed"), &json!(["x"]), &json!("high"), &Value::Null)
+    );
+    ok(&c, "delete_note", json!({"id": 3})).await;
 
     for (args, error) in [
         (
@@ -94,7 +125,11 @@ fn create_and_get() {
             "Argument 'colour' is not valid. Unknown property.",
         ),
     ] {
-        assert_eq!(c.fails("create_note", args.clone()), error, "{args}");
+        assert_eq!(
+            fails(&c, "create_note", args.clone()).await,
+            error,
+            "{args}"
+        );
     }
     for (args, error) in [
         (json!({"id": 3}), "No note with id 3."),
@@ -107,30 +142,33 @@ fn create_and_get() {
             "Argument 'id' is not valid. Expected an integer.",
         ),
     ] {
-        assert_eq!(c.fails("get_note", args.clone()), error, "{args}");
+        assert_eq!(fails(&c, "get_note", args.clone()).await, error, "{args}");
     }
     // Nothing the failed calls did was stored.
     assert_eq!(
-        c.ok("search_notes", json!({}))["notes"]
+        ok(&c, "search_notes", json!({})).await["notes"]
             .as_array()
             .map(Vec::len),
         Some(2)
     );
-    assert!(c.finish().success());
+    c.close().await;
 }
 
-#[test]
-fn update_and_delete() {
-    let mut c = Client::start(&[]);
-    let note = c.ok(
+#[tokio::test]
+async fn update_and_delete() {
+    let c = client().await;
+    let note = ok(
+        &c,
         "create_note",
         json!({"title": "Draft", "body": "b", "tags": ["a"], "due": "2026-01-01", "metadata": {"k": "v"}}),
-    );
+    ).await;
     // Only the given fields change.
-    let changed = c.ok(
+    let changed = ok(
+        &c,
         "update_note",
         json!({"id": 1, "title": "Final", "tags": ["b", "c"]}),
-    );
+    )
+    .await;
     assert_eq!(changed["title"], "Final");
     assert_eq!(changed["body"], "b");
     assert_eq!(changed["tags"], json!(["b", "c"]));
@@ -139,17 +177,21 @@ fn update_and_delete() {
     assert_eq!(changed["createdAt"], note["createdAt"]);
     assert!(changed["updatedAt"].as_str() >= note["updatedAt"].as_str());
 
-    let changed = c.ok(
+    let changed = ok(
+        &c,
         "update_note",
         json!({"id": 1, "clear_due": true, "priority": "low", "metadata": {}}),
-    );
+    )
+    .await;
     assert_eq!(changed["due"], Value::Null);
     assert_eq!(changed["priority"], "low");
     assert_eq!(changed["metadata"], json!({}));
-    let changed = c.ok(
+    let changed = ok(
+        &c,
         "update_note",
         json!({"id": 1, "due": "2027-03-04", "tags": []}),
-    );
+    )
+    .await;
     assert_eq!(changed["due"], "2027-03-04");
     assert_eq!(changed["tags"], json!([]));
 
@@ -172,29 +214,39 @@ fn update_and_delete() {
             "Argument 'id' is not valid. A value is required.",
         ),
     ] {
-        assert_eq!(c.fails("update_note", args.clone()), error, "{args}");
+        assert_eq!(
+            fails(&c, "update_note", args.clone()).await,
+            error,
+            "{args}"
+        );
     }
-    assert_eq!(c.ok("get_note", json!({"id": 1}))["title"], "Final");
+    assert_eq!(ok(&c, "get_note", json!({"id": 1})).await["title"], "Final");
 
-    let deleted = c.ok("delete_note", json!({"id": 1}));
+    let deleted = ok(&c, "delete_note", json!({"id": 1})).await;
     assert_eq!(deleted["title"], "Final");
     assert_eq!(
-        c.fails("delete_note", json!({"id": 1})),
+        fails(&c, "delete_note", json!({"id": 1})).await,
         "No note with id 1."
     );
-    assert_eq!(c.fails("get_note", json!({"id": 1})), "No note with id 1.");
     assert_eq!(
-        c.fails("delete_note", json!({"id": -1})),
+        fails(&c, "get_note", json!({"id": 1})).await,
+        "No note with id 1."
+    );
+    assert_eq!(
+        fails(&c, "delete_note", json!({"id": -1})).await,
         "Argument 'id' is not valid. Expected a value from 1 to 9007199254740991."
     );
     // A deleted id is never given again.
-    assert_eq!(c.ok("create_note", json!({"title": "next"}))["id"], 2);
-    assert!(c.finish().success());
+    assert_eq!(
+        ok(&c, "create_note", json!({"title": "next"})).await["id"],
+        2
+    );
+    c.close().await;
 }
 
-#[test]
-fn search_pages_with_a_cursor_and_filters() {
-    let mut c = Client::start(&[]);
+#[tokio::test]
+async fn search_pages_with_a_cursor_and_filters() {
+    let c = client().await;
     for i in 1..=25 {
         let tags = if i % 2 == 0 {
             json!(["even"])
@@ -202,10 +254,11 @@ fn search_pages_with_a_cursor_and_filters() {
             json!(["odd"])
         };
         let priority = if i % 5 == 0 { "high" } else { "normal" };
-        c.ok(
+        ok(
+        &c,
             "create_note",
             json!({"title": format!("note {i}"), "body": format!("body {i} 100%"), "tags": tags, "priority": priority}),
-        );
+        ).await;
     }
     // Every note once, newest first, in pages of 10.
     let mut ids = Vec::new();
@@ -216,7 +269,7 @@ fn search_pages_with_a_cursor_and_filters() {
         if let Some(c) = &cursor {
             args["cursor"] = json!(c);
         }
-        let page = c.ok("search_notes", args);
+        let page = ok(&c, "search_notes", args).await;
         pages += 1;
         for n in page["notes"].as_array().expect("notes") {
             ids.push(n["id"].as_i64().expect("id"));
@@ -229,30 +282,35 @@ fn search_pages_with_a_cursor_and_filters() {
     assert_eq!(pages, 3);
     assert_eq!(ids, (1..=25).rev().collect::<Vec<i64>>());
 
-    let page = c.ok("search_notes", json!({"query": "NOTE 1", "tag": "odd"}));
+    let page = ok(&c, "search_notes", json!({"query": "NOTE 1", "tag": "odd"})).await;
     assert_eq!(
         titles(&page),
         [
             "note 19", "note 17", "note 15", "note 13", "note 11", "note 1"
         ]
     );
-    let page = c.ok("search_notes", json!({"priority": "high", "tag": "even"}));
+    let page = ok(
+        &c,
+        "search_notes",
+        json!({"priority": "high", "tag": "even"}),
+    )
+    .await;
     assert_eq!(titles(&page), ["note 20", "note 10"]);
     // LIKE wildcards are literal: `%` matches only a percent sign.
-    let count = |c: &mut Client, query: &str| {
-        c.ok("search_notes", json!({"query": query, "limit": 100}))["notes"]
+    async fn count(c: &Client, query: &str) -> Option<usize> {
+        ok(c, "search_notes", json!({"query": query, "limit": 100})).await["notes"]
             .as_array()
             .map(Vec::len)
-    };
-    assert_eq!(count(&mut c, "y 5 100%"), Some(1));
-    assert_eq!(count(&mut c, "0%"), Some(25));
-    assert_eq!(count(&mut c, "1%0"), Some(0), "a wildcard would match");
+    }
+    assert_eq!(count(&c, "y 5 100%").await, Some(1));
+    assert_eq!(count(&c, "0%").await, Some(25));
+    assert_eq!(count(&c, "1%0").await, Some(0), "a wildcard would match");
     assert_eq!(
-        c.ok("search_notes", json!({"query": "_"}))["notes"],
+        ok(&c, "search_notes", json!({"query": "_"})).await["notes"],
         json!([])
     );
     assert_eq!(
-        c.ok("search_notes", json!({"tag": "none"}))["notes"],
+        ok(&c, "search_notes", json!({"tag": "none"})).await["notes"],
         json!([])
     );
 
@@ -279,74 +337,78 @@ fn search_pages_with_a_cursor_and_filters() {
             "Argument 'priority' is not valid. Expected one of: low, normal, high, urgent.",
         ),
     ] {
-        assert_eq!(c.fails("search_notes", args.clone()), error, "{args}");
+        assert_eq!(
+            fails(&c, "search_notes", args.clone()).await,
+            error,
+            "{args}"
+        );
     }
-    assert!(c.finish().success());
+    c.close().await;
 }
 
-#[test]
-fn list_tags_counts_each_tag() {
-    let mut c = Client::start(&[]);
-    assert_eq!(c.ok("list_tags", json!({})), json!({}));
-    c.ok("create_note", json!({"title": "a", "tags": ["x", "y"]}));
-    c.ok("create_note", json!({"title": "b", "tags": ["y"]}));
-    assert_eq!(c.ok("list_tags", json!({})), json!({"x": 1, "y": 2}));
-    c.ok("delete_note", json!({"id": 2}));
-    assert_eq!(c.ok("list_tags", json!({})), json!({"x": 1, "y": 1}));
+#[tokio::test]
+async fn list_tags_counts_each_tag() {
+    let c = client().await;
+    assert_eq!(ok(&c, "list_tags", json!({})).await, json!({}));
+    ok(&c, "create_note", json!({"title": "a", "tags": ["x", "y"]})).await;
+    ok(&c, "create_note", json!({"title": "b", "tags": ["y"]})).await;
     assert_eq!(
-        c.fails("list_tags", json!({"all": true})),
+        ok(&c, "list_tags", json!({})).await,
+        json!({"x": 1, "y": 2})
+    );
+    ok(&c, "delete_note", json!({"id": 2})).await;
+    assert_eq!(
+        ok(&c, "list_tags", json!({})).await,
+        json!({"x": 1, "y": 1})
+    );
+    assert_eq!(
+        fails(&c, "list_tags", json!({"all": true})).await,
         "Argument 'all' is not valid. Unknown property."
     );
-    assert!(c.finish().success());
+    c.close().await;
 }
 
-#[test]
-fn import_reports_progress_and_logs_per_batch() {
-    let mut c = Client::start(&[]);
-    c.request("logging/setLevel", json!({"level": "info"}));
+#[tokio::test]
+async fn import_reports_progress_and_logs_per_batch() {
+    let c = client().await;
+    c.set_log_level(LogLevel::Info)
+        .await
+        .expect("logging/setLevel");
     let notes: Vec<Value> = (0..250)
         .map(|i| json!({"title": format!("imported {i}"), "tags": ["bulk"], "metadata": {"n": i.to_string()}}))
         .collect();
-    let id = c.send(
-        "tools/call",
-        json!({"name": "import_notes", "arguments": {"notes": notes, "batch_size": 100}, "_meta": {"progressToken": "imp"}}),
-    );
-    let reply = c.reply(id);
-    let result = &reply["result"];
+    let result = c
+        .request(
+            "tools/call",
+            json!({"name": "import_notes", "arguments": {"notes": notes, "batch_size": 100}, "_meta": {"progressToken": "imp"}}),
+        )
+        .await
+        .expect("tools/call");
     assert_eq!(
         result["structuredContent"],
         json!({"imported": 250, "batches": 3, "firstId": 1, "lastId": 250}),
-        "{reply}"
+        "{result}"
     );
-    let seen = c.take_seen();
-    let progress: Vec<&Value> = seen
-        .iter()
-        .filter(|m| m["method"] == "notifications/progress")
-        .map(|m| &m["params"])
-        .collect();
+    let progress = c.take_notifications("notifications/progress");
     assert_eq!(
         progress,
         [
-            &json!({"progressToken": "imp", "progress": 100.0, "total": 250.0, "message": "100 of 250 notes written"}),
-            &json!({"progressToken": "imp", "progress": 200.0, "total": 250.0, "message": "200 of 250 notes written"}),
-            &json!({"progressToken": "imp", "progress": 250.0, "total": 250.0, "message": "250 of 250 notes written"}),
+            json!({"progressToken": "imp", "progress": 100.0, "total": 250.0, "message": "100 of 250 notes written"}),
+            json!({"progressToken": "imp", "progress": 200.0, "total": 250.0, "message": "200 of 250 notes written"}),
+            json!({"progressToken": "imp", "progress": 250.0, "total": 250.0, "message": "250 of 250 notes written"}),
         ]
     );
-    let logs: Vec<&Value> = seen
-        .iter()
-        .filter(|m| m["method"] == "notifications/message")
-        .map(|m| &m["params"])
-        .collect();
+    let logs = c.take_notifications("notifications/message");
     assert_eq!(logs.len(), 4, "{logs:?}");
     assert_eq!(
         logs[0],
-        &json!({"level": "info", "logger": "notes.import", "data": {"batch": 1, "written": 100, "total": 250}})
+        json!({"level": "info", "logger": "notes.import", "data": {"batch": 1, "written": 100, "total": 250}})
     );
     assert_eq!(logs[3]["level"], "notice");
 
-    assert_eq!(c.ok("list_tags", json!({})), json!({"bulk": 250}));
+    assert_eq!(ok(&c, "list_tags", json!({})).await, json!({"bulk": 250}));
     assert_eq!(
-        c.ok("get_note", json!({"id": 250}))["metadata"],
+        ok(&c, "get_note", json!({"id": 250})).await["metadata"],
         json!({"n": "249"})
     );
 
@@ -354,7 +416,7 @@ fn import_reports_progress_and_logs_per_batch() {
     let mut bad: Vec<Value> = (0..50).map(|i| json!({"title": format!("n{i}")})).collect();
     bad.push(json!({"title": "bad", "tags": ["ok", "NOPE"]}));
     assert_eq!(
-        c.fails("import_notes", json!({"notes": bad})),
+        fails(&c, "import_notes", json!({"notes": bad})).await,
         tag_pattern_error("notes[50].tags[1]")
     );
     for (args, error) in [
@@ -375,74 +437,87 @@ fn import_reports_progress_and_logs_per_batch() {
             "Argument 'notes[0].id' is not valid. Unknown property.",
         ),
     ] {
-        assert_eq!(c.fails("import_notes", args.clone()), error, "{args}");
+        assert_eq!(
+            fails(&c, "import_notes", args.clone()).await,
+            error,
+            "{args}"
+        );
     }
-    assert_eq!(c.ok("list_tags", json!({})), json!({"bulk": 250}));
+    assert_eq!(ok(&c, "list_tags", json!({})).await, json!({"bulk": 250}));
     assert_eq!(
-        c.ok("search_notes", json!({"limit": 1}))["notes"][0]["id"],
+        ok(&c, "search_notes", json!({"limit": 1})).await["notes"][0]["id"],
         250
     );
-    assert!(c.finish().success());
+    c.close().await;
 }
 
-#[test]
-fn resources_prompt_and_completion() {
-    let mut c = Client::start(&[]);
-    let empty = c.request("resources/read", json!({"uri": "notes://index"}));
-    assert_eq!(
-        empty["result"]["contents"][0]["text"],
-        "# Notes\n\nNo notes yet.\n"
-    );
-    c.ok(
+#[tokio::test]
+async fn resources_prompt_and_completion() {
+    let c = client().await;
+    let empty = c.read_resource("notes://index").await.expect("read");
+    assert_eq!(empty["contents"][0]["text"], "# Notes\n\nNo notes yet.\n");
+    ok(
+        &c,
         "create_note",
         json!({"title": "Milk [2L]", "body": "Oat.", "tags": ["groceries"], "due": "2026-08-01", "metadata": {"shop": "corner"}}),
-    );
-    c.ok(
+    )
+    .await;
+    ok(
+        &c,
         "create_note",
         json!({"title": "Gratin", "tags": ["recipes", "groceries"], "priority": "high"}),
-    );
-    c.ok("create_note", json!({"title": "Gym", "tags": ["grind"]}));
+    )
+    .await;
+    ok(
+        &c,
+        "create_note",
+        json!({"title": "Gym", "tags": ["grind"]}),
+    )
+    .await;
 
-    let listed = c.request("resources/list", json!({}));
+    let listing = c.listing().await.expect("listing");
     assert_eq!(
-        listed["result"]["resources"],
-        json!([{"uri": "notes://index", "name": "index", "title": "Newest notes", "description": "The 50 newest notes, as a Markdown list of links.", "mimeType": "text/markdown"}])
+        listing.resources,
+        [
+            json!({"uri": "notes://index", "name": "index", "title": "Newest notes", "description": "The 50 newest notes, as a Markdown list of links.", "mimeType": "text/markdown"})
+        ]
     );
-    let templates = c.request("resources/templates/list", json!({}));
-    assert_eq!(
-        templates["result"]["resourceTemplates"][0]["uriTemplate"],
-        "notes://{id}"
-    );
+    assert_eq!(listing.resource_templates[0]["uriTemplate"], "notes://{id}");
 
-    let index = c.request("resources/read", json!({"uri": "notes://index"}));
+    let index = c.read_resource("notes://index").await.expect("read");
     assert_eq!(
-        index["result"]["contents"][0],
+        index["contents"][0],
         json!({"uri": "notes://index", "mimeType": "text/markdown", "text": "# Notes\n\n- [Gym](notes://3) (normal, #grind)\n- [Gratin](notes://2) (high, #groceries, #recipes)\n- [Milk \\[2L\\]](notes://1) (normal, #groceries)\n"})
     );
-    let one = c.request("resources/read", json!({"uri": "notes://1"}));
-    let text = one["result"]["contents"][0]["text"].as_str().expect("text");
+    let one = c.read_resource("notes://1").await.expect("read");
+    let text = one["contents"][0]["text"].as_str().expect("text");
     assert!(
         text.starts_with("# Milk [2L]\n\n- id: 1\n- priority: normal\n- tags: groceries\n- due: 2026-08-01\n- shop: corner\n- created: "),
         "{text}"
     );
     assert!(text.ends_with("\n\nOat.\n"), "{text}");
-    let missing = c.request("resources/read", json!({"uri": "notes://42"}));
-    assert_eq!(missing["error"]["code"], -32002);
-    assert_eq!(missing["error"]["message"], "No note with id 42.");
-    let bad = c.request("resources/read", json!({"uri": "notes://abc"}));
-    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    let missing = c.read_resource("notes://42").await.expect_err("no note 42");
     assert_eq!(
-        bad["error"]["message"],
-        "Argument 'id' is not valid. Expected an integer."
+        (missing.code, missing.message.as_str()),
+        (-32002, "No note with id 42.")
+    );
+    let bad = c.read_resource("notes://abc").await.expect_err("not an id");
+    assert_eq!(
+        (bad.code, bad.message.as_str()),
+        (-32602, "Argument 'id' is not valid. Expected an integer.")
     );
 
-    let prompt = c.request(
-        "prompts/get",
-        json!({"name": "summarize_tag", "arguments": {"tag": "groceries", "max_notes": "1"}}),
-    );
-    let message = &prompt["result"]["messages"][0];
-    assert_eq!(message["role"], "user");
-    let text = message["content"]["text"].as_str().expect("text");
+    // The generated input of the prompt; its arguments go out as strings.
+    let prompt = c
+        .prompt(&SummarizeTagArgs {
+            tag: "groceries".into(),
+            max_notes: 1,
+        })
+        .await
+        .expect("prompts/get");
+    let first = &prompt["messages"][0];
+    assert_eq!(first["role"], "user");
+    let text = first["content"]["text"].as_str().expect("text");
     assert!(
         text.starts_with("Summarize these 1 notes tagged 'groceries'"),
         "{text}"
@@ -463,47 +538,44 @@ fn resources_prompt_and_completion() {
             "Argument 'tag' is not valid. A value is required.",
         ),
     ] {
-        let reply = c.request(
-            "prompts/get",
-            json!({"name": "summarize_tag", "arguments": args}),
-        );
-        assert_eq!(reply["error"]["code"], -32602, "{args}: {reply}");
-        assert_eq!(reply["error"]["message"], error, "{args}");
+        let e = c
+            .get_prompt("summarize_tag", args.clone())
+            .await
+            .expect_err("refused");
+        assert_eq!((e.code, e.message.as_str()), (-32602, error), "{args}");
     }
 
-    let complete = |c: &mut Client, reference: Value, name: &str, value: &str| {
-        let reply = c.request(
-            "completion/complete",
-            json!({"ref": reference, "argument": {"name": name, "value": value}}),
-        );
-        reply["result"]["completion"].clone()
-    };
+    async fn completion(c: &Client, reference: Value, name: &str, value: &str) -> Value {
+        let result = c
+            .request(
+                "completion/complete",
+                json!({"ref": reference, "argument": {"name": name, "value": value}}),
+            )
+            .await
+            .expect("completion/complete");
+        result["completion"].clone()
+    }
     let prompt_ref = json!({"type": "ref/prompt", "name": "summarize_tag"});
     assert_eq!(
-        complete(&mut c, prompt_ref.clone(), "tag", "gr"),
+        completion(&c, prompt_ref.clone(), "tag", "gr").await,
         json!({"values": ["grind", "groceries"], "total": 2})
     );
     assert_eq!(
-        complete(&mut c, prompt_ref.clone(), "tag", ""),
+        completion(&c, prompt_ref, "tag", "").await,
         json!({"values": ["grind", "groceries", "recipes"], "total": 3})
     );
+    let values = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let tag = |prefix| c.complete_prompt("summarize_tag", "tag", prefix);
+    assert_eq!(tag("zz").await.expect("complete"), values(&[]));
     assert_eq!(
-        complete(&mut c, prompt_ref.clone(), "tag", "zz")["values"],
-        json!([])
+        c.complete_prompt("summarize_tag", "max_notes", "1")
+            .await
+            .expect("complete"),
+        values(&[])
     );
-    assert_eq!(
-        complete(&mut c, prompt_ref, "max_notes", "1")["values"],
-        json!([])
-    );
-    let note_ref = json!({"type": "ref/resource", "uri": "notes://{id}"});
-    assert_eq!(
-        complete(&mut c, note_ref.clone(), "id", "")["values"],
-        json!(["3", "2", "1"])
-    );
-    assert_eq!(
-        complete(&mut c, note_ref.clone(), "id", "2")["values"],
-        json!(["2"])
-    );
-    assert_eq!(complete(&mut c, note_ref, "id", "x")["values"], json!([]));
-    assert!(c.finish().success());
+    let id = |prefix| c.complete_resource("notes://{id}", "id", prefix);
+    assert_eq!(id("").await.expect("complete"), values(&["3", "2", "1"]));
+    assert_eq!(id("2").await.expect("complete"), values(&["2"]));
+    assert_eq!(id("x").await.expect("complete"), values(&[]));
+    c.close().await;
 }

@@ -77,7 +77,8 @@ impl Context<'_> {
             let docs = doc_attrs(&lines);
             let ident = names::value_ident(&f.name);
             let ty = self.field_type(f, false);
-            quote!(#docs pub #ident: #ty,)
+            let serde = crate::rust::items::serde_field_attrs(f);
+            quote!(#docs #serde pub #ident: #ty,)
         });
         let pattern = match params.first() {
             Some(f) => format!("{name} {{ {}, .. }}: {name}", names::value_ident(&f.name)),
@@ -93,7 +94,8 @@ impl Context<'_> {
         ]);
         quote! {
             #docs
-            #[derive(Debug, Clone, PartialEq)]
+            #[derive(Debug, Clone, PartialEq, rt::serde::Serialize)]
+            #[serde(crate = "rt::serde")]
             pub struct #name {
                 #(#fields)*
             }

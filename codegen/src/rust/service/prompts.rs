@@ -18,7 +18,15 @@ impl Context<'_> {
             "The arguments of the prompt `{}`, decoded and checked.",
             p.name
         );
-        self.input_struct(&name, &doc, &p.params)
+        let decl = self.input_struct(&name, &doc, &p.params);
+        let wire = Literal::string(&p.name);
+        quote! {
+            #decl
+
+            impl rt::PromptInput for #name {
+                const PROMPT: &'static str = #wire;
+            }
+        }
     }
 
     pub(super) fn get_prompt(&self, service: &Service) -> TokenStream {

@@ -34,6 +34,7 @@ impl Context<'_> {
             },
         );
         let result = self.std("Result");
+        let wire = Literal::string(&tool.name);
         quote! {
             #decl
 
@@ -41,6 +42,10 @@ impl Context<'_> {
                 fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
                     #body
                 }
+            }
+
+            impl rt::ToolInput for #name {
+                const TOOL: &'static str = #wire;
             }
         }
     }

@@ -1,5 +1,5 @@
 //! A small MCP client for the tests: runs the real `notes-example` binary over stdio and
-//! speaks JSON-RPC lines to it.
+//! speaks JSON-RPC lines to it; and ([`inproc`]) the server in process.
 
 #![allow(dead_code)] // each test file uses a part of it
 
@@ -223,4 +223,47 @@ pub fn spawn_http(args: &[&str]) -> (Child, String) {
         .unwrap_or_else(|| panic!("unexpected first line: {line}"))
         .to_owned();
     (child, addr)
+}
+
+/// The same server in process, through `toolidl_runtime::testing`: for tests of its
+/// behaviour, where the binary itself is not what is tested.
+pub mod inproc {
+    use std::path::Path;
+
+    use notes_example::{Notes, server};
+    use serde_json::Value;
+    use toolidl_runtime::testing::{CallResult, Client};
+
+    /// A client of a fresh server on an in-memory database (2025-11-25).
+    pub async fn client() -> Client {
+        let notes = Notes::in_memory().expect("an in-memory database");
+        Client::connect(&server(notes)).await.expect("initialize")
+    }
+
+    /// A client of a fresh server on the database file `path`.
+    pub async fn client_of(path: &Path) -> Client {
+        let notes = Notes::open(path).expect("the database file");
+        Client::connect(&server(notes)).await.expect("initialize")
+    }
+
+    /// Calls a tool; the protocol must accept the call (the tool may still fail).
+    pub async fn call(c: &Client, tool: &str, arguments: Value) -> CallResult {
+        c.call_tool(tool, arguments.clone())
+            .await
+            .unwrap_or_else(|e| panic!("{tool} {arguments}: {e}"))
+    }
+
+    /// Calls a tool that must succeed and returns its structured content.
+    pub async fn ok(c: &Client, tool: &str, arguments: Value) -> Value {
+        let result = call(c, tool, arguments.clone()).await;
+        assert!(!result.is_error(), "{tool} {arguments}: {}", result.text());
+        result.structured().cloned().unwrap_or(Value::Null)
+    }
+
+    /// Calls a tool that must fail and returns its error text.
+    pub async fn fails(c: &Client, tool: &str, arguments: Value) -> String {
+        let result = call(c, tool, arguments.clone()).await;
+        assert!(result.is_error(), "{tool} {arguments}: {:?}", result.json());
+        result.text().to_owned()
+    }
 }
