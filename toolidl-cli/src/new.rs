@@ -310,9 +310,7 @@ mod tests {{
     #[tokio::test]
     async fn hello_greets_by_name() {{
         let ctx = TestContext::new();
-        let args = HelloArgs {{
-            name: "Ada".into(),
-        }};
+        let args = HelloArgs {{ name: "Ada".into() }};
         let greeting = {implementor}.hello(ctx.context(), args).await;
         assert_eq!(greeting.ok().as_deref(), Some("Hello, Ada!"));
     }}
@@ -322,9 +320,7 @@ mod tests {{
     #[tokio::test]
     async fn a_client_gets_the_greeting_and_the_argument_error() -> Result<(), RpcError> {{
         let client = Client::connect(&server()).await?;
-        let ada = HelloArgs {{
-            name: "Ada".into(),
-        }};
+        let ada = HelloArgs {{ name: "Ada".into() }};
         assert_eq!(client.call(&ada).await?.text(), "Hello, Ada!");
         let nobody = HelloArgs {{
             name: String::new(),

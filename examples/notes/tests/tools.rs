@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::inproc::{call, client, fails, ok};
+use common::inproc::{client, fails, ok};
 use common::titles;
 use notes_example::notes::{CreateNoteArgs, GetNoteArgs, Priority, SummarizeTagArgs};
 use serde_json::{Value, json};
