@@ -241,9 +241,9 @@ impl Typed for Duration {
 fn write_fraction(f: &mut fmt::Formatter<'_>, nano: u32) -> fmt::Result {
     if nano == 0 {
         Ok(())
-    } else if nano % 1_000_000 == 0 {
+    } else if nano.is_multiple_of(1_000_000) {
         write!(f, ".{:03}", nano / 1_000_000)
-    } else if nano % 1_000 == 0 {
+    } else if nano.is_multiple_of(1_000) {
         write!(f, ".{:06}", nano / 1_000)
     } else {
         write!(f, ".{nano:09}")
