@@ -352,3 +352,66 @@ impl<'de> Deserialize<'de> for Duration {
         deserialize_typed(deserializer)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read<T: Typed>(text: &str) -> T {
+        typed(text, &Path::Root).unwrap()
+    }
+
+    #[test]
+    fn times_and_durations_write_their_format() {
+        for (text, written) in [
+            ("23:59:60.5", "23:59:60.500"),
+            ("08:30:00+00:00", "08:30:00Z"),
+            ("08:30:00.000000001-01:30", "08:30:00.000000001-01:30"),
+            ("08:30:00.1234567891", "08:30:00.123456789"),
+        ] {
+            assert_eq!(read::<Time>(text).to_string(), written);
+        }
+        for (text, written) in [
+            ("-00:00:00", "00:00:00"),
+            ("00000001.00:00:00.1", "1.00:00:00.1000000"),
+            ("-99999999.23:59:59.9999999", "-99999999.23:59:59.9999999"),
+        ] {
+            assert_eq!(read::<Duration>(text).to_text().unwrap(), written);
+        }
+    }
+
+    #[test]
+    fn a_duration_past_the_format_does_not_serialize() {
+        let long = Duration(TimeDelta::days(100_000_000));
+        assert_eq!(long.to_text(), Err(DurationOutOfRange));
+        assert!(serde_json::to_string(&long).is_err());
+        let fine = Duration(TimeDelta::nanoseconds(150));
+        assert_eq!(
+            serde_json::to_string(&fine).unwrap(),
+            "\"00:00:00.0000001\""
+        );
+    }
+
+    #[test]
+    fn deserializing_checks_the_format() {
+        let time: Time = serde_json::from_str("\"08:30:00\"").unwrap();
+        assert_eq!(time.offset, None);
+        assert!(serde_json::from_str::<Time>("\"8:30:00\"").is_err());
+        assert!(serde_json::from_str::<Duration>("\"PT1H\"").is_err());
+        let error = typed::<Date>("2023-02-29", &Path::Root.field("due")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "Argument 'due' is not valid. Expected a date (YYYY-MM-DD)."
+        );
+    }
+
+    #[test]
+    fn defaults_read_their_text() {
+        assert_eq!(default::<Date>("2026-01-01").to_string(), "2026-01-01");
+        let at = default::<DateTime>("1998-12-31T15:59:60.123-08:00");
+        assert_eq!(
+            serde_json::to_string(&at).unwrap(),
+            "\"1998-12-31T15:59:60.123-08:00\""
+        );
+    }
+}
