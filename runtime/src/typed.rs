@@ -34,7 +34,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::args::{ArgError, Decode, Format, FromText, Path, Reader, check, read};
+use crate::args::{ArgError, Decode, Format, FromText, Path, Reader, read};
 
 pub use chrono;
 pub use iri_string;
@@ -73,16 +73,21 @@ pub trait Typed: Sized {
     /// The format whose validator judges the text.
     const FORMAT: Format;
 
-    /// Reads a text that the format's validator accepted; `None` never happens for one (the
-    /// tests of this module check it over generated strings).
-    fn from_valid(text: &str) -> Option<Self>;
+    /// Reads `text`: `None` exactly when the format's validator refuses it (the validator
+    /// judges first; the value is then read from a text known to be well formed, and
+    /// tests/generated checks over generated strings that every such text has a value).
+    fn parse(text: &str) -> Option<Self>;
 }
 
 /// Reads `text` as a `T`: refused exactly when the format's validator refuses it, with the
 /// same reason as the `String` that `T` replaces.
 pub fn typed<T: Typed>(text: &str, path: &Path<'_>) -> Result<T, ArgError> {
-    check::format(text, T::FORMAT, path)?;
-    T::from_valid(text).ok_or_else(|| ArgError::new(path, T::FORMAT.reason()))
+    T::parse(text).ok_or_else(|| ArgError::new(path, T::FORMAT.reason()))
+}
+
+/// `Some(())` when `text` is in `format`: the first step of every [`Typed::parse`].
+fn valid(format: Format, text: &str) -> Option<()> {
+    format.is_valid(text).then_some(())
 }
 
 /// A `.tool` default of a format type (`due: date = "2026-01-01"`), which the compiler has
@@ -92,7 +97,7 @@ pub fn typed<T: Typed>(text: &str, path: &Path<'_>) -> Result<T, ArgError> {
 ///
 /// Only if `text` is not in the format, which the compiler refuses (E0504).
 pub fn default<T: Typed>(text: &str) -> T {
-    match T::from_valid(text) {
+    match T::parse(text) {
         Some(value) => value,
         None => panic!("toolidl: the default {text:?} is not in its format"),
     }
@@ -119,7 +124,8 @@ typed_impls!(Uuid, Date, DateTime, Time, Duration, Uri);
 impl Typed for Uuid {
     const FORMAT: Format = Format::Uuid;
 
-    fn from_valid(text: &str) -> Option<Self> {
+    fn parse(text: &str) -> Option<Self> {
+        valid(Self::FORMAT, text)?;
         uuid::Uuid::try_parse(text).ok()
     }
 }
@@ -127,7 +133,8 @@ impl Typed for Uuid {
 impl Typed for Uri {
     const FORMAT: Format = Format::Uri;
 
-    fn from_valid(text: &str) -> Option<Self> {
+    fn parse(text: &str) -> Option<Self> {
+        valid(Self::FORMAT, text)?;
         Uri::try_from(text).ok()
     }
 }
@@ -182,7 +189,8 @@ fn offset(b: &[u8]) -> Option<FixedOffset> {
 impl Typed for Date {
     const FORMAT: Format = Format::Date;
 
-    fn from_valid(text: &str) -> Option<Self> {
+    fn parse(text: &str) -> Option<Self> {
+        valid(Self::FORMAT, text)?;
         date(text.as_bytes())
     }
 }
@@ -190,7 +198,8 @@ impl Typed for Date {
 impl Typed for DateTime {
     const FORMAT: Format = Format::DateTime;
 
-    fn from_valid(text: &str) -> Option<Self> {
+    fn parse(text: &str) -> Option<Self> {
+        valid(Self::FORMAT, text)?;
         let b = text.as_bytes();
         let (time, rest) = time_of_day(b.get(11..)?)?;
         let local = date(b)?.and_time(time);
@@ -201,7 +210,8 @@ impl Typed for DateTime {
 impl Typed for Time {
     const FORMAT: Format = Format::Time;
 
-    fn from_valid(text: &str) -> Option<Self> {
+    fn parse(text: &str) -> Option<Self> {
+        valid(Self::FORMAT, text)?;
         let (time, rest) = time_of_day(text.as_bytes())?;
         let offset = match rest {
             [] => None,
@@ -214,7 +224,8 @@ impl Typed for Time {
 impl Typed for Duration {
     const FORMAT: Format = Format::Duration;
 
-    fn from_valid(text: &str) -> Option<Self> {
+    fn parse(text: &str) -> Option<Self> {
+        valid(Self::FORMAT, text)?;
         let b = text.as_bytes();
         let (negative, b) = match b {
             [b'-', rest @ ..] => (true, rest),
@@ -335,10 +346,7 @@ impl Serialize for Duration {
 /// Reads a string in `T`'s format, the validator first, as [`typed`] does.
 fn deserialize_typed<'de, T: Typed, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
-    if !T::FORMAT.is_valid(&text) {
-        return Err(serde::de::Error::custom(T::FORMAT.reason()));
-    }
-    T::from_valid(&text).ok_or_else(|| serde::de::Error::custom(T::FORMAT.reason()))
+    T::parse(&text).ok_or_else(|| serde::de::Error::custom(T::FORMAT.reason()))
 }
 
 impl<'de> Deserialize<'de> for Time {
@@ -403,6 +411,15 @@ mod tests {
             error.to_string(),
             "Argument 'due' is not valid. Expected a date (YYYY-MM-DD)."
         );
+    }
+
+    #[test]
+    fn parse_refuses_what_the_validator_refuses() {
+        for text in ["", "x", "2024-02-3", "08:30", "-", "1.", "a", "123e4567"] {
+            assert!(Uuid::parse(text).is_none() && Date::parse(text).is_none());
+            assert!(DateTime::parse(text).is_none() && Time::parse(text).is_none());
+            assert!(Duration::parse(text).is_none() && Uri::parse(text).is_none());
+        }
     }
 
     #[test]
