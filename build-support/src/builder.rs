@@ -102,6 +102,40 @@ impl Builder {
         self
     }
 
+    /// Typed format values: `uuid`, `datetime`, `date`, `time`, `duration` and `uri` values
+    /// become the types of `toolidl_runtime::typed` instead of checked `String`s. Default
+    /// `false`. The runtime needs its `typed-formats` feature:
+    ///
+    /// ```toml
+    /// [dependencies]
+    /// toolidl-runtime = { version = "0.1", features = ["typed-formats"] }
+    /// ```
+    ///
+    /// | `.tool` | Rust |
+    /// | --- | --- |
+    /// | `uuid` | `uuid::Uuid` |
+    /// | `datetime` | `chrono::DateTime<chrono::FixedOffset>` |
+    /// | `date` | `chrono::NaiveDate` |
+    /// | `time` | `toolidl_runtime::typed::Time` (a `chrono::NaiveTime` and its optional offset) |
+    /// | `duration` | `toolidl_runtime::typed::Duration` (a `chrono::TimeDelta`: the `.tool` duration `[-][d.]hh:mm:ss[.fffffff]` is a fixed length, not an ISO 8601 calendar duration) |
+    /// | `uri` | `iri_string::types::UriString` (RFC 3986, the text kept as sent; `url::Url` would refuse or rewrite some URIs the format accepts) |
+    ///
+    /// The same texts are accepted as with `String`s, and values are written back in their
+    /// format; fractions of a second past nanoseconds are dropped (docs/build.md lists what
+    /// is not kept). The crates are re-exported by `toolidl_runtime::typed`.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// toolidl_build::configure()
+    ///     .typed_formats(true)
+    ///     .compile(&["tools/calendar.tool"])
+    ///     .unwrap();
+    /// ```
+    pub fn typed_formats(mut self, typed: bool) -> Self {
+        self.options.typed_formats = typed;
+        self
+    }
+
     /// Publishes the listings a client profile accepts (`Profile::Gemini`, …; default
     /// `Profile::Standard`): tool names and input schemas as `toolidl schema --profile`
     /// prints them, the server answering to the published names. Decoding and every check
@@ -525,12 +559,14 @@ mod tests {
         let builder = configure()
             .runtime_crate("::my::rt")
             .hoist_shared(true)
+            .typed_formats(true)
             .type_attribute(".", "#[derive(Hash)]")
             .field_attribute("acme.common.Page.size", "#[serde(default)]")
             .extern_path("acme.common", "::common_types");
         let options = builder.rust_options();
         assert_eq!(options.runtime_crate, "::my::rt");
         assert!(options.hoist_shared);
+        assert!(options.typed_formats);
         assert_eq!(
             options.type_attributes,
             [(".".into(), "#[derive(Hash)]".into())]

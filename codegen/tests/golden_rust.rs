@@ -143,6 +143,30 @@ fn several_roots_share_an_imported_package() {
     );
 }
 
+/// `typed_formats.tool` generated with `typed_formats: true`, against its `.typed` snapshot
+/// (tests/generated compiles and runs it).
+#[test]
+fn typed_formats_match_their_snapshot() {
+    let name = "typed_formats.tool";
+    let text = std::fs::read_to_string(golden_dir().join(name)).expect("read golden");
+    let output = toolidl::compile(&MemoryLoader::new(), SourceId::new(name), text);
+    assert!(!output.has_errors(), "{}", output.render());
+    let model = output.model.expect("model");
+    let options = RustOptions {
+        typed_formats: true,
+        ..RustOptions::default()
+    };
+    let files = rust::generate(&[&model], &options).expect("generate");
+    assert_eq!(files.len(), 1);
+    let code = &files[0].code;
+    syn::parse_file(code).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(
+        !code.contains("String::from(\"2026-01-01\")"),
+        "a typed default is built typed"
+    );
+    settings().bind(|| insta::assert_snapshot!("typed_formats.typed", code));
+}
+
 #[test]
 fn extern_paths_replace_a_package() {
     let files = tool_files(&golden_dir());

@@ -283,7 +283,8 @@ pub enum Primitive {
     Date,
     /// `time`: an RFC 3339 full-time string.
     Time,
-    /// `duration`: an ISO 8601 duration string.
+    /// `duration`: `[-][d.]hh:mm:ss[.fffffff]` (.NET's invariant `c` form, a fixed length; not
+    /// ISO 8601).
     Duration,
     /// `uri`: an RFC 3986 URI string.
     Uri,

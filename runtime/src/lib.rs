@@ -17,7 +17,8 @@
 //!    that find an id in a message too broken or too long to parse) and out (written
 //!    straight into strings), the error object and its codes, the revisions, log levels.
 //! 2. `args`, `uri_template`: decoding and checking arguments; URI templates.
-//! 3. `bytes`, `content`, `banner`, `auth/`: leaves over those (binary values, content blocks,
+//! 3. `bytes`, `typed`, `content`, `banner`, `auth/`: leaves over those (binary values, typed
+//!    format values (feature `typed-formats`), content blocks,
 //!    the stdio banner; access tokens checked, feature `auth`).
 //! 4. `peer`: the outgoing half of a connection: the outbox, calls in flight, requests to
 //!    the client awaiting an answer, the log level, subscriptions. No server inside.
@@ -61,6 +62,8 @@ pub mod service;
 pub mod stdio;
 pub mod tasks;
 pub mod testing;
+#[cfg(feature = "typed-formats")]
+pub mod typed;
 pub mod uri_template;
 
 // What a server author writes; the rest is in the modules named for their reader.
@@ -91,6 +94,11 @@ pub mod codegen {
         ToolError, ToolInput, ToolOutput, ToolResult,
     };
     pub use crate::tasks::TaskSupport;
+    // Code generated with `typed_formats(true)` names its format types here
+    // (`rt::typed::Date`); without the feature, rustc notes that the item is gated behind
+    // the `typed-formats` feature.
+    #[cfg(feature = "typed-formats")]
+    pub use crate::typed;
     pub use crate::uri_template;
     pub use crate::{Bytes, RequestContext};
     pub use serde;

@@ -122,6 +122,19 @@ fn main() {
         std::process::exit(1);
     }
 
+    // tests/typed_formats.rs: `typed_formats.tool` with typed format values, beside its
+    // `String` version among the goldens.
+    let typed_dir = Path::new(&std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("typed_formats");
+    let result = toolidl_build::configure()
+        .out_dir(typed_dir)
+        .typed_formats(true)
+        .include_file(false)
+        .compile(&["../golden/codegen/typed_formats.tool"]);
+    if let Err(e) = result {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+
     // tests/evolution.rs: two versions of one interface, each in a folder of its own.
     for version in ["v1", "v2"] {
         let dir = Path::new(&std::env::var_os("OUT_DIR").expect("OUT_DIR"))

@@ -1,4 +1,4 @@
-//! `toolidl generate FILE... [--out DIR] [--runtime-crate PATH] [--hoist-shared]`
+//! `toolidl generate FILE... [--out DIR] [--runtime-crate PATH] [--hoist-shared] [--typed-formats]`
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,6 +13,7 @@ pub struct Args {
     pub out: Option<PathBuf>,
     pub runtime_crate: Option<String>,
     pub hoist_shared: bool,
+    pub typed_formats: bool,
 }
 
 /// Generates the Rust modules of `files`, one per package, with the build.rs API (the same
@@ -23,6 +24,7 @@ pub struct Args {
 pub fn run(args: &Args) -> i32 {
     let mut builder = toolidl_build::configure()
         .hoist_shared(args.hoist_shared)
+        .typed_formats(args.typed_formats)
         .emit_rerun_if_changed(false)
         .emit_warnings(false);
     if let Some(path) = &args.runtime_crate {

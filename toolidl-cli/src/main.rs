@@ -98,6 +98,10 @@ enum Command {
         /// Hoist records used more than once in a schema to `$defs`.
         #[arg(long)]
         hoist_shared: bool,
+        /// Typed format values (`uuid::Uuid`, chrono's types, …) instead of checked
+        /// `String`s; the runtime needs its `typed-formats` feature (docs/build.md).
+        #[arg(long)]
+        typed_formats: bool,
     },
     /// Write a `.tool` file that publishes the listings of an MCP server, saved as JSON (a
     /// `tools/list` result, or `toolidl schema`'s output) or read from the server started
@@ -187,11 +191,13 @@ fn main() {
             out,
             runtime_crate,
             hoist_shared,
+            typed_formats,
         } => generate::run(&generate::Args {
             files,
             out,
             runtime_crate,
             hoist_shared,
+            typed_formats,
         }),
         Command::Import {
             file,

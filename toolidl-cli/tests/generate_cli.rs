@@ -243,3 +243,18 @@ fn generate_out_writes_the_files_once_and_prints_nothing() {
     let after: Vec<_> = names.iter().map(|n| mtime(n)).collect();
     assert_eq!(before, after, "unchanged files are not rewritten");
 }
+
+#[test]
+fn typed_formats_reach_the_generated_code() {
+    let file = "../tests/golden/codegen/typed_formats.tool";
+    let strings = toolidl(&["generate", file]);
+    let typed = toolidl(&["generate", "--typed-formats", file]);
+    assert!(
+        strings.status.success() && typed.status.success(),
+        "{}",
+        stderr(&typed)
+    );
+    let (strings, typed) = (stdout(&strings), stdout(&typed));
+    assert!(strings.contains("pub due: String,") && !strings.contains("rt::typed"));
+    assert!(typed.contains("pub due: rt::typed::Date,"), "{typed}");
+}

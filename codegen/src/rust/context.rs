@@ -111,7 +111,23 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// Whether values of `p` are typed format values (`rt::typed::…`), not checked strings.
+    pub fn is_typed(&self, p: Primitive) -> bool {
+        self.options.typed_formats && super::decode::format_of(p).is_some()
+    }
+
     pub fn primitive(&self, p: Primitive) -> TokenStream {
+        if self.options.typed_formats {
+            match p {
+                Primitive::Uuid => return quote!(rt::typed::Uuid),
+                Primitive::Datetime => return quote!(rt::typed::DateTime),
+                Primitive::Date => return quote!(rt::typed::Date),
+                Primitive::Time => return quote!(rt::typed::Time),
+                Primitive::Duration => return quote!(rt::typed::Duration),
+                Primitive::Uri => return quote!(rt::typed::Uri),
+                _ => {}
+            }
+        }
         match p {
             Primitive::Bool => quote!(bool),
             Primitive::I8 => quote!(i8),

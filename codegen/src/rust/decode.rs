@@ -36,6 +36,69 @@ pub fn is_plain(ty: &Type) -> bool {
 }
 
 impl Context<'_> {
+    /// [`is_plain`] for this build: a typed format value's `Decode` impl checks its format.
+    fn plain(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Primitive { name } => format_of(*name).is_none() || self.is_typed(*name),
+            Type::List { item, each } => each.is_empty() && self.plain(item),
+            Type::Set { .. } => false,
+            Type::Map { value, each } => each.is_empty() && self.plain(value),
+            Type::Nullable { inner } => self.plain(inner),
+            Type::Named { .. } => true,
+        }
+    }
+
+    /// Items whose Rust equality is JSON equality: scalars and enum members, and not typed
+    /// format values (`08:30:00Z` and `09:30:00+01:00` are one instant but two texts, and
+    /// `uniqueItems` compares texts).
+    fn scalar(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Primitive { name } if self.is_typed(*name) => false,
+            other => is_scalar(other),
+        }
+    }
+
+    /// A typed format value (or one that is nullable) with `@pattern`, which judges the text
+    /// as sent: the expression that reads the text at `raw`, checked in its format, and the
+    /// one that makes the typed value of that `value` (both `Result<_, ArgError>`).
+    fn text_first(
+        &self,
+        ty: &Type,
+        c: &Constraints,
+        raw: &TokenStream,
+        path: &TokenStream,
+    ) -> Option<(TokenStream, TokenStream)> {
+        c.pattern.as_ref()?;
+        let (name, nullable) = match ty {
+            Type::Primitive { name } => (*name, false),
+            Type::Nullable { inner } => match inner.as_ref() {
+                Type::Primitive { name } => (*name, true),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if !self.is_typed(name) {
+            return None;
+        }
+        let format = format_of(name);
+        Some(if nullable {
+            (
+                quote!(rt::read::nullable(#raw, #path, |r, path| rt::read::formatted(
+                    r, path, #format
+                ))),
+                quote!(value
+                    .as_deref()
+                    .map(|text| rt::typed::typed(text, #path))
+                    .transpose()),
+            )
+        } else {
+            (
+                quote!(rt::read::formatted(#raw, #path, #format)),
+                quote!(rt::typed::typed(&value, #path)),
+            )
+        })
+    }
+
     /// An expression of type `Result<T, ArgError>` that reads the value at `r` (a `&mut Reader`) at `path`
     /// (a `&Path`) as a value of `ty`.
     pub fn decode_expr(
@@ -45,7 +108,7 @@ impl Context<'_> {
         raw: &TokenStream,
         path: &TokenStream,
     ) -> TokenStream {
-        if is_plain(ty) {
+        if self.plain(ty) {
             let rust = self.rust_type(ty, boxed);
             return quote!(<#rust as rt::Decode>::read(#raw, #path));
         }
@@ -99,6 +162,13 @@ impl Context<'_> {
         path: &TokenStream,
         number: &TokenStream,
     ) -> TokenStream {
+        if let Some((decode, typed)) = self.text_first(ty, c, raw, path) {
+            let checks = self.checks(ty, c, path, number);
+            return quote!(#decode.and_then(|value| {
+                #checks
+                #typed
+            }));
+        }
         // An f32's @range is checked on the number as sent, before it is rounded.
         let (read_ty, narrow) = widened_f32(ty, c).unwrap_or_else(|| (ty.clone(), quote!(value)));
         let decode = self.decode_expr(&read_ty, boxed, raw, path);
@@ -117,7 +187,7 @@ impl Context<'_> {
         let Type::Set { item, each } = ty else {
             return None;
         };
-        if !(is_scalar(item) && is_plain(item) && each.is_empty()) {
+        if !(self.scalar(item) && self.plain(item) && each.is_empty()) {
             return None;
         }
         let rust = self.rust_type(item, false);
@@ -143,13 +213,13 @@ impl Context<'_> {
         }) {
             return quote!(#f(#raw, #path));
         }
-        let read = if is_plain(item) && each.is_empty() {
+        let read = if self.plain(item) && each.is_empty() {
             let rust = self.rust_type(item, false);
             quote!(<#rust as rt::Decode>::read)
         } else {
             self.item_reader(item, each, false)
         };
-        if is_scalar(item) {
+        if self.scalar(item) {
             quote!(rt::read::set_with(#raw, #path, #read))
         } else {
             quote!(rt::read::set_by_json(#raw, #path, #read))
@@ -162,6 +232,14 @@ impl Context<'_> {
         self.checks(&field.ty, &field.constraints, &quote!(&path), number)
     }
 
+    /// [`Self::constraint_checks`] of a value read from the text `text` (a `&str`: a prompt
+    /// argument, a URI variable), which a typed format value's `@pattern` judges.
+    pub fn text_checks(&self, field: &Field, text: &TokenStream) -> TokenStream {
+        let typed = matches!(field.ty, Type::Primitive { name } if self.is_typed(name));
+        let subject = typed.then_some(text);
+        self.checks_on(&field.ty, &field.constraints, &quote!(&path), text, subject)
+    }
+
     /// Statements that check a decoded `value` of `ty` against `c`, reporting at `path` (an
     /// expression of type `&Path`); `number` is the number's text as sent.
     fn checks(
@@ -170,6 +248,18 @@ impl Context<'_> {
         c: &Constraints,
         path: &TokenStream,
         number: &TokenStream,
+    ) -> TokenStream {
+        self.checks_on(ty, c, path, number, None)
+    }
+
+    /// [`Self::checks`], `@pattern` judging `text` (a `&str`) when it is given.
+    fn checks_on(
+        &self,
+        ty: &Type,
+        c: &Constraints,
+        path: &TokenStream,
+        number: &TokenStream,
+        text: Option<&TokenStream>,
     ) -> TokenStream {
         let (base, nullable) = match ty {
             Type::Nullable { inner } => (inner.as_ref(), true),
@@ -210,9 +300,10 @@ impl Context<'_> {
         }
         if let Some(pattern) = &c.pattern {
             let lit = Literal::string(pattern);
+            let subject = text.cloned().unwrap_or_else(|| r.clone());
             checks.push(quote!({
                 static PATTERN: rt::Pattern = rt::Pattern::new(#lit);
-                rt::check::pattern(#r, &PATTERN, #path)?;
+                rt::check::pattern(#subject, &PATTERN, #path)?;
             }));
         }
         if c.email {
@@ -329,7 +420,14 @@ impl Context<'_> {
                 Some((wide, narrow)) => (wide, narrow),
                 None => (f.ty.clone(), quote!(value)),
             };
-            let decode = self.decode_expr(&read_ty, boxed(f), &quote!(r), &quote!(&path));
+            let (decode, narrow) =
+                match self.text_first(&f.ty, &f.constraints, &quote!(r), &quote!(&path)) {
+                    Some((decode, typed)) => (decode, quote!(#typed?)),
+                    None => (
+                        self.decode_expr(&read_ty, boxed(f), &quote!(r), &quote!(&path)),
+                        narrow,
+                    ),
+                };
             let checks = self.constraint_checks(f, &quote!(r.last_number()));
             if checks.is_empty() {
                 let decode =

@@ -25,6 +25,12 @@ pub struct RustOptions {
     /// The client profile whose variant of the listings the server publishes (tool names
     /// and input schemas, `crate::profile`); decoding and checks do not change.
     pub profile: Profile,
+    /// Typed format values: `uuid`, `datetime`, `date`, `time`, `duration` and `uri` become
+    /// the types of `toolidl_runtime::typed` (`uuid::Uuid`, chrono's `DateTime<FixedOffset>`
+    /// and `NaiveDate`, a time of day with its optional offset, a `chrono::TimeDelta`, an
+    /// RFC 3986 `iri_string` URI) instead of checked `String`s. The accepted texts do not
+    /// change. The runtime needs its `typed-formats` feature.
+    pub typed_formats: bool,
 }
 
 impl Default for RustOptions {
@@ -36,6 +42,7 @@ impl Default for RustOptions {
             field_attributes: Vec::new(),
             extern_paths: Vec::new(),
             profile: Profile::Standard,
+            typed_formats: false,
         }
     }
 }

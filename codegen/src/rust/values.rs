@@ -210,6 +210,12 @@ fn primitive_default(cx: &Context<'_>, p: Primitive, value: &Value) -> TokenStre
             let bytes = bytes.iter().map(|b| Literal::u8_unsuffixed(*b));
             quote!(rt::Bytes::from(vec![#(#bytes),*]))
         }
+        // Checked against its format at build time (E0504).
+        (p, Value::String(s)) if cx.is_typed(p) => {
+            let rust = cx.primitive(p);
+            let lit = Literal::string(s);
+            quote!(rt::typed::default::<#rust>(#lit))
+        }
         (_, Value::String(s)) => {
             let string = cx.std("String");
             let lit = Literal::string(s);

@@ -17,3 +17,12 @@ pub mod documented {
         toolidl_runtime::include_tools!("codegen.weather");
     }
 }
+
+/// `codegen.typed_formats` generated with `typed_formats(true)` (tests/typed_formats.rs
+/// decodes it against the `String` version, `codegen::typed_formats`).
+pub mod typed_formats {
+    include!(concat!(
+        env!("OUT_DIR"),
+        "/typed_formats/codegen.typed_formats.rs"
+    ));
+}

@@ -392,8 +392,10 @@ impl Context<'_> {
                 quote!(rt::args::text_member(text, #path, &#ty::NAMES).map(|i| #ty::ALL[i]))
             }
             Type::Primitive { name } => match format_of(*name) {
-                Some(format) => quote!(rt::args::text_formatted(text, #path, #format)),
-                None => {
+                Some(format) if !self.is_typed(*name) => {
+                    quote!(rt::args::text_formatted(text, #path, #format))
+                }
+                _ => {
                     let rust = self.primitive(*name);
                     quote!(rt::args::text::<#rust>(text, #path))
                 }
@@ -418,7 +420,7 @@ impl Context<'_> {
             },
             ..f.clone()
         };
-        let checks = self.constraint_checks(&inner, &quote!(text));
+        let checks = self.text_checks(&inner, &quote!(text));
         (decode, checks)
     }
 }
