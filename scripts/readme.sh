@@ -27,7 +27,7 @@ COVERED=(
     '^cargo install @@installs into ~/.cargo; the same binary is run through cargo run here'
     'bench/http/run\.sh@@a benchmark (minutes; not in CI)'
     '^cargo run --release -p (manual-example|toolidl-bench) @@a benchmark (release build; not in CI)'
-    '^(INSTA_UPDATE|TOOLIDL_BLESS)=@@blesses golden files (rewrites them)'
+    '^(INSTA_UPDATE|TOOLIDL_BLESS|TRYBUILD)=@@blesses golden files (rewrites them)'
 )
 
 commands=$(awk '
