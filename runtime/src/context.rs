@@ -13,20 +13,39 @@ use crate::server::Server;
 #[cfg(feature = "auth")]
 tokio::task_local! {
     /// The verified token of the HTTP request whose message a connection is handling (set
-    /// by the transport around the synchronous hand-over), copied into each call's state.
-    static REQUEST_AUTH: Option<Arc<crate::auth::AuthInfo>>;
+    /// by the transport around the synchronous hand-over), copied into each call's state,
+    /// and whether its lists show only what the token's scopes allow.
+    static REQUEST_AUTH: Option<(Arc<crate::auth::AuthInfo>, bool)>;
 }
 
-/// Runs `f` (handing a message to a connection) with `auth` as the request's identity.
+/// Runs `f` (handing a message to a connection) with `auth` as the request's identity;
+/// with `filter_listings`, the lists it asks for show only the items its scopes allow.
 #[cfg(feature = "auth")]
-pub(crate) fn with_auth<T>(auth: Option<Arc<crate::auth::AuthInfo>>, f: impl FnOnce() -> T) -> T {
-    REQUEST_AUTH.sync_scope(auth, f)
+pub(crate) fn with_auth<T>(
+    auth: Option<Arc<crate::auth::AuthInfo>>,
+    filter_listings: bool,
+    f: impl FnOnce() -> T,
+) -> T {
+    REQUEST_AUTH.sync_scope(auth.map(|a| (a, filter_listings)), f)
 }
 
 /// The identity [`with_auth`] set, if any.
 #[cfg(feature = "auth")]
 pub(crate) fn request_auth() -> Option<Arc<crate::auth::AuthInfo>> {
-    REQUEST_AUTH.try_with(Clone::clone).ok().flatten()
+    REQUEST_AUTH
+        .try_with(|a| a.as_ref().map(|(info, _)| info.clone()))
+        .ok()
+        .flatten()
+}
+
+/// The identity whose scopes filter the lists of the request being served, if the transport
+/// asked for filtered lists.
+#[cfg(feature = "auth")]
+pub(crate) fn listing_filter() -> Option<Arc<crate::auth::AuthInfo>> {
+    REQUEST_AUTH
+        .try_with(|a| a.as_ref().filter(|(_, f)| *f).map(|(info, _)| info.clone()))
+        .ok()
+        .flatten()
 }
 
 /// What a handler can see and do while it serves one request.

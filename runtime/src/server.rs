@@ -512,6 +512,9 @@ pub(crate) struct Registry {
     revised_listings: [[OnceLock<Vec<Cow<'static, str>>>; Revision::ALL.len()]; 3],
     /// Tool JSON per revision (keys a revision does not know are removed), built on first use.
     tool_listings: [OnceLock<Vec<String>>; Revision::ALL.len()],
+    /// The scopes of each item of `listings` and of `tool_listings`, in the same order.
+    listing_scopes: [Vec<&'static [&'static str]>; 3],
+    tool_scopes: Vec<&'static [&'static str]>,
     /// The listed resources' `uri`s and the templates' `uriTemplate`s, for [`Registry::owns_resource`].
     resource_uris: HashSet<String>,
     uri_templates: Vec<String>,
@@ -529,21 +532,30 @@ impl Registry {
                 tools.insert(t.name.to_string(), i);
             }
         }
-        let listings: [Vec<Cow<'static, str>>; 3] =
-            [Kind::Resources, Kind::Templates, Kind::Prompts].map(|kind| {
-                services
-                    .iter()
-                    .flat_map(|s| match kind {
-                        Kind::Resources => s.resources(),
-                        Kind::Templates => s.resource_templates(),
-                        Kind::Prompts => s.prompts(),
-                    })
-                    .map(|d| match one_line(&d.json) {
-                        Cow::Borrowed(_) => d.json.clone(),
-                        Cow::Owned(flat) => Cow::Owned(flat),
-                    })
-                    .collect()
-            });
+        let defs = |kind: Kind| {
+            services.iter().flat_map(move |s| match kind {
+                Kind::Resources => s.resources(),
+                Kind::Templates => s.resource_templates(),
+                Kind::Prompts => s.prompts(),
+            })
+        };
+        let kinds = [Kind::Resources, Kind::Templates, Kind::Prompts];
+        let listings: [Vec<Cow<'static, str>>; 3] = kinds.map(|kind| {
+            defs(kind)
+                .map(|d| match one_line(&d.json) {
+                    Cow::Borrowed(_) => d.json.clone(),
+                    Cow::Owned(flat) => Cow::Owned(flat),
+                })
+                .collect()
+        });
+        let listing_scopes = kinds.map(|kind| defs(kind).map(|d| d.scopes).collect());
+        let mut seen = HashSet::new();
+        let tool_scopes = services
+            .iter()
+            .flat_map(|s| s.tools().iter())
+            .filter(|t| seen.insert(t.name.clone()))
+            .map(|t| t.scopes)
+            .collect();
         let field = |json: &str, key: &str| {
             serde_json::from_str::<serde_json::Value>(json)
                 .ok()
@@ -563,6 +575,8 @@ impl Registry {
             resource_uris,
             uri_templates,
             listings,
+            listing_scopes,
+            tool_scopes,
             revised_listings: Default::default(),
             tool_listings: Default::default(),
         }
@@ -631,6 +645,16 @@ impl Registry {
                 })
                 .collect()
         })
+    }
+
+    /// The scopes of each tool of [`Registry::tool_listings`], in the same order.
+    pub fn tool_scopes(&self) -> &[&'static [&'static str]] {
+        &self.tool_scopes
+    }
+
+    /// The scopes of each item of [`Registry::listing_jsons`], in the same order.
+    pub fn listing_scopes(&self, kind: Kind) -> &[&'static [&'static str]] {
+        &self.listing_scopes[kind as usize]
     }
 
     /// Resource, template or prompt JSON objects for `rev`, in listing order.

@@ -76,6 +76,12 @@ impl AuthInfo {
         }
     }
 
+    /// Whom the token speaks for: its subject, else its client. Sessions and tasks are
+    /// bound to it; a token with neither is bound to no one.
+    pub fn principal(&self) -> Option<&str> {
+        self.subject.as_deref().or(self.client_id.as_deref())
+    }
+
     /// Whether the token grants `scope`.
     pub fn has_scope(&self, scope: &str) -> bool {
         self.scopes.iter().any(|s| s == scope)

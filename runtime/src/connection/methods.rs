@@ -270,6 +270,7 @@ impl Connection {
     ) -> Result<Reply, RpcError> {
         listing_page(
             registry.listing_jsons(kind, rev),
+            registry.listing_scopes(kind),
             p.cursor.as_deref(),
             self.page_size(),
             key,
@@ -499,8 +500,32 @@ impl Connection {
     }
 }
 
-/// One page of a listing: `{"<key>":[…],"nextCursor":"…"}`. Cursors are opaque offsets.
+/// One page of a listing: `{"<key>":[…],"nextCursor":"…"}`; `scopes` are each item's. When
+/// the transport asked for filtered lists (feature `auth`), only the items whose scopes the
+/// request's token holds.
 pub(super) fn listing_page<S: AsRef<str>>(
+    items: &[S],
+    scopes: &[&[&str]],
+    cursor: Option<&str>,
+    size: usize,
+    key: &str,
+) -> Result<Reply, RpcError> {
+    #[cfg(feature = "auth")]
+    if let Some(auth) = crate::context::listing_filter() {
+        let allowed: Vec<&S> = items
+            .iter()
+            .zip(scopes)
+            .filter(|(_, needed)| needed.iter().all(|s| auth.has_scope(s)))
+            .map(|(item, _)| item)
+            .collect();
+        return page(&allowed, cursor, size, key);
+    }
+    let _ = scopes;
+    page(items, cursor, size, key)
+}
+
+/// One page of `items`. Cursors are opaque offsets.
+fn page<S: AsRef<str>>(
     items: &[S],
     cursor: Option<&str>,
     size: usize,

@@ -386,6 +386,7 @@ impl Connection {
             "logging/setLevel" => self.set_level(&p),
             "tools/list" => listing_page(
                 registry.tool_listings(rev),
+                registry.tool_scopes(),
                 p.cursor.as_deref(),
                 self.page_size(),
                 "tools",

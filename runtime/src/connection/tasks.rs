@@ -121,6 +121,7 @@ impl Connection {
             answered: Map::new(),
             request_state: None,
             call: Some(call),
+            owner: requester(),
         };
         if let Err(e) = tasks.store.create(&record) {
             tracing::error!(request = %state.request_id, error = %e, "a task could not be stored");
@@ -168,11 +169,17 @@ impl Connection {
             .task_id
             .as_deref()
             .ok_or_else(|| RpcError::invalid_params("Invalid params: taskId is required."))?;
+        // Another principal's task is answered as an unknown one: its id tells nothing.
         let no_task = || RpcError::invalid_params(format!("Invalid params: no task {id}."));
         let tasks = &self.server.shared.tasks;
+        let requester = requester();
+        let requester = requester.as_deref();
         match method {
             "tasks/get" => {
-                let record = tasks.get(id)?.ok_or_else(no_task)?;
+                let record = tasks
+                    .get(id)?
+                    .filter(|t| visible(t, requester))
+                    .ok_or_else(no_task)?;
                 let json = Value::Object(task_json(&record, true)).to_string();
                 Ok(Reply(plain(&json), false))
             }
@@ -186,11 +193,12 @@ impl Connection {
                             "Invalid params: inputResponses must be an object.",
                         )
                     })?;
-                self.update_task(id, responses)?.ok_or_else(no_task)?;
+                self.update_task(id, responses, requester)?
+                    .ok_or_else(no_task)?;
                 Ok(Reply(plain("{}"), false))
             }
             _ => {
-                cancel(&self.server, id)?.ok_or_else(no_task)?;
+                cancel(&self.server, id, requester)?.ok_or_else(no_task)?;
                 Ok(Reply(plain("{}"), false))
             }
         }
@@ -198,16 +206,20 @@ impl Connection {
 
     /// `tasks/update`: answers to open requests are kept (others ignored); once none is
     /// open, the handler is called again, here, with the round's answers and its
-    /// `requestState`. `None` for an unknown task.
+    /// `requestState`. `None` for an unknown task, or another principal's.
     fn update_task(
         &self,
         id: &str,
         responses: &Map<String, Value>,
+        requester: Option<&str>,
     ) -> Result<Option<()>, RpcError> {
         let mut resume = None;
+        let mut foreign = false;
         let record = self.server.shared.tasks.update(id, |task| {
             resume = None;
-            if task.status != Status::InputRequired
+            foreign = !visible(task, requester);
+            if foreign
+                || task.status != Status::InputRequired
                 || !responses.keys().any(|k| task.pending.contains_key(k))
             {
                 return false;
@@ -230,7 +242,7 @@ impl Connection {
             }
             true
         })?;
-        if record.is_none() {
+        if record.is_none() || foreign {
             return Ok(None);
         }
         let Some((answers, request_state, call)) = resume else {
@@ -467,11 +479,13 @@ fn settle_error(server: &Server, id: &str, e: RpcError) {
 
 /// `tasks/cancel`: a task not yet terminal becomes `cancelled` and its handler is cancelled
 /// (here at once; in another process sharing the store, when it next checks); a terminal one
-/// is left as it is. `None` for an unknown task.
-fn cancel(server: &Server, id: &str) -> Result<Option<()>, RpcError> {
+/// is left as it is. `None` for an unknown task, or another principal's.
+fn cancel(server: &Server, id: &str, requester: Option<&str>) -> Result<Option<()>, RpcError> {
     let tasks = &server.shared.tasks;
+    let mut foreign = false;
     let record = tasks.update(id, |task| {
-        if task.status.is_terminal() {
+        foreign = !visible(task, requester);
+        if foreign || task.status.is_terminal() {
             return false;
         }
         task.status = Status::Cancelled;
@@ -482,13 +496,27 @@ fn cancel(server: &Server, id: &str) -> Result<Option<()>, RpcError> {
         task.call = None;
         true
     })?;
-    if record.is_none() {
+    if record.is_none() || foreign {
         return Ok(None);
     }
     if let Some(state) = lock(&tasks.running).remove(id) {
         state.cancel();
     }
     Ok(Some(()))
+}
+
+/// The principal of the request being served (feature `auth`: the token's subject, else its
+/// client), to which the tasks it creates are bound.
+fn requester() -> Option<String> {
+    #[cfg(feature = "auth")]
+    return crate::context::request_auth().and_then(|a| a.principal().map(str::to_owned));
+    #[cfg(not(feature = "auth"))]
+    None
+}
+
+/// Whether `requester` may see `task`: a task bound to a principal is that principal's only.
+fn visible(task: &TaskRecord, requester: Option<&str>) -> bool {
+    task.owner.is_none() || task.owner.as_deref() == requester
 }
 
 /// The `Task` fields; with `detailed`, the status's payload (`result`, `error`,

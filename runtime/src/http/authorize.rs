@@ -83,23 +83,32 @@ impl ScopeIndex {
         index
     }
 
-    /// The scopes the request `method` on the item `name` needs (nothing for any other method).
-    fn needed(&self, method: &str, name: &str) -> &'static [&'static str] {
-        let found = match method {
-            "tools/call" => self.tools.get(name).copied(),
-            "prompts/get" => self.prompts.get(name).copied(),
-            "resources/read" | "resources/subscribe" => {
-                self.resources.get(name).copied().or_else(|| {
+    /// The scopes the item `name` of this kind declares (nothing for one no service has).
+    /// A resource is named by its URI, or (in `completion/complete`) by its template.
+    fn needed(&self, kind: Item, name: &str) -> &'static [&'static str] {
+        let found = match kind {
+            Item::Tool => self.tools.get(name).copied(),
+            Item::Prompt => self.prompts.get(name).copied(),
+            Item::Resource => self.resources.get(name).copied().or_else(|| {
+                let template = |(t, s): &(String, _)| (t == name).then_some(*s);
+                self.templates.iter().find_map(template).or_else(|| {
                     self.templates
                         .iter()
                         .find(|(t, _)| crate::uri_template::capture(t, name).is_some())
                         .map(|(_, s)| *s)
                 })
-            }
-            _ => None,
+            }),
         };
         found.unwrap_or(&[])
     }
+}
+
+/// What kind of item a request acts on, for its scopes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Item {
+    Tool,
+    Prompt,
+    Resource,
 }
 
 /// The [`ScopeIndex`] of the server's current registry (services may be added at run time).
@@ -273,57 +282,63 @@ pub(crate) fn identity(parts: &Parts) -> Option<Arc<AuthInfo>> {
     parts.extensions.get::<Arc<AuthInfo>>().cloned()
 }
 
-/// The 403 that refuses the request `method` on `name` (request id `id`) when the token lacks
-/// a scope the item declares (RFC 6750 §3.1 `insufficient_scope`, with every scope the item
-/// needs, so that the client can ask for them: the 2025-11-25 step-up flow); `None` when it
-/// may go on. Checked before the message reaches a connection, so a refused call has no
-/// effect.
+/// The 403 that refuses the request `method` (id `id`) on `items` when the token lacks a
+/// scope one of them declares (RFC 6750 §3.1 `insufficient_scope`, with every scope the
+/// request needs, so that the client can ask for them all at once: the 2025-11-25 step-up
+/// flow); `None` when it may go on. Checked before the message reaches a connection, so a
+/// refused request has no effect.
 pub(crate) fn refuse_scopes(
     p: Protected<'_>,
     parts: &Parts,
-    method: Option<&str>,
-    name: Option<&str>,
+    method: &str,
+    items: &[(Item, &str)],
     id: &str,
 ) -> Option<Response<Out>> {
-    let (method, name) = (method?, name?);
-    let needed = p.scopes.index(p.server).needed(method, name);
     let info = identity(parts)?;
-    if needed.iter().all(|s| info.has_scope(s)) {
-        return None;
+    let index = p.scopes.index(p.server);
+    let mut needed: Vec<&str> = Vec::new();
+    let mut lacking = None;
+    for &(kind, name) in items {
+        let scopes = index.needed(kind, name);
+        if lacking.is_none() && !scopes.iter().all(|s| info.has_scope(s)) {
+            lacking = Some(name);
+        }
+        for scope in scopes {
+            if !needed.contains(scope) {
+                needed.push(scope);
+            }
+        }
     }
+    let name = lacking?;
+    let scopes = scope_text(&needed);
     let params = [
         ("error", "insufficient_scope".to_owned()),
-        ("scope", scope_text(needed)),
+        ("scope", scopes.clone()),
         ("resource_metadata", metadata_url(p)),
         (
             "error_description",
-            format!("{method} of {name} needs scope {}", scope_text(needed)),
+            format!("{method} of {name} needs scope {scopes}"),
         ),
     ];
     Some(challenge(
         StatusCode::FORBIDDEN,
-        &format!(
-            "Forbidden: {method} of {name} needs the scopes {}.",
-            scope_text(needed)
-        ),
+        &format!("Forbidden: {method} of {name} needs the scopes {scopes}."),
         &params,
         id,
     ))
 }
 
-/// Binds a new session to the subject of the token that opened it.
+/// Binds a new session to the principal (subject, else client) of the token that opened it.
 pub(crate) fn bind(session: &Session, parts: &Parts) {
-    let subject = identity(parts).and_then(|i| i.subject.clone());
-    let _ = session.owner.set(subject);
+    let principal = identity(parts).and_then(|i| i.principal().map(str::to_owned));
+    let _ = session.owner.set(principal);
 }
 
-/// Whether the request may use `session`: with authorization, only a token of the subject
-/// that opened it may (another subject's request is answered as for an unknown session, 404).
+/// Whether the request may use `session`: with authorization, only a token of the principal
+/// that opened it may (another's request is answered as for an unknown session, 404).
 pub(crate) fn owns(session: &Session, parts: &Parts) -> bool {
     match session.owner.get() {
-        Some(owner) => {
-            owner.as_deref() == identity(parts).and_then(|i| i.subject.clone()).as_deref()
-        }
+        Some(owner) => owner.as_deref() == identity(parts).as_deref().and_then(AuthInfo::principal),
         None => true,
     }
 }

@@ -73,6 +73,7 @@ pub struct AuthConfig {
     pub(crate) resource_name: Option<String>,
     pub(crate) resource_documentation: Option<String>,
     pub(crate) max_sessions_per_subject: usize,
+    pub(crate) filter_listings: bool,
 }
 
 #[cfg(feature = "auth")]
@@ -88,6 +89,7 @@ impl AuthConfig {
             resource_name: None,
             resource_documentation: None,
             max_sessions_per_subject: 16,
+            filter_listings: false,
         }
     }
 
@@ -112,6 +114,17 @@ impl AuthConfig {
     /// ends its longest idle one, so one token cannot take the table from the others.
     pub fn max_sessions_per_subject(mut self, n: usize) -> Self {
         self.max_sessions_per_subject = n.max(1);
+        self
+    }
+
+    /// Whether `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`
+    /// show a token only the items its scopes allow (default: every item, as the listing
+    /// is published). Either way a call to an item the token may not use is refused with
+    /// 403 `insufficient_scope`; filtering only keeps a client from offering its model tools
+    /// that would be refused. A client whose token gains scopes sees more items on its next
+    /// list request. Cursors page through the filtered list of the same token.
+    pub fn filter_listings(mut self, yes: bool) -> Self {
+        self.filter_listings = yes;
         self
     }
 

@@ -37,6 +37,12 @@ struct Peek<'a> {
     /// The request's verified access token, handed to the connection with the message.
     #[cfg(feature = "auth")]
     auth: Option<Arc<crate::auth::AuthInfo>>,
+    /// Whether the lists it asks for show only what the token's scopes allow.
+    #[cfg(feature = "auth")]
+    filter_listings: bool,
+    /// The tools, prompts and resources the request acts on, whose scopes it needs.
+    #[cfg(feature = "auth")]
+    scoped: Vec<(super::authorize::Item, Cow<'a, str>)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -60,6 +66,15 @@ struct PeekParams<'a> {
     arguments: Option<&'a RawValue>,
     #[serde(borrow, default, rename = "taskId")]
     task_id: Option<Cow<'a, str>>,
+    // Read for the scope checks only, and as the connection reads them (`Value`), so that
+    // these params fail to parse only where the connection's fail too: a request cannot
+    // slip past its check by a shape the connection would accept.
+    #[cfg(feature = "auth")]
+    #[serde(default, rename = "ref")]
+    reference: Option<serde_json::Value>,
+    #[cfg(feature = "auth")]
+    #[serde(default)]
+    notifications: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize, Default)]
@@ -79,6 +94,10 @@ fn peek(text: &str) -> Peek<'_> {
         message: None,
         #[cfg(feature = "auth")]
         auth: None,
+        #[cfg(feature = "auth")]
+        filter_listings: false,
+        #[cfg(feature = "auth")]
+        scoped: Vec::new(),
     };
     let Ok(msg) = serde_json::from_str::<Message>(text) else {
         return invalid;
@@ -98,6 +117,8 @@ fn peek(text: &str) -> Peek<'_> {
         .filter(|p| p.get().starts_with('{'))
         .and_then(|p| serde_json::from_str::<PeekParams>(p.get()).ok())
         .unwrap_or_default();
+    #[cfg(feature = "auth")]
+    let scoped = scoped_items(msg.method.as_deref(), &params);
     let name = match msg.method.as_deref() {
         Some("tools/call" | "prompts/get") => params.name,
         Some("resources/read") => params.uri,
@@ -118,13 +139,59 @@ fn peek(text: &str) -> Peek<'_> {
         message: Some(msg),
         #[cfg(feature = "auth")]
         auth: None,
+        #[cfg(feature = "auth")]
+        filter_listings: false,
+        #[cfg(feature = "auth")]
+        scoped,
     }
+}
+
+/// The items a request acts on, each needing its declared scopes: the tool of `tools/call`,
+/// the prompt of `prompts/get`, the resource of `resources/read` and `resources/subscribe`,
+/// the prompt or resource template a `completion/complete` completes, and every URI of a
+/// `subscriptions/listen`'s `resourceSubscriptions`.
+#[cfg(feature = "auth")]
+fn scoped_items<'a>(
+    method: Option<&str>,
+    params: &PeekParams<'a>,
+) -> Vec<(super::authorize::Item, Cow<'a, str>)> {
+    use super::authorize::Item;
+    let text = |v: &serde_json::Value, key: &str| {
+        v.get(key)
+            .and_then(serde_json::Value::as_str)
+            .map(|s| Cow::Owned(s.to_owned()))
+    };
+    let one = |item: Item, name: &Option<Cow<'a, str>>| name.clone().map(|n| vec![(item, n)]);
+    match method {
+        Some("tools/call") => one(Item::Tool, &params.name),
+        Some("prompts/get") => one(Item::Prompt, &params.name),
+        Some("resources/read" | "resources/subscribe") => one(Item::Resource, &params.uri),
+        Some("completion/complete") => params.reference.as_ref().and_then(|r| {
+            match r.get("type").and_then(serde_json::Value::as_str)? {
+                "ref/prompt" => Some(vec![(Item::Prompt, text(r, "name")?)]),
+                "ref/resource" => Some(vec![(Item::Resource, text(r, "uri")?)]),
+                _ => None,
+            }
+        }),
+        Some("subscriptions/listen") => params
+            .notifications
+            .as_ref()
+            .and_then(|n| n.get("resourceSubscriptions")?.as_array())
+            .map(|uris| {
+                uris.iter()
+                    .filter_map(serde_json::Value::as_str)
+                    .map(|u| (Item::Resource, Cow::Owned(u.to_owned())))
+                    .collect()
+            }),
+        _ => None,
+    }
+    .unwrap_or_default()
 }
 
 /// Runs `f`, which hands `p`'s message to a connection, with the request's identity.
 fn hand_over<T>(p: &Peek<'_>, f: impl FnOnce() -> T) -> T {
     #[cfg(feature = "auth")]
-    return crate::context::with_auth(p.auth.clone(), f);
+    return crate::context::with_auth(p.auth.clone(), p.filter_listings, f);
     #[cfg(not(feature = "auth"))]
     {
         let _ = p;
@@ -221,6 +288,11 @@ pub(crate) async fn post<B: RequestBody>(
     #[cfg(feature = "auth")]
     {
         p.auth = super::authorize::identity(&parts);
+        p.filter_listings = state
+            .config
+            .auth
+            .as_ref()
+            .is_some_and(|a| a.filter_listings);
     }
     let mcp_method = McpMethod(p.method.as_deref().map(str::to_owned));
     // `return` in the block answers the request; the transport's log names its method.
@@ -307,15 +379,9 @@ pub(crate) async fn post<B: RequestBody>(
 /// The 403 that refuses a request whose token lacks a scope its item needs (feature `auth`).
 fn refuse_scopes(state: &State, parts: &Parts, p: &Peek<'_>, id: &str) -> Option<Response<Out>> {
     #[cfg(feature = "auth")]
-    if p.kind == Kind::Request {
-        let name = p.name.as_deref();
-        return super::authorize::refuse_scopes(
-            state.protected()?,
-            parts,
-            p.method.as_deref(),
-            name,
-            id,
-        );
+    if let (Kind::Request, Some(method)) = (p.kind, p.method.as_deref()) {
+        let items: Vec<_> = p.scoped.iter().map(|(k, n)| (*k, &**n)).collect();
+        return super::authorize::refuse_scopes(state.protected()?, parts, method, &items, id);
     }
     let _ = (state, parts, p, id);
     None

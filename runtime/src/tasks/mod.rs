@@ -92,6 +92,11 @@ pub struct TaskRecord {
     /// Until the task is terminal: what calls its handler again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) call: Option<CallRecord>,
+    /// Who created it, with authorization (feature `auth`): the token's subject, else its
+    /// client. Only requests of the same owner see the task; `None` (no authorization)
+    /// binds it to no one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) owner: Option<String>,
 }
 
 impl TaskRecord {

@@ -28,6 +28,7 @@ pub(crate) fn record(id: &str, ttl_ms: u64) -> TaskRecord {
             client_info: None,
             client_capabilities: None,
         }),
+        owner: Some("alice".into()),
     }
 }
 
