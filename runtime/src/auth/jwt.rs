@@ -9,6 +9,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode, decode_header};
 use reqwest::Url;
 use serde_json::Value;
 
+use super::cache::TokenCache;
 use super::fetch::{self, checked_url};
 use super::{AuthInfo, TokenError, TokenVerifier, VerifyFuture};
 
@@ -43,6 +44,11 @@ const DEFAULT_ALGORITHMS: [Algorithm; 8] = [
 ///   server's canonical URL, RFC 8707); `exp` is required; `nbf` is honoured; both with a
 ///   leeway (default 30 s).
 /// - `http` issuers and key URLs are accepted only on loopback addresses.
+/// - A token found valid is remembered by its text until its `exp`, for at most
+///   [`cache_ttl`](JwtVerifierBuilder::cache_ttl) (default 60 s), in a cache of at most
+///   [`cache_size`](JwtVerifierBuilder::cache_size) tokens (default 10,000): a client's
+///   token is checked once, not on every request (its signature costs more than serving a
+///   small call). Refusals are never cached.
 #[derive(Clone)]
 pub struct JwtVerifier {
     inner: Arc<Inner>,
@@ -62,6 +68,7 @@ struct Inner {
     last_fetch: Mutex<Option<Instant>>,
     /// One fetch at a time.
     fetching: tokio::sync::Mutex<()>,
+    verified: TokenCache,
 }
 
 struct Key {
@@ -80,6 +87,8 @@ pub struct JwtVerifierBuilder {
     refetch_interval: Duration,
     timeout: Duration,
     jwks_uri: Option<String>,
+    cache_size: usize,
+    cache_ttl: Duration,
 }
 
 impl JwtVerifier {
@@ -95,6 +104,8 @@ impl JwtVerifier {
             refetch_interval: Duration::from_secs(10),
             timeout: Duration::from_secs(5),
             jwks_uri: None,
+            cache_size: 10_000,
+            cache_ttl: Duration::from_secs(60),
         }
     }
 
@@ -141,6 +152,19 @@ impl JwtVerifierBuilder {
         self
     }
 
+    /// How many valid tokens the cache holds at most (default 10,000; 0: every request's
+    /// token is checked in full).
+    pub fn cache_size(mut self, size: usize) -> Self {
+        self.cache_size = size;
+        self
+    }
+
+    /// How long a valid token is remembered at most (default 60 s); never past its `exp`.
+    pub fn cache_ttl(mut self, ttl: Duration) -> Self {
+        self.cache_ttl = ttl;
+        self
+    }
+
     /// The key set's URL, instead of the one the authorization server's metadata gives.
     pub fn jwks_uri(mut self, uri: impl Into<String>) -> Self {
         self.jwks_uri = Some(uri.into());
@@ -173,6 +197,7 @@ impl JwtVerifierBuilder {
                 keys: RwLock::new(Arc::new(Vec::new())),
                 last_fetch: Mutex::new(None),
                 fetching: tokio::sync::Mutex::new(()),
+                verified: TokenCache::new(self.cache_size, self.cache_ttl),
             }),
         })
     }
@@ -180,7 +205,14 @@ impl JwtVerifierBuilder {
 
 impl TokenVerifier for JwtVerifier {
     fn verify<'a>(&'a self, token: &'a str) -> VerifyFuture<'a> {
-        Box::pin(self.inner.verify(token))
+        Box::pin(async move {
+            if let Some(info) = self.inner.verified.get(token) {
+                return Ok(info);
+            }
+            let info = self.inner.verify(token).await?;
+            self.inner.verified.remember(token, &info);
+            Ok(info)
+        })
     }
 }
 

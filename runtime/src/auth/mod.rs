@@ -16,6 +16,7 @@
 //! The HTTP transport's side (protected resource metadata, challenges, scope checks) is
 //! [`http::AuthConfig`](crate::http::AuthConfig).
 
+mod cache;
 mod fetch;
 mod introspect;
 mod jwt;

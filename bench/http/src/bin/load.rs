@@ -2,7 +2,7 @@
 //! connection per client.
 //!
 //! `load URL [--mode session|stateless|2026] [--secs N] [--clients 1,16,64] [--label L]
-//!  [--server-pid PID --clk-tck HZ]`
+//!  [--server-pid PID --clk-tck HZ] [--bearer TOKEN]`
 //!
 //! - `session`: protocol 2025-11-25; each client sends `initialize`, reads `Mcp-Session-Id`
 //!   (required), sends `notifications/initialized`, then calls with the session id.
@@ -15,6 +15,9 @@
 //! Every reply (`application/json` or `text/event-stream`) is parsed and its sum checked; a
 //! wrong or missing sum is counted as an error and makes the exit status nonzero. For each
 //! client count it prints requests/s, p50 and p99 latency, and a `RESULT` line for scripts.
+//!
+//! With `--bearer`, every request carries `Authorization: Bearer TOKEN` (a server with
+//! token validation, `bench/http/auth.sh`).
 //!
 //! With `--server-pid`, it also reads the server's CPU time (user + system, all threads, from
 //! `/proc/PID/stat`) before and after each point and prints the server's CPU microseconds per
@@ -40,6 +43,8 @@ struct Target {
     addr: String,
     host: String,
     path: String,
+    /// `Bearer TOKEN`, sent with every request.
+    authorization: Option<String>,
 }
 
 fn parse_url(url: &str) -> Target {
@@ -52,6 +57,7 @@ fn parse_url(url: &str) -> Target {
         addr: host.to_string(),
         host: host.to_string(),
         path: path.to_string(),
+        authorization: None,
     }
 }
 
@@ -84,6 +90,9 @@ async fn post(s: &mut Sender, t: &Target, headers: &[(&str, &str)], body: Vec<u8
         .header("host", &t.host)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream");
+    if let Some(auth) = &t.authorization {
+        req = req.header("authorization", auth.as_str());
+    }
     for (k, v) in headers {
         req = req.header(*k, *v);
     }
@@ -264,6 +273,7 @@ async fn main() {
     let mut label = String::new();
     let mut server_pid: Option<u32> = None;
     let mut clk_tck = 100.0f64;
+    let mut bearer = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--mode" => {
@@ -297,11 +307,13 @@ async fn main() {
                     .and_then(|s| s.parse().ok())
                     .expect("--clk-tck HZ")
             }
+            "--bearer" => bearer = Some(args.next().expect("--bearer TOKEN")),
             _ if url.is_none() => url = Some(a),
             _ => panic!("unexpected argument {a}"),
         }
     }
-    let t = parse_url(&url.unwrap_or_else(|| "http://127.0.0.1:8931/mcp".into()));
+    let mut t = parse_url(&url.unwrap_or_else(|| "http://127.0.0.1:8931/mcp".into()));
+    t.authorization = bearer.map(|token| format!("Bearer {token}"));
     let mut failed = false;
     for &n in &clients {
         let deadline = Instant::now() + Duration::from_secs_f64(secs);
