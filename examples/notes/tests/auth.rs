@@ -692,3 +692,42 @@ async fn opaque_tokens_are_introspected() {
         "an http issuer off loopback"
     );
 }
+
+/// The official Python SDK's own OAuth client (client credentials) against the server, in a
+/// session (the 2025-11-25 handshake) and with 2026-07-28: it meets the 401, reads the
+/// metadata, gets its token from the provider, and on the 403 of `create_note` steps up to
+/// `notes:write` (interop/auth/sdk_client.py).
+#[test]
+#[ignore = "needs Node, oidc-provider and the Python SDK: run scripts/auth.sh"]
+fn the_official_python_client_gets_its_own_tokens() {
+    let python =
+        std::env::var("TOOLIDL_AUTH_PYTHON").expect("TOOLIDL_AUTH_PYTHON (run scripts/auth.sh)");
+    let dir = tempfile::tempdir().unwrap();
+    let key = keygen("k1");
+    let provider = Provider::start(free_port(), &[&key], dir.path());
+    let issuer = provider.issuer();
+    let server = Server::start(&issuer);
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../interop/auth/sdk_client.py"
+    );
+    for mode in ["legacy", "2026-07-28"] {
+        let out = Command::new(&python)
+            .args([script, &server.resource(), &issuer, mode])
+            .output()
+            .expect("run the Python SDK client");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{mode}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let seen: Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+        // The first token had only what the client asked for; the step-up added notes:write.
+        assert_eq!(seen["scope_before"], "notes:read", "{mode}: {seen}");
+        assert!(
+            seen["create_note"]["id"].is_i64() || seen["create_note"]["id"].is_string(),
+            "{mode}: {seen}"
+        );
+    }
+}

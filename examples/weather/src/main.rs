@@ -15,6 +15,7 @@ fn main() -> std::io::Result<()> {
     let mut stateless = false;
     let mut issuer: Option<String> = None;
     let mut resource: Option<String> = None;
+    let mut per_subject: Option<usize> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -23,6 +24,12 @@ fn main() -> std::io::Result<()> {
                 _ => return usage("--http needs an address such as 127.0.0.1:8931"),
             },
             "--stateless" => stateless = true,
+            "--max-sessions-per-subject" if cfg!(feature = "auth") => {
+                match args.next().and_then(|n| n.parse().ok()) {
+                    Some(n) => per_subject = Some(n),
+                    None => return usage("--max-sessions-per-subject needs a number"),
+                }
+            }
             flag @ ("--auth-issuer" | "--resource") if cfg!(feature = "auth") => {
                 let Some(value) = args.next() else {
                     return usage(&format!("{flag} needs a URL"));
@@ -38,8 +45,8 @@ fn main() -> std::io::Result<()> {
     if issuer.is_some() && http.is_none() {
         return usage("--auth-issuer needs --http");
     }
-    if resource.is_some() && issuer.is_none() {
-        return usage("--resource needs --auth-issuer");
+    if (resource.is_some() || per_subject.is_some()) && issuer.is_none() {
+        return usage("--resource and --max-sessions-per-subject need --auth-issuer");
     }
     let server = weather_example::server();
     match http {
@@ -60,7 +67,7 @@ fn main() -> std::io::Result<()> {
                     Some(issuer) => {
                         let bound = listener.local_addr()?;
                         let resource = resource.unwrap_or_else(|| format!("http://{bound}/mcp"));
-                        match with_auth(config, issuer, resource) {
+                        match with_auth(config, issuer, resource, per_subject) {
                             Ok(config) => config,
                             Err(e) => return usage(&e),
                         }
@@ -77,19 +84,27 @@ fn main() -> std::io::Result<()> {
 
 /// `config` protected by the JWT access tokens of `issuer` for `resource`.
 #[cfg(feature = "auth")]
-fn with_auth(config: HttpConfig, issuer: String, resource: String) -> Result<HttpConfig, String> {
-    let auth = toolidl_runtime::http::AuthConfig::jwt(issuer, resource)?;
+fn with_auth(
+    config: HttpConfig,
+    issuer: String,
+    resource: String,
+    per_subject: Option<usize>,
+) -> Result<HttpConfig, String> {
+    let mut auth = toolidl_runtime::http::AuthConfig::jwt(issuer, resource)?;
+    if let Some(n) = per_subject {
+        auth = auth.max_sessions_per_subject(n);
+    }
     Ok(config.auth(auth.resource_name("weather-example")))
 }
 
 #[cfg(not(feature = "auth"))]
-fn with_auth(_: HttpConfig, _: String, _: String) -> Result<HttpConfig, String> {
+fn with_auth(_: HttpConfig, _: String, _: String, _: Option<usize>) -> Result<HttpConfig, String> {
     Err("--auth-issuer needs the auth feature".into())
 }
 
 fn usage(problem: &str) -> std::io::Result<()> {
     let auth = match cfg!(feature = "auth") {
-        true => " [--auth-issuer URL [--resource URI]]",
+        true => " [--auth-issuer URL [--resource URI] [--max-sessions-per-subject N]]",
         false => "",
     };
     eprintln!(
