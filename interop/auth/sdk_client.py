@@ -5,10 +5,11 @@
 MODE is the SDK's `Client(mode=...)`: `legacy` (the 2025-11-25 handshake, a session) or
 `2026-07-28`. The SDK's own client-credentials provider does everything: the first request
 gets 401, the SDK reads the protected resource metadata, discovers the authorization
-server, gets a token for the resource (RFC 8707) with scope `notes:read`, and retries; a
-call of `create_note` then gets 403 `insufficient_scope`, and the SDK steps up to the scope
-the challenge names and retries. Prints one JSON line of what it saw; exit 1 on a failure.
-(Started by examples/notes/tests/auth.rs, with the provider and the server running.)
+server, gets a token for the resource (RFC 8707) with the scopes the challenge names (the
+specification's scope selection: the challenge's `scope` before the client's own), and
+retries; then it lists the tools, calls `list_tags` (`notes:read`) and `create_note`
+(`notes:write`). Prints one JSON line of what it saw; exit 1 on a failure. (Started by
+examples/notes/tests/auth.rs, with the provider and the server running.)
 """
 
 from __future__ import annotations
@@ -58,13 +59,12 @@ async def main(url: str, issuer: str, mode: str) -> dict:
         async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
             tools = await client.list_tools()
             seen["tools"] = len(tools.tools)
-            seen["scope_before"] = storage.tokens.scope if storage.tokens else None
+            seen["scope"] = storage.tokens.scope if storage.tokens else None
             tags = await client.call_tool("list_tags", {})
             seen["list_tags_error"] = tags.is_error
             created = await client.call_tool("create_note", {"title": "from the Python SDK"})
             seen["create_note_error"] = created.is_error
             seen["create_note"] = created.structured_content
-            seen["scope_after"] = storage.tokens.scope if storage.tokens else None
     return seen
 
 
@@ -76,6 +76,6 @@ if __name__ == "__main__":
         result["tools"] > 0
         and result["list_tags_error"] is False
         and result["create_note_error"] is False
-        and "notes:write" in (result["scope_after"] or "")
+        and result["create_note"] is not None
     )
     sys.exit(0 if ok else 1)
