@@ -350,3 +350,83 @@ fn parse_key_set(set: &Value) -> Vec<Key> {
     }
     keys
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jsonwebtoken::{EncodingKey, Header, encode};
+    use serde_json::json;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// A P-256 key made for this test only (Node's `generateKeyPairSync("ec")`), PKCS#8 DER.
+    const EC_PRIVATE: [u8; 138] = [
+        48, 129, 135, 2, 1, 0, 48, 19, 6, 7, 42, 134, 72, 206, 61, 2, 1, 6, 8, 42, 134, 72, 206,
+        61, 3, 1, 7, 4, 109, 48, 107, 2, 1, 1, 4, 32, 181, 218, 147, 162, 25, 104, 73, 138, 123,
+        69, 205, 70, 80, 40, 248, 123, 96, 52, 159, 171, 126, 209, 106, 73, 130, 162, 75, 158, 93,
+        56, 66, 128, 161, 68, 3, 66, 0, 4, 241, 85, 60, 8, 188, 160, 5, 124, 117, 172, 210, 174,
+        49, 184, 141, 58, 18, 173, 7, 42, 250, 239, 247, 86, 94, 63, 124, 47, 170, 200, 213, 163,
+        241, 227, 227, 198, 163, 33, 36, 246, 175, 122, 81, 18, 45, 34, 62, 10, 229, 100, 58, 1,
+        64, 145, 199, 194, 252, 4, 66, 44, 81, 105, 211, 218,
+    ];
+
+    /// Serves the key set holding the public half of [`EC_PRIVATE`] on loopback; its URL.
+    async fn serve_keys() -> String {
+        let set = json!({"keys": [{"kty": "EC", "crv": "P-256", "kid": "ec", "use": "sig",
+            "x": "8VU8CLygBXx1rNKuMbiNOhKtByr67_dWXj98L6rI1aM",
+            "y": "8ePjxqMhJPavelESLSI-CuVkOgFAkcfC_ARCLFFp09o"}]})
+        .to_string();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/jwks", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            while let Ok((mut s, _)) = listener.accept().await {
+                let mut buf = [0u8; 4096];
+                let _ = s.read(&mut buf).await;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{set}",
+                    set.len()
+                );
+                let _ = s.write_all(answer.as_bytes()).await;
+            }
+        });
+        url
+    }
+
+    fn es256_token(issuer: &str, audience: &str) -> String {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some("ec".into());
+        let exp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+            + 300;
+        let claims = json!({"iss": issuer, "aud": audience, "exp": exp, "sub": "ann"});
+        let key = EncodingKey::from_ec_der(&EC_PRIVATE);
+        encode(&header, &claims, &key).unwrap()
+    }
+
+    /// The allow-list is the verifier's own check: `jsonwebtoken` validates a token with the
+    /// algorithm its header names, so an ES256 token would pass a verifier meant for RS256.
+    #[tokio::test]
+    async fn an_algorithm_left_out_of_the_allow_list_is_refused() {
+        let jwks = serve_keys().await;
+        let (issuer, audience) = ("http://127.0.0.1:1", "http://127.0.0.1:2/mcp");
+        let token = es256_token(issuer, audience);
+        let verifier = |algorithms: Vec<Algorithm>| {
+            JwtVerifier::builder(issuer, audience)
+                .jwks_uri(jwks.clone())
+                .algorithms(algorithms)
+                .build()
+                .unwrap()
+        };
+        let all = verifier(DEFAULT_ALGORITHMS.to_vec());
+        assert_eq!(
+            all.verify(&token).await.map(|i| i.subject),
+            Ok(Some("ann".into()))
+        );
+        let rsa_only = verifier(vec![Algorithm::RS256]);
+        assert_eq!(
+            rsa_only.verify(&token).await,
+            Err(TokenError::Invalid("algorithm ES256 is not allowed".into()))
+        );
+    }
+}
