@@ -8,10 +8,13 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::AuthInfo;
 
+/// What a valid token said, and until when it is trusted without a new check.
+type Entry = (Arc<AuthInfo>, Instant);
+
 /// Valid tokens by their text, each kept until its `exp` or for at most `ttl`, whichever
 /// comes first; refusals are never kept, so made-up tokens cannot fill it.
 pub(super) struct TokenCache {
-    entries: Mutex<HashMap<Box<str>, (Arc<AuthInfo>, Instant)>>,
+    entries: Mutex<HashMap<Box<str>, Entry>>,
     size: usize,
     ttl: Duration,
 }
