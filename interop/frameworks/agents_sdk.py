@@ -1,0 +1,132 @@
+"""The OpenAI Agents SDK (PyPI `openai-agents`) against the example servers, no model called.
+
+    agents_sdk.py [-v] --run SERVER SPEC TRANSPORT PROFILE TARGET [--run ...]   (harness.py)
+
+Connects with the SDK's MCPServerStdio or MCPServerStreamableHttp, converts the listing with
+MCPUtil.get_function_tools, the code an Agent runs: with `convert_schemas_to_strict=True`
+under the openai-strict profile (every tool must come out strict: the SDK falls back to the
+listed schema when its strict conversion fails, and logs that at info level, which fails the
+run here), with the SDK's default (no strict conversion) under the others. Each call goes
+through the FunctionTool's on_invoke_tool, what the Runner calls with the model's arguments;
+its result is what the model gets back.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import sys
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+from agents import Agent, RunContextWrapper, UserError
+from agents.tool import default_tool_error_function
+from agents.mcp import MCPServerStdio, MCPServerStreamableHttp, MCPUtil
+from agents.tool_context import ToolContext
+
+import harness
+
+
+class Fallbacks(logging.Handler):
+    """The SDK's own words when a strict conversion fails and it keeps the listed schema."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "strict mode" in message:
+            self.messages.append(message)
+
+
+def strict_problems(schema: Any, path: str = "$") -> list[str]:
+    """Where a schema is not in OpenAI's strict form: an object must close its properties
+    (`additionalProperties: false`) and require every one of them."""
+    problems: list[str] = []
+    if isinstance(schema, dict):
+        if "properties" in schema:
+            if schema.get("additionalProperties") is not False:
+                problems.append(f"{path}: additionalProperties is not false")
+            if sorted(schema.get("required", [])) != sorted(schema["properties"]):
+                problems.append(f"{path}: required {schema.get('required')} is not every property")
+        for key, value in schema.items():
+            problems += strict_problems(value, f"{path}.{key}")
+    elif isinstance(schema, list):
+        for i, value in enumerate(schema):
+            problems += strict_problems(value, f"{path}[{i}]")
+    return problems
+
+
+class AgentsSdk:
+    def __init__(self, server: Any, strict: bool) -> None:
+        self.server = server
+        self.strict = strict
+        self.converted: dict[str, Any] = {}
+        self.context = RunContextWrapper(context=None)
+        self.refused: str | None = None
+        self.errors: list[Exception] = []
+
+    def on_error(self, context: RunContextWrapper[Any], error: Exception) -> str:
+        """The SDK's default error function (what the model sees), keeping the exception."""
+        self.errors.append(error)
+        return default_tool_error_function(context, error)
+
+    async def tools(self, c: harness.Checks) -> list[str]:
+        fallbacks = Fallbacks()
+        logger = logging.getLogger("openai.agents")
+        logger.addHandler(fallbacks)
+        logger.setLevel(logging.INFO)
+        try:
+            listed = {t.name: t for t in await self.server.list_tools()}
+            converted = await MCPUtil.get_function_tools(self.server, self.strict, self.context,
+                                                         Agent(name="interop"), failure_error_function=self.on_error)
+        finally:
+            logger.removeHandler(fallbacks)
+        c.check("no fallback to a non-strict schema", not fallbacks.messages, "; ".join(fallbacks.messages))
+        for tool in converted:
+            self.converted[tool.name] = tool
+            listed_schema = copy.deepcopy(listed[tool.name].input_schema)
+            listed_schema.setdefault("properties", {})
+            if self.strict:
+                c.check(f"{tool.name}: converted to strict", tool.strict_json_schema is True,
+                        "the SDK kept the listed schema")
+                problems = strict_problems(tool.params_json_schema)
+                c.check(f"{tool.name}: the schema is strict", not problems, "; ".join(problems))
+            else:
+                c.equal(f"{tool.name}: the schema is the listed one", tool.params_json_schema, listed_schema)
+        return [t.name for t in converted]
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> str:
+        tool = self.converted[name]
+        text = json.dumps(arguments)
+        context = ToolContext(context=None, tool_name=name, tool_call_id="call_1", tool_arguments=text)
+        self.errors.clear()
+        out = await tool.on_invoke_tool(context, text)
+        # The SDK checks required arguments before it sends a call (a UserError).
+        self.refused = next((str(e) for e in self.errors if isinstance(e, UserError) and "missing required" in str(e)), None)
+        items = out if isinstance(out, list) else [out]
+        return "".join(i["text"] if isinstance(i, dict) else str(i) for i in items)
+
+    async def read(self, uri: str) -> tuple[str | None, str | None]:
+        r = await self.server.read_resource(uri)
+        return r.contents[0].mime_type, getattr(r.contents[0], "text", None)
+
+    async def prompt(self, name: str, arguments: dict[str, str]) -> str | None:
+        r = await self.server.get_prompt(name, arguments)
+        return "".join(getattr(m.content, "text", "") for m in r.messages)
+
+
+@asynccontextmanager
+async def connect(target: str, profile: str, _transport: str, _c: harness.Checks) -> AsyncIterator[AgentsSdk]:
+    where = harness.target_of(target)
+    server = (MCPServerStreamableHttp(params={"url": where}, client_session_timeout_seconds=30)
+              if isinstance(where, str) else
+              MCPServerStdio(params={"command": where[0], "args": where[1:]}, client_session_timeout_seconds=30))
+    async with server:
+        yield AgentsSdk(server, strict=profile == "openai-strict")
+
+
+if __name__ == "__main__":
+    sys.exit(harness.main("agents", connect))
