@@ -89,8 +89,9 @@ done
 
 # --- 1. Install (idempotent) --------------------------------------------------------------
 PY_PACKAGES="mcp==$MCP_PY_VERSION openai-agents==$AGENTS_VERSION pydantic-ai-slim==$PYDANTIC_AI_VERSION"
-py_versions() {
-    [ -x "$PYTHON" ] && "$PYTHON" -c 'import importlib.metadata as m
+py_versions() { # as PY_PACKAGES writes them, when the venv has them
+    [ -x "$PYTHON" ] || return 0
+    "$PYTHON" -c 'import importlib.metadata as m
 print(" ".join(f"{p}=={m.version(p)}" for p in ("mcp", "openai-agents", "pydantic-ai-slim")))' 2>/dev/null || true
 }
 NODE_PACKAGES=("@modelcontextprotocol/client@$TS_CLIENT_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
