@@ -291,9 +291,9 @@ for f in "${FRAMEWORKS[@]}"; do
         lines=$((lines + 1))
         seconds=${seconds%:}
         printf '%-12s %-11s %-15s %-13s %-34s %5s s\n' "$server" "$framework" "$transport" "$profile" "$counts" "$seconds"
-        read -r p _ f _ k _ <<<"$counts"
-        totals=($((totals[0] + p)) $((totals[1] + f)) $((totals[2] + k)))
-        if [ "$f" != 0 ]; then
+        read -r np _ nf _ nk _ <<<"$counts"
+        totals=($((totals[0] + np)) $((totals[1] + nf)) $((totals[2] + nk)))
+        if [ "$nf" != 0 ]; then
             failed=1
             run_failed=1
             # That run's part of the log, without its passing and known checks.
