@@ -18,9 +18,9 @@
 #    each checking the server against its spec (interop/servers/NAME.json), and prints one
 #    line per server x client x transport x mode with its pass/fail counts. HTTP servers are
 #    stopped after their runs, and on any exit.
-# 4. Runs each agent framework of FRAMEWORKS below once (one process for every run: the
-#    frameworks are slow to import) against every server, transport and profile of that
-#    framework, checking the same specs with no model called (interop/frameworks/), and prints
+# 4. Runs each agent framework of FRAMEWORKS below once, all three side by side (one process
+#    for all its runs: the frameworks are slow to import) against every server, transport and
+#    profile of that framework, checking the same specs with no model called (interop/frameworks/), and prints
 #    one line per server x framework x transport x profile. A profile other than `standard`
 #    starts the server with `--profile NAME`; a server whose `--help` names no `--profile` is
 #    reported as `skipped (server has no --profile)`.
@@ -130,16 +130,16 @@ rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 
 # --- 3. Run every client ------------------------------------------------------------------
-# The HTTP servers of the frameworks' runs (step 4), all up at once.
-framework_servers=()
+# The HTTP servers of the frameworks' runs and the frameworks themselves (step 4).
+framework_pids=()
 stop_all() {
     stop_server
     local pid
-    for pid in "${framework_servers[@]}"; do
+    for pid in "${framework_pids[@]}"; do
         kill -TERM "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
-    framework_servers=()
+    framework_pids=()
 }
 trap stop_all EXIT
 trap "exit 130" INT TERM
@@ -235,7 +235,7 @@ target() {
         http-stateless) args+=(--stateless) ;;
     esac
     start_server "$binary" "$RESULTS/$name-$transport-$profile.framework-server.log" "${args[@]}" || return 1
-    framework_servers+=("$server_pid")
+    framework_pids+=("$server_pid")
     server_pid=""
     tgt=$url
 }
@@ -271,6 +271,9 @@ for s in "${SERVERS[@]}"; do
     done
 done
 
+# The frameworks run side by side (most of their time is Python's imports), then their lines
+# are printed in FRAMEWORKS order.
+declare -A pid_of expected start_of
 for f in "${FRAMEWORKS[@]}"; do
     read -r framework program _ <<<"$f"
     read -r -a run_args <<<"${runs[$framework]:-}"
@@ -281,16 +284,25 @@ for f in "${FRAMEWORKS[@]}"; do
         *.mjs) command=("$NODE" "$program" --modules "$MODULES") ;;
     esac
     log=$RESULTS/framework-$framework.log
-    start=$EPOCHREALTIME
+    expected[$framework]=$((${#run_args[@]} / 6))
+    start_of[$framework]=$EPOCHREALTIME
+    "${command[@]}" "${verbose[@]}" "${run_args[@]}" >"$log.out" 2>"$log" &
+    pid_of[$framework]=$!
+    framework_pids+=("$!")
+done
+for f in "${FRAMEWORKS[@]}"; do
+    read -r framework _ <<<"$f"
+    [ -n "${pid_of[$framework]:-}" ] || continue
+    log=$RESULTS/framework-$framework.log
     status=0
-    "${command[@]}" "${verbose[@]}" "${run_args[@]}" >"$log.out" 2>"$log" || status=$?
+    wait "${pid_of[$framework]}" || status=$?
+    seconds=$(awk -v a="${start_of[$framework]}" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
     lines=0
     run_failed=0
     # RUN SERVER TRANSPORT PROFILE SECONDS: N passed, M failed, K known
-    while read -r _ server transport profile seconds counts; do
+    while read -r _ server transport profile run_seconds counts; do
         lines=$((lines + 1))
-        seconds=${seconds%:}
-        printf '%-12s %-11s %-15s %-13s %-34s %5s s\n' "$server" "$framework" "$transport" "$profile" "$counts" "$seconds"
+        printf '%-12s %-11s %-15s %-13s %-34s %5s s\n' "$server" "$framework" "$transport" "$profile" "$counts" "${run_seconds%:}"
         read -r np _ nf _ nk _ <<<"$counts"
         totals=($((totals[0] + np)) $((totals[1] + nf)) $((totals[2] + nk)))
         if [ "$nf" != 0 ]; then
@@ -303,9 +315,9 @@ for f in "${FRAMEWORKS[@]}"; do
             awk -v run="== $server $transport $profile" '/^== / { on = ($0 == run); next } on' "$log" | sed 's/^/    /'
         fi
     done < <(grep '^RUN ' "$log.out")
-    if [ "$lines" != $((${#run_args[@]} / 6)) ] || { [ "$status" != 0 ] && [ "$run_failed" = 0 ]; }; then
+    if [ "$lines" != "${expected[$framework]}" ] || { [ "$status" != 0 ] && [ "$run_failed" = 0 ]; }; then
         failed=1
-        echo "interop: $framework ran $lines of $((${#run_args[@]} / 6)) runs (exit $status, $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s)" >&2
+        echo "interop: $framework ran $lines of ${expected[$framework]} runs (exit $status, $seconds s)" >&2
         tail -n 20 "$log" | sed 's/^/    /' >&2
     fi
 done
