@@ -88,8 +88,8 @@ for arg in "$@"; do
 done
 
 # --- 1. Install (idempotent) --------------------------------------------------------------
-PY_PACKAGES="mcp==$MCP_PY_VERSION openai-agents==$AGENTS_VERSION pydantic-ai-slim==$PYDANTIC_AI_VERSION"
-py_versions() { # as PY_PACKAGES writes them, when the venv has them
+PY_PACKAGES=("mcp==$MCP_PY_VERSION" "openai-agents==$AGENTS_VERSION" "pydantic-ai-slim==$PYDANTIC_AI_VERSION")
+py_versions() { # as PY_PACKAGES writes them (one line), when the venv has them
     [ -x "$PYTHON" ] || return 0
     "$PYTHON" -c 'import importlib.metadata as m
 print(" ".join(f"{p}=={m.version(p)}" for p in ("mcp", "openai-agents", "pydantic-ai-slim")))' 2>/dev/null || true
@@ -106,13 +106,12 @@ if [ "$("$NODE" --version | sed 's/^v\([0-9]*\).*/\1/')" != 22 ]; then
     echo "interop: $NODE is $("$NODE" --version), expected Node 22" >&2
     exit 1
 fi
-if [ "$(py_versions)" = "$PY_PACKAGES" ]; then
-    echo "interop: using Python $("$PYTHON" -c 'import platform; print(platform.python_version())') with $PY_PACKAGES"
+if [ "$(py_versions)" = "${PY_PACKAGES[*]}" ]; then
+    echo "interop: using Python $("$PYTHON" -c 'import platform; print(platform.python_version())') with ${PY_PACKAGES[*]}"
 else
-    echo "interop: installing $PY_PACKAGES into a venv"
+    echo "interop: installing ${PY_PACKAGES[*]} into a venv"
     [ -x "$PYTHON" ] || "${INTEROP_PYTHON:-python3}" -m venv "$VENV"
-    # shellcheck disable=SC2086 # one word per package
-    "$PYTHON" -m pip install --quiet --disable-pip-version-check ${PY_PACKAGES/pydantic-ai-slim/pydantic-ai-slim[mcp]}
+    "$PYTHON" -m pip install --quiet --disable-pip-version-check "${PY_PACKAGES[@]/pydantic-ai-slim/pydantic-ai-slim[mcp]}"
 fi
 [ "$install_only" = 1 ] && exit 0
 

@@ -7,8 +7,9 @@ MCPUtil.get_function_tools, the code an Agent runs: with `convert_schemas_to_str
 under the openai-strict profile (every tool must come out strict: the SDK falls back to the
 listed schema when its strict conversion fails, and logs that at info level, which fails the
 run here), with the SDK's default (no strict conversion) under the others. Each call goes
-through the FunctionTool's on_invoke_tool, what the Runner calls with the model's arguments;
-its result is what the model gets back.
+through the FunctionTool's on_invoke_tool, what the Runner calls with the model's arguments
+(under openai-strict, the spec's arguments as a strict model sends them: every property, null
+or the default for those the spec leaves out); its result is what the model gets back.
 """
 
 from __future__ import annotations
@@ -43,9 +44,14 @@ class Fallbacks(logging.Handler):
 
 def strict_problems(schema: Any, path: str = "$") -> list[str]:
     """Where a schema is not in OpenAI's strict form: an object must close its properties
-    (`additionalProperties: false`) and require every one of them."""
+    (`additionalProperties: false`) and require every one of them; and where the form loses
+    values: a closed object with no properties below the root (a map) takes only `{}`."""
     problems: list[str] = []
     if isinstance(schema, dict):
+        kind = schema.get("type")
+        if (path != "$" and (kind == "object" or isinstance(kind, list) and "object" in kind)
+                and not schema.get("properties") and schema.get("additionalProperties") is False):
+            problems.append(f"{path}: an object with no properties, closed: only {{}} fits")
         if "properties" in schema:
             if schema.get("additionalProperties") is not False:
                 problems.append(f"{path}: additionalProperties is not false")
@@ -57,6 +63,28 @@ def strict_problems(schema: Any, path: str = "$") -> list[str]:
         for i, value in enumerate(schema):
             problems += strict_problems(value, f"{path}[{i}]")
     return problems
+
+
+def nullable(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    return kind == "null" or (isinstance(kind, list) and "null" in kind) or any(
+        isinstance(v, dict) and nullable(v) for v in schema.get("anyOf", []))
+
+
+def as_strict_model_sends(schema: Any, value: Any) -> Any:
+    """The arguments as a strict model writes them: it must send every property, so it sends
+    the schema's `default` for one it leaves out, or null where the property may be null (what
+    the openai-strict profile reads as "absent"). A property that has neither stays out: the
+    spec's missing-argument errors stay missing."""
+    if isinstance(value, dict) and isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+        out = {k: as_strict_model_sends(schema["properties"].get(k), v) for k, v in value.items()}
+        for key, prop in schema["properties"].items():
+            if key not in out and isinstance(prop, dict) and ("default" in prop or nullable(prop)):
+                out[key] = prop.get("default")
+        return out
+    if isinstance(value, list) and isinstance(schema, dict):
+        return [as_strict_model_sends(schema.get("items"), v) for v in value]
+    return value
 
 
 class AgentsSdk:
@@ -100,6 +128,8 @@ class AgentsSdk:
 
     async def call(self, name: str, arguments: dict[str, Any]) -> str:
         tool = self.converted[name]
+        if self.strict:
+            arguments = as_strict_model_sends(tool.params_json_schema, arguments)
         text = json.dumps(arguments)
         context = ToolContext(context=None, tool_name=name, tool_call_id="call_1", tool_arguments=text)
         self.errors.clear()
