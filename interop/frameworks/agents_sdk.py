@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import re
 import sys
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
@@ -27,6 +28,8 @@ from agents.mcp import MCPServerStdio, MCPServerStreamableHttp, MCPUtil
 from agents.tool_context import ToolContext
 
 import harness
+
+MISSING = object()
 
 
 class Fallbacks(logging.Handler):
@@ -71,16 +74,34 @@ def nullable(schema: dict[str, Any]) -> bool:
         isinstance(v, dict) and nullable(v) for v in schema.get("anyOf", []))
 
 
+DEFAULT = re.compile(r"Default: (.+?)\.$")  # where openai-strict writes a default
+
+
+def default_of(schema: dict[str, Any]) -> Any:
+    """A property's default: its `default`, else the `Default: VALUE.` of its description."""
+    if "default" in schema:
+        return schema["default"]
+    found = DEFAULT.search(schema.get("description", ""))
+    try:
+        return json.loads(found[1]) if found else MISSING
+    except ValueError:
+        return MISSING
+
+
 def as_strict_model_sends(schema: Any, value: Any) -> Any:
     """The arguments as a strict model writes them: it must send every property, so it sends
-    the schema's `default` for one it leaves out, or null where the property may be null (what
-    the openai-strict profile reads as "absent"). A property that has neither stays out: the
-    spec's missing-argument errors stay missing."""
+    the default of one it leaves out (the schema's, or the one its description gives), or null
+    where the property may be null (what the openai-strict profile reads as "absent"). A
+    property with neither stays out: the spec's missing-argument errors stay missing."""
     if isinstance(value, dict) and isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
         out = {k: as_strict_model_sends(schema["properties"].get(k), v) for k, v in value.items()}
         for key, prop in schema["properties"].items():
-            if key not in out and isinstance(prop, dict) and ("default" in prop or nullable(prop)):
-                out[key] = prop.get("default")
+            if key in out or not isinstance(prop, dict):
+                continue
+            if default_of(prop) is not MISSING:
+                out[key] = default_of(prop)
+            elif nullable(prop):
+                out[key] = None
         return out
     if isinstance(value, list) and isinstance(schema, dict):
         return [as_strict_model_sends(schema.get("items"), v) for v in value]
