@@ -156,7 +156,8 @@ class AgentsSdk:
         self.errors.clear()
         out = await tool.on_invoke_tool(context, text)
         # The SDK checks required arguments before it sends a call (a UserError).
-        self.refused = next((str(e) for e in self.errors if isinstance(e, UserError) and "missing required" in str(e)), None)
+        refusals = [str(e) for e in self.errors if isinstance(e, UserError) and "missing required" in str(e)]
+        self.refused = refusals[0] if refusals else None
         items = out if isinstance(out, list) else [out]
         return "".join(i["text"] if isinstance(i, dict) else str(i) for i in items)
 

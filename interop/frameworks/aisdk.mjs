@@ -44,11 +44,12 @@ async function modelSees(tool, name, args) {
 }
 
 async function runOne(spec, transport, profile, target, c) {
-    const vars = { run: `aisdk-${profile === 'standard' ? 'std' : 'strict'}-${Math.floor(Math.random() * 0x10000).toString(16).padStart(4, '0')}` };
+    // `${run}`: short enough for the notes' tags (at most 32 characters).
+    const hex = Math.floor(Math.random() * 0x10000).toString(16).padStart(4, '0');
+    const vars = { run: `aisdk-${profile === 'standard' ? 'std' : 'strict'}-${hex}` };
+    const [command, ...args] = target.split(' ').filter(Boolean);
     const client = await createMCPClient({
-        transport: target.startsWith('http')
-            ? { type: 'http', url: target }
-            : new StdioMCPTransport({ command: target.split(' ')[0], args: target.split(' ').slice(1).filter(Boolean), stderr: 'inherit' }),
+        transport: target.startsWith('http') ? { type: 'http', url: target } : new StdioMCPTransport({ command, args, stderr: 'inherit' }),
     });
     try {
         const { tools: listed } = await client.listTools();

@@ -1,14 +1,15 @@
-"""What the framework programs (agents.py, pydanticai.py) share: the command line, the runs, and
-the checks, driven by the servers' spec files (interop/servers/*.json) as the clients are.
+"""What the framework programs (agents_sdk.py, pydanticai.py) share: the command line, the
+runs and the checks, driven by the servers' spec files (interop/servers/*.json) as the
+clients are.
 
     PROGRAM [-v] --run SERVER SPEC TRANSPORT PROFILE TARGET [--run ...]
 
 TARGET is a URL or a command line (split like a shell's). One process does every run it is
 given, so the framework is imported once. Each run is checked in the framework's own terms
-(a `Framework` below); at its end the program prints `RUN SERVER TRANSPORT PROFILE SECONDS: N passed, M
-failed, K known` on stdout (after the seconds it took) (failed checks on stderr, after a `== SERVER TRANSPORT PROFILE` line);
-it exits 1 when a check failed. Known failures are the spec's `known` entries whose `clients`
-name the framework.
+(what its `connect` yields, below). After each run the program prints `RUN SERVER TRANSPORT
+PROFILE SECONDS: N passed, M failed, K known` on stdout, and its failed checks on stderr after
+a `== SERVER TRANSPORT PROFILE` line; it exits 1 when a check failed. Known failures are the
+spec's `known` entries whose `clients` name the framework.
 """
 
 from __future__ import annotations
@@ -149,6 +150,8 @@ def main(framework: str, connect: Connect) -> int:
         print(f"== {server} {transport} {profile}", file=sys.stderr)
         start = time.monotonic()
         checked_run(c, args.verbose, timed, connect, framework, spec, transport, profile, target, c)
-        print(f"RUN {server} {transport} {profile} {time.monotonic() - start:.1f}: {c.passed} passed, {c.failed} failed, {c.known} known", flush=True)
+        seconds = time.monotonic() - start
+        print(f"RUN {server} {transport} {profile} {seconds:.1f}: {c.passed} passed, {c.failed} failed, {c.known} known",
+              flush=True)
         failed = failed or c.failed > 0
     return 1 if failed else 0

@@ -18,7 +18,8 @@ from typing import Any, AsyncIterator
 from fastmcp.client.transports import StdioTransport
 from pydantic_ai import Agent
 from pydantic_ai.mcp import MCPToolset
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
+from pydantic_ai.messages import (ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, TextPart, ToolCallPart,
+                                  ToolReturnPart)
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 import harness
