@@ -22,7 +22,7 @@ import sys
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
-from agents import Agent, RunContextWrapper, UserError
+from agents import Agent, RunContextWrapper, UserError, set_tracing_disabled
 from agents.tool import default_tool_error_function
 from agents.mcp import MCPServerStdio, MCPServerStreamableHttp, MCPUtil
 from agents.tool_context import ToolContext
@@ -30,6 +30,7 @@ from agents.tool_context import ToolContext
 import harness
 
 MISSING = object()
+set_tracing_disabled(True)  # nothing is sent anywhere: no trace export
 
 
 class Fallbacks(logging.Handler):
