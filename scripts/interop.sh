@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs real, official MCP clients against the example servers (docs/interop.md).
+# Runs real, official MCP clients and agent frameworks against the example servers
+# (docs/interop.md).
 #
 #   scripts/interop.sh [--install-only] [--frameworks-only] [-v]
 #
@@ -20,8 +21,9 @@
 #    stopped after their runs, and on any exit.
 # 4. Runs each agent framework of FRAMEWORKS below once, all three side by side (one process
 #    for all its runs: the frameworks are slow to import) against every server, transport and
-#    profile of that framework, checking the same specs with no model called (interop/frameworks/), and prints
-#    one line per server x framework x transport x profile. A profile other than `standard`
+#    profile of that framework, checking the same specs with no model called
+#    (interop/frameworks/), and prints one line per server x framework x transport x profile
+#    (--frameworks-only: only this step after the build). A profile other than `standard`
 #    starts the server with `--profile NAME`; a server whose `--help` names no `--profile` is
 #    reported as `skipped (server has no --profile)`.
 #
