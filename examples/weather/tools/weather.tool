@@ -25,10 +25,10 @@ service WeatherTools {
         units: Units = celsius,
     ) -> string;
 
-    // The design document's dotted name, kept on purpose: every build of this example shows
-    // how toolidl-build reports a warning (W0401, as `cargo:warning`).
+    // Published under another name than its method's: a name of letters, digits and `_`,
+    // which every client and model provider accepts (a dotted name is W0401).
     /// The forecast of the coming days.
-    @name("forecast.daily")
+    @name("daily_forecast")
     tool get_forecast(city: string, @range(1, 14) days: u8 = 3) -> list<Forecast>;
 
     /// Where a city is.
