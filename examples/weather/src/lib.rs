@@ -78,13 +78,14 @@ impl WeatherTools for Weather {
         LocateArgs {
             city: city_name, ..
         }: LocateArgs,
-    ) -> Result<Option<Coordinates>, ToolError> {
-        Ok(
-            city(&city_name).map(|&(_, latitude, longitude, _)| Coordinates {
+    ) -> Result<Coordinates, ToolError> {
+        match city(&city_name) {
+            Some(&(_, latitude, longitude, _)) => Ok(Coordinates {
                 latitude,
                 longitude,
             }),
-        )
+            None => Err(ToolError::message(format!("No city named {city_name}."))),
+        }
     }
 
     async fn city_info(

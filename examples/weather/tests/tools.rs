@@ -145,7 +145,7 @@ async fn tools_decode_typed_arguments_and_encode_results_by_the_seed() {
     );
     assert_eq!(forecast.structured(), None);
 
-    // A nullable record: structured content and the same JSON as text, or the text null.
+    // A record: structured content and the same JSON as text; an unknown city is a tool error.
     let located = call(&c, "locate", json!({"city": "Oslo"})).await;
     assert_eq!(
         located.structured(),
@@ -156,7 +156,11 @@ async fn tools_decode_typed_arguments_and_encode_results_by_the_seed() {
         located.structured()
     );
     let nowhere = call(&c, "locate", json!({"city": "Nowhere"})).await;
-    assert_eq!((nowhere.text(), nowhere.structured()), ("null", None));
+    assert!(nowhere.is_error());
+    assert_eq!(
+        (nowhere.text(), nowhere.structured()),
+        ("No city named Nowhere.", None)
+    );
 
     let stats = call(&c, "stats", json!({"values": [1, 2, 6]})).await;
     assert_eq!(

@@ -31,8 +31,10 @@ service WeatherTools {
     @name("daily_forecast")
     tool get_forecast(city: string, @range(1, 14) days: u8 = 3) -> list<Forecast>;
 
+    // Not `-> Coordinates?`: every official client refuses a null result from a tool whose
+    // listing has an `outputSchema`, so an unknown city is a tool error, as in get_weather.
     /// Where a city is.
-    tool locate(@length(1, 100) city: string) -> Coordinates?;
+    tool locate(@length(1, 100) city: string) -> Coordinates;
 
     /// What there is to know about a city.
     @uri("weather://cities/{name}") @mime("text/markdown")
