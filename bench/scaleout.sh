@@ -11,7 +11,9 @@
 #    robin, no affinity), runs `load URL --mode 2026 --clients 64` (2026-07-28 `tools/call
 #    add`) with Redis's pid as `--server-pid`: the CPU column is Redis's CPU per call (a
 #    stateless call of an ordinary tool does not touch Redis, so the instances need no
-#    --redis here). Then one instance in session mode (`--mode session`, 2025-11-25).
+#    --redis here). Then session mode (`--mode session`, 2025-11-25): one instance, and three
+#    on Redis (`--redis`: a session lives on the instance that opened it, and the others
+#    forward its requests there, so round robin needs no affinity).
 # 3. Runs `cargo run --release -p toolidl-bench --bin task_store` on that Redis: a task's
 #    life (create, get, complete, get) in MemoryTaskStore, DirTaskStore and RedisTaskStore.
 #
@@ -24,7 +26,7 @@ source scripts/redis.sh
 redis_install
 
 echo "== building (release)"
-cargo build --release --quiet -p weather-example -p toolidl-bench
+cargo build --release --quiet -p weather-example --features weather-example/redis -p toolidl-bench
 (cd bench/http && cargo build --release --quiet --bin load)
 SERVER=$ROOT/target/release/weather-example
 LOAD=$ROOT/bench/http/target/release/load
@@ -101,6 +103,7 @@ echo "== through nginx, 64 clients (CPU column: Redis's CPU per call)"
 point "1 instance, 2026-07-28 (stateless)" 2026 1 --stateless
 point "3 instances, 2026-07-28 (stateless)" 2026 3 --stateless
 point "1 instance, session 2025-11-25" session 1
+point "3 instances, session 2025-11-25 (Redis)" session 3 --redis "$REDIS_URL"
 
 echo "== task store, a task's life"
 cargo run --release --quiet -p toolidl-bench --bin task_store -- "$REDIS_URL" 4000 "$REDIS_PID"

@@ -156,11 +156,18 @@ impl ManualTools for Manual {
 
 /// The server: both services, weather first.
 pub fn server() -> Server {
-    Server::builder("weather-example", env!("CARGO_PKG_VERSION"))
+    server_with(|builder| builder)
+}
+
+/// The same, with `configure` applied to the builder (`--redis`, say) before it is built.
+pub fn server_with(
+    configure: impl FnOnce(toolidl_runtime::ServerBuilder) -> toolidl_runtime::ServerBuilder,
+) -> Server {
+    let builder = Server::builder("weather-example", env!("CARGO_PKG_VERSION"))
         .instructions("Weather for a few cities, and greet, add and stats.")
         .service(WeatherToolsServer::new(Weather))
-        .service(ManualToolsServer::new(Manual))
-        .build()
+        .service(ManualToolsServer::new(Manual));
+    configure(builder).build()
 }
 
 /// Sends `tracing` output to stderr (stdout carries only protocol messages).

@@ -16,6 +16,7 @@ fn main() -> std::io::Result<()> {
     let mut issuer: Option<String> = None;
     let mut resource: Option<String> = None;
     let mut per_subject: Option<usize> = None;
+    let mut redis: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -24,6 +25,10 @@ fn main() -> std::io::Result<()> {
                 _ => return usage("--http needs an address such as 127.0.0.1:8931"),
             },
             "--stateless" => stateless = true,
+            "--redis" if cfg!(feature = "redis") => match args.next() {
+                Some(url) => redis = Some(url),
+                None => return usage("--redis needs a URL such as redis://127.0.0.1:6379"),
+            },
             "--max-sessions-per-subject" if cfg!(feature = "auth") => {
                 match args.next().and_then(|n| n.parse().ok()) {
                     Some(n) => per_subject = Some(n),
@@ -48,7 +53,13 @@ fn main() -> std::io::Result<()> {
     if (resource.is_some() || per_subject.is_some()) && issuer.is_none() {
         return usage("--resource and --max-sessions-per-subject need --auth-issuer");
     }
-    let server = weather_example::server();
+    let server = match redis {
+        None => weather_example::server(),
+        Some(url) => match shared_on(&url) {
+            Ok(server) => server,
+            Err(e) => return usage(&format!("--redis: {e}")),
+        },
+    };
     match http {
         None => {
             let runtime = tokio::runtime::Builder::new_current_thread().build()?;
@@ -102,13 +113,31 @@ fn with_auth(_: HttpConfig, _: String, _: String, _: Option<usize>) -> Result<Ht
     Err("--auth-issuer needs the auth feature".into())
 }
 
+/// The server, sharing its state with the other instances on the Redis at `url`.
+#[cfg(feature = "redis")]
+fn shared_on(url: &str) -> Result<toolidl_runtime::Server, String> {
+    let redis = toolidl_runtime::cluster::Redis::open(url).map_err(|e| e.to_string())?;
+    Ok(weather_example::server_with(|builder| {
+        builder.redis(&redis)
+    }))
+}
+
+#[cfg(not(feature = "redis"))]
+fn shared_on(_: &str) -> Result<toolidl_runtime::Server, String> {
+    Err("--redis needs the redis feature".into())
+}
+
 fn usage(problem: &str) -> std::io::Result<()> {
     let auth = match cfg!(feature = "auth") {
         true => " [--auth-issuer URL [--resource URI] [--max-sessions-per-subject N]]",
         false => "",
     };
+    let redis = match cfg!(feature = "redis") {
+        true => " [--redis URL]",
+        false => "",
+    };
     eprintln!(
-        "weather-example: {problem}\nusage: weather-example [--http ADDR [--stateless]{auth}]"
+        "weather-example: {problem}\nusage: weather-example [--http ADDR [--stateless]{auth}]{redis}"
     );
     std::process::exit(2)
 }
