@@ -68,6 +68,7 @@ pub mod uri_template;
 
 // What a server author writes; the rest is in the modules named for their reader.
 pub use bytes::Bytes;
+pub use args::Profile;
 pub use context::RequestContext;
 pub use protocol::{LogLevel, RpcError};
 pub use server::{Server, ServerBuilder};
@@ -86,12 +87,14 @@ pub mod transport {
 pub mod codegen {
     // One level: the types here, the functions through `args` (`rt::args::required`) and
     // its modules `read` and `check`, as generated code names them.
-    pub use crate::args::{self, ArgError, Decode, Format, Path, Pattern, Reader, check, read};
+    pub use crate::args::{
+        self, ArgError, Decode, Format, Path, Pattern, Profile, Reader, check, read,
+    };
     pub use crate::content;
     pub use crate::protocol::{LogLevel, Revision, RpcError};
     pub use crate::service::{
         BoxFuture, Completion, CompletionRequest, ListingDef, PromptInput, Service, ToolDef,
-        ToolError, ToolInput, ToolOutput, ToolResult,
+        ToolError, ToolInput, ToolOutput, ToolResult, ToolVariant,
     };
     pub use crate::tasks::TaskSupport;
     // Code generated with `typed_formats(true)` names its format types here

@@ -148,10 +148,7 @@ impl<T: Decode> Decode for Vec<T> {
 impl<T: Decode> Decode for BTreeMap<String, T> {
     fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
         let mut out = BTreeMap::new();
-        read::object(r, path, |r, key| {
-            out.insert(key.to_owned(), T::read(r, &path.key(key))?);
-            Ok(())
-        })?;
+        read::map_into(r, path, T::read, |k, v| out.insert(k, v).is_none())?;
         Ok(out)
     }
 }
@@ -159,10 +156,7 @@ impl<T: Decode> Decode for BTreeMap<String, T> {
 impl<T: Decode, S: std::hash::BuildHasher + Default> Decode for HashMap<String, T, S> {
     fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
         let mut out = HashMap::default();
-        read::object(r, path, |r, key| {
-            out.insert(key.to_owned(), T::read(r, &path.key(key))?);
-            Ok(())
-        })?;
+        read::map_into(r, path, T::read, |k, v| out.insert(k, v).is_none())?;
         Ok(out)
     }
 }

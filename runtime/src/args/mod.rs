@@ -35,6 +35,7 @@ pub use toolidl_formats as formats;
 mod json_eq;
 mod number;
 mod path;
+pub mod profile;
 pub mod read;
 mod reader;
 pub mod text;
@@ -47,6 +48,7 @@ pub use decode::{
 pub use error::ArgError;
 pub use json_eq::json_eq;
 pub use path::Path;
+pub use profile::Profile;
 pub use reader::{Kind, Malformed, Reader, TooDeep};
 pub use text::{FromText, text, text_arguments, text_formatted, text_member};
 

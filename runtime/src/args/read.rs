@@ -133,7 +133,7 @@ where
 }
 
 /// A `map<string, T>` whose values need more than [`Decode`]: `f` reads the value of key
-/// `k` at `path.key(k)`.
+/// `k` at `path.key(k)` (see [`map_entries`] for the other form a map may take).
 pub fn map<'de, T, F>(
     r: &mut Reader<'de>,
     path: &Path<'_>,
@@ -143,11 +143,60 @@ where
     F: FnMut(&mut Reader<'de>, &Path<'_>) -> Result<T, ArgError>,
 {
     let mut out = BTreeMap::new();
-    object(r, path, |r, key| {
-        out.insert(key.to_owned(), f(r, &path.key(key))?);
-        Ok(())
-    })?;
+    map_into(r, path, &mut f, |key, value| out.insert(key, value).is_none())?;
     Ok(out)
+}
+
+/// Reads the map that is next with `read` (a value at its path), handing each entry to
+/// `insert`, which says whether its key was new. A map is an object (the value of key `k` at
+/// `path.key(k)`); while the server serves openai-strict it may also be the list of
+/// `{key, value}` entries that profile publishes (the value at `path[i].value`), where a key
+/// given twice is refused at `path[i].key`.
+pub fn map_into<'de, T, F, I>(
+    r: &mut Reader<'de>,
+    path: &Path<'_>,
+    mut read: F,
+    mut insert: I,
+) -> Result<(), ArgError>
+where
+    F: FnMut(&mut Reader<'de>, &Path<'_>) -> Result<T, ArgError>,
+    I: FnMut(String, T) -> bool,
+{
+    if !(r.reads_strict_forms() && r.kind() == Kind::Array) {
+        return object(r, path, |r, key| {
+            let value = read(r, &path.key(key))?;
+            insert(key.to_owned(), value);
+            Ok(())
+        });
+    }
+    array(r, path, |r, i| {
+        let at = path.index(i);
+        let (mut key, mut value) = (None, None);
+        object(r, &at, |r, member| {
+            match member {
+                "key" => key = Some(string(r, &at.field("key"))?.into_owned()),
+                "value" => value = Some(read(r, &at.field("value"))?),
+                _ => return Err(ArgError::unknown_of(&at, member, &["key", "value"])),
+            }
+            Ok(())
+        })?;
+        let key = super::required(key, &at, "key")?;
+        let value = super::required(value, &at, "value")?;
+        if insert(key, value) {
+            Ok(())
+        } else {
+            Err(ArgError::new(&at.field("key"), "Duplicate key."))
+        }
+    })
+}
+
+/// `null` at an optional parameter without a default (`name?: T`), read as the parameter
+/// left out: consumed, `true`, while the server serves openai-strict (whose listing requires
+/// every parameter and publishes these as also taking `null`); else nothing is consumed and
+/// `null` is refused by the parameter's own type.
+#[inline]
+pub fn null_as_absent(r: &mut Reader<'_>) -> bool {
+    r.reads_strict_forms() && r.eat_null()
 }
 
 /// A nullable value whose type needs more than [`Decode`]: `null` is `None`, anything else

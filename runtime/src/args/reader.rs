@@ -45,6 +45,8 @@ pub struct Reader<'de> {
     stack_base: usize,
     /// The text of the last number read, for checks that judge it exactly.
     number: &'de str,
+    /// Whether the strict profile's forms are read too ([`super::profile`]).
+    strict_forms: bool,
 }
 
 /// Why the reader will not enter another array or object.
@@ -78,7 +80,15 @@ impl<'de> Reader<'de> {
             max_depth,
             stack_base,
             number: "",
+            strict_forms: super::profile::current().reads_strict_forms(),
         }
+    }
+
+    /// Whether the server serves openai-strict, whose forms are read too: `null` for an
+    /// optional parameter left out ([`super::read::null_as_absent`]), a map as a list of
+    /// `{key, value}` entries ([`super::read::map`]).
+    pub fn reads_strict_forms(&self) -> bool {
+        self.strict_forms
     }
 
     /// The arrays and objects open around the position.

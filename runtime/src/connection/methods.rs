@@ -332,7 +332,7 @@ impl Connection {
                 &RpcError::invalid_params("Invalid params: name is required."),
             );
         };
-        let Some(service) = registry.tool_service(&name) else {
+        let Some((service, listed)) = registry.tool(&name) else {
             let message = unknown_tool(&name, registry.tool_names());
             return self.reply_error(id, &RpcError::invalid_params(message));
         };
@@ -348,7 +348,7 @@ impl Connection {
             && let Some(tool) = self.server.task_tool(registry, &name)
         {
             if tasks::declares_tasks(ctx.state.client_capabilities.as_ref()) {
-                return self.start_task(service.clone(), &name, args, ctx, tool);
+                return self.start_task(service, listed, args, ctx, tool);
             }
             if tool.support == crate::tasks::TaskSupport::Required {
                 let e = tasks::missing_tasks_capability(&format!("The tool {name}"));
@@ -357,7 +357,7 @@ impl Connection {
         }
         let state = ctx.state.clone();
         let started = catch_unwind(AssertUnwindSafe(|| {
-            service.clone().call_tool(&name, args, ctx)
+            listed.call(service, args, ctx)
         }));
         let server = self.server.clone();
         let finish = move |outcome: Result<_, Panicked>, state: &CallState| {

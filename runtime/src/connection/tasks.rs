@@ -31,7 +31,7 @@ use crate::output::{Body, finish_result, render_tool_result};
 use crate::peer::{CallState, ConnShared, NO_LOGS, lock};
 use crate::protocol::Revision;
 use crate::protocol::{RpcError, result_message};
-use crate::server::Server;
+use crate::server::{ListedTool, Server};
 use crate::service::{BoxFuture, Service, ToolOutput, ToolResult};
 use crate::tasks::{
     CallRecord, ErrorRecord, Status, TASKS_EXTENSION, TaskInput, TaskRecord, TaskTool, now_ms,
@@ -66,15 +66,15 @@ impl Connection {
     /// A task tool's `tools/call` from a client that declared the extension.
     pub(super) fn start_task(
         &self,
-        service: Arc<dyn Service>,
-        name: &str,
+        service: &Arc<dyn Service>,
+        listed: &ListedTool,
         args: &RawValue,
         ctx: RequestContext,
         tool: TaskTool,
     ) {
         let state = ctx.state.clone();
         let call = CallRecord {
-            tool: name.to_owned(),
+            tool: listed.name.to_string(),
             arguments: args.get().to_owned(),
             revision: state.revision.as_str().to_owned(),
             request_id: state.request_id.to_string(),
@@ -90,7 +90,7 @@ impl Connection {
             state.request_state.clone(),
         );
         drop(ctx);
-        let mut fut = start_handler(&self.server, &service, name, args, &quiet);
+        let mut fut = start_handler(&self.server, service, listed, args, &quiet);
         let mut ready = None;
         if tool.input == TaskInput::BeforeTask {
             let mut cx = Context::from_waker(Waker::noop());
@@ -254,11 +254,12 @@ impl Connection {
             Some(Value::Object(answers)),
             request_state,
         );
-        let service = self.server.registry().tool_service(&call.tool).cloned();
+        let registry = self.server.registry();
+        let tool = registry.tool(&call.tool);
         let args = RawValue::from_string(call.arguments.clone());
-        match (service, args) {
-            (Some(service), Ok(args)) => {
-                let fut = start_handler(&self.server, &service, &call.tool, &args, &state);
+        match (tool, args) {
+            (Some((service, tool)), Ok(args)) => {
+                let fut = start_handler(&self.server, service, tool, &args, &state);
                 run(&self.server, id.to_owned(), fut, state);
             }
             _ => {
@@ -274,19 +275,16 @@ impl Connection {
 fn start_handler(
     server: &Server,
     service: &Arc<dyn Service>,
-    name: &str,
+    tool: &ListedTool,
     args: &RawValue,
     state: &Arc<CallState>,
 ) -> BoxFuture<ToolResult> {
     let started = catch_unwind(AssertUnwindSafe(|| {
-        service.clone().call_tool(
-            name,
-            args,
-            RequestContext {
-                state: state.clone(),
-                server: server.clone(),
-            },
-        )
+        let ctx = RequestContext {
+            state: state.clone(),
+            server: server.clone(),
+        };
+        tool.call(service, args, ctx)
     }));
     started.unwrap_or_else(|payload| {
         report_panic(&state.request_id, payload.as_ref());

@@ -52,14 +52,11 @@ impl ScopeIndex {
                 .ok()
                 .and_then(|v| v.get(key)?.as_str().map(str::to_owned))
         };
+        for tool in registry.listed_tools() {
+            all.extend(tool.scopes);
+            index.tools.insert(tool.name.to_string(), tool.scopes);
+        }
         for service in &registry.services {
-            for tool in service.tools() {
-                all.extend(tool.scopes);
-                index
-                    .tools
-                    .entry(tool.name.to_string())
-                    .or_insert(tool.scopes);
-            }
             for prompt in service.prompts() {
                 all.extend(prompt.scopes);
                 if let Some(name) = field(&prompt.json, "name") {

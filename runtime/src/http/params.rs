@@ -8,7 +8,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::collections::HashSet;
 use std::fmt;
 use std::sync::{Arc, Mutex, Weak};
 
@@ -44,9 +43,8 @@ impl ParamIndex {
     /// are logged; those whose name is a valid header token are still checked.
     pub fn new(registry: &Registry) -> ParamIndex {
         let mut tools = HashMap::new();
-        let mut seen = HashSet::new();
-        for tool in registry.services.iter().flat_map(|s| s.tools().iter()) {
-            if !seen.insert(tool.name.as_ref()) || !tool.json.contains("x-mcp-header") {
+        for tool in registry.listed_tools() {
+            if !tool.json.contains("x-mcp-header") {
                 continue;
             }
             let Ok(json) = serde_json::from_str::<Value>(&tool.json) else {
