@@ -592,12 +592,28 @@ pub fn publish_schema(schema: &Value, profile: Profile) -> Value {
     }
 }
 
-/// OpenAI strict: every property required (an optional one says its default in its
-/// description), `additionalProperties: false` on every object, unsupported keywords moved
-/// into descriptions.
+/// OpenAI strict: every property required, `additionalProperties: false` on every object,
+/// unsupported keywords moved into descriptions. What a parameter means is kept: one with a
+/// default says it in its description; an optional one without (`name?: T`) also takes
+/// `null`, which a server serving this profile reads as left out; a map is a list of
+/// `{key, value}` entries, which such a server decodes into the same map.
 fn openai(schema: &mut Value) {
     let Value::Object(obj) = schema else {
         return;
+    };
+    if is_map(obj) {
+        map_as_entries(obj);
+    }
+    let omittable: Vec<String> = match obj.get("properties") {
+        Some(Value::Object(props)) => {
+            let required = required_keys(obj);
+            props
+                .iter()
+                .filter(|(k, v)| !required.contains(&k.as_str()) && v.get("default").is_none())
+                .map(|(k, _)| k.clone())
+                .collect()
+        }
+        _ => Vec::new(),
     };
     let mut notes = Vec::new();
     if let Some(Value::Object(props)) = obj.get_mut("properties") {
@@ -638,6 +654,13 @@ fn openai(schema: &mut Value) {
             notes.push(keyword_note(&key, &value));
         }
     }
+    if let Some(Value::Object(props)) = obj.get_mut("properties") {
+        for key in &omittable {
+            if let Some(property) = props.get_mut(key) {
+                null_as_absent(property);
+            }
+        }
+    }
     if obj.contains_key("properties") || is_type(obj, "object") {
         obj.insert("additionalProperties".into(), Value::Bool(false));
         if let Some(Value::Object(props)) = obj.get("properties") {
@@ -646,6 +669,136 @@ fn openai(schema: &mut Value) {
         }
     }
     append_notes(obj, notes);
+}
+
+/// The note an optional property without a default gets under openai-strict.
+pub const NULL_AS_ABSENT_NOTE: &str = "Null leaves it out.";
+
+/// The note a map gets under openai-strict.
+pub const MAP_ENTRIES_NOTE: &str = "A list of {key, value} entries, each key once.";
+
+/// A map's schema: an object whose other properties all have one schema.
+fn is_map(obj: &Map<String, Value>) -> bool {
+    matches!(obj.get("additionalProperties"), Some(Value::Object(_)))
+        && !obj.contains_key("properties")
+}
+
+/// The keys in the schema's `required`.
+fn required_keys(obj: &Map<String, Value>) -> Vec<&str> {
+    obj.get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// Rewrites a map's schema (`additionalProperties: V`) as an array of `{key, value}`
+/// entries: OpenAI strict mode closes every object, so a map could only ever be `{}`.
+fn map_as_entries(obj: &mut Map<String, Value>) {
+    let Some(value) = obj.shift_remove("additionalProperties") else {
+        return;
+    };
+    let entry = serde_json::json!({
+        "type": "object",
+        "properties": {"key": {"type": "string"}, "value": value},
+        "required": ["key", "value"],
+        "additionalProperties": false
+    });
+    let mut out = Map::new();
+    for (key, v) in std::mem::take(obj) {
+        match key.as_str() {
+            "type" => {
+                let array = |t: &Value| if t == "object" { "array".into() } else { t.clone() };
+                let types = match &v {
+                    Value::Array(types) => Value::Array(types.iter().map(array).collect()),
+                    t => array(t),
+                };
+                out.insert(key, types);
+                out.insert("items".into(), entry.clone());
+            }
+            "minProperties" => {
+                out.insert("minItems".into(), v);
+            }
+            "maxProperties" => {
+                out.insert("maxItems".into(), v);
+            }
+            "default" => {
+                out.insert(key, entries(&v));
+            }
+            _ => {
+                out.insert(key, v);
+            }
+        }
+    }
+    if !out.contains_key("items") {
+        out.insert("items".into(), entry);
+    }
+    append_notes(&mut out, vec![MAP_ENTRIES_NOTE.to_owned()]);
+    *obj = out;
+}
+
+/// A map value as the list of `{key, value}` entries openai-strict publishes.
+fn entries(map: &Value) -> Value {
+    match map {
+        Value::Object(m) => Value::Array(
+            m.iter()
+                .map(|(k, v)| serde_json::json!({"key": k, "value": v}))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Whether `schema` admits `null` as written (a type array, `null` among `anyOf`'s branches).
+fn accepts_null(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "null" => return true,
+        Some(Value::Array(types)) if types.iter().any(|t| t == "null") => return true,
+        _ => {}
+    }
+    if schema.get("nullable") == Some(&Value::Bool(true)) {
+        return true;
+    }
+    ["anyOf", "oneOf"].iter().any(|key| {
+        schema
+            .get(*key)
+            .and_then(Value::as_array)
+            .is_some_and(|branches| branches.iter().any(accepts_null))
+    })
+}
+
+/// An optional property without a default, made to take `null` (read as "left out") now
+/// that it is required.
+fn null_as_absent(property: &mut Value) {
+    if accepts_null(property) {
+        // `name?: T?`: `null` already means null; lint's L0315 reports it.
+        return;
+    }
+    let Value::Object(obj) = property else {
+        return;
+    };
+    match obj.get_mut("type") {
+        Some(Value::String(t)) => {
+            let t = std::mem::take(t);
+            obj.insert("type".into(), serde_json::json!([t, "null"]));
+            if let Some(Value::Array(members)) = obj.get_mut("enum") {
+                members.push(Value::Null);
+            }
+        }
+        Some(Value::Array(types)) => types.push("null".into()),
+        _ => {
+            if let Some(Value::Array(branches)) = obj.get_mut("anyOf") {
+                branches.push(serde_json::json!({"type": "null"}));
+            } else {
+                let description = obj.shift_remove("description");
+                let inner = Value::Object(std::mem::take(obj));
+                obj.insert("anyOf".into(), serde_json::json!([inner, {"type": "null"}]));
+                if let Some(d) = description {
+                    obj.insert("description".into(), d);
+                }
+            }
+        }
+    }
+    append_notes(obj, vec![NULL_AS_ABSENT_NOTE.to_owned()]);
 }
 
 /// Gemini: nullable as `nullable: true`, `$ref` written out (recursion cut at
@@ -820,6 +973,61 @@ mod tests {
                 "required": ["city", "days"],
                 "additionalProperties": false
             })
+        );
+    }
+
+    #[test]
+    fn openai_keeps_optional_parameters_omittable_and_maps_usable() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "since": {"type": "string", "format": "date"},
+                "order": {"type": "string", "enum": ["asc", "desc"]},
+                "window": {"$ref": "#/$defs/Window", "description": "W."},
+                "tail": {"type": ["integer", "null"]},
+                "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 9}, "maxProperties": 4},
+                "meta": {"type": ["object", "null"], "additionalProperties": {"type": "string"}, "default": null}
+            },
+            "required": [],
+            "additionalProperties": false,
+            "$defs": {"Window": {"type": "object", "properties": {"head": {"type": "integer"}}, "additionalProperties": false}}
+        });
+        let out = publish_schema(&schema, Profile::OpenAiStrict);
+        let entries = |value: Value| {
+            json!({
+                "type": "object",
+                "properties": {"key": {"type": "string"}, "value": value},
+                "required": ["key", "value"],
+                "additionalProperties": false
+            })
+        };
+        assert_eq!(
+            out["properties"],
+            json!({
+                "since": {"type": ["string", "null"], "format": "date", "description": "Null leaves it out."},
+                "order": {"type": ["string", "null"], "enum": ["asc", "desc", null], "description": "Null leaves it out."},
+                "window": {"anyOf": [{"$ref": "#/$defs/Window"}, {"type": "null"}], "description": "W. Null leaves it out."},
+                "tail": {"type": ["integer", "null"]},
+                "labels": {
+                    "type": ["array", "null"],
+                    "items": entries(json!({"type": "string", "description": "Length at most 9."})),
+                    "maxItems": 4,
+                    "description": "A list of {key, value} entries, each key once. Null leaves it out."
+                },
+                "meta": {
+                    "type": ["array", "null"],
+                    "items": entries(json!({"type": "string"})),
+                    "description": "A list of {key, value} entries, each key once. Default: null."
+                }
+            })
+        );
+        assert_eq!(
+            out["required"],
+            json!(["since", "order", "window", "tail", "labels", "meta"])
+        );
+        assert_eq!(
+            out["$defs"]["Window"]["properties"]["head"],
+            json!({"type": ["integer", "null"], "description": "Null leaves it out."})
         );
     }
 
