@@ -141,6 +141,9 @@ impl Finding {
             "L0313" => {
                 "bound the integer with `@range(…)` within ±9007199254740991, which JavaScript numbers hold exactly"
             }
+            "L0401" => {
+                "return a record with a nullable field (`value: T?`) or `content` instead, or make a missing value a tool error"
+            }
             _ => "see docs/lint.md for the rule",
         }
     }
@@ -266,6 +269,26 @@ pub fn lint(tool: &Value, profile: Profile) -> Vec<Finding> {
         out.input(schema);
     }
     out.findings
+}
+
+/// L0401, found from the model, since a listing cannot tell that a result may be null: `tool`
+/// returns a nullable record or map, whose `outputSchema` is an object all the same, so a
+/// null result goes out as the text `null` without structured content, which the official
+/// clients (the Python and TypeScript SDKs, the Inspector) refuse. A warning under every
+/// profile: no variant of the listing changes what the server sends. `name` is the tool's
+/// name as listed (published, under `--published`).
+pub fn lint_result(tool: &toolidl::model::Tool, name: &str) -> Option<Finding> {
+    let ty = tool.returns.null_without_structured_content()?;
+    Some(Finding {
+        code: "L0401",
+        severity: Severity::Warning,
+        tool: name.to_owned(),
+        pointer: "/outputSchema".into(),
+        message: format!(
+            "the result `{}` may be null, but a null result has no structured content to match this object schema: MCP clients refuse it",
+            ty.text()
+        ),
+    })
 }
 
 struct Lint<'a> {

@@ -49,6 +49,12 @@ impl Locations {
         self.get(&["member", package, service, member])
     }
 
+    /// The result type of a tool, resource or prompt (`Coordinates?` after its `->`), by the
+    /// member's declared identifier.
+    pub fn result(&self, package: &str, service: &str, member: &str) -> Option<Location> {
+        self.get(&["result", package, service, member])
+    }
+
     /// A parameter of a tool, resource or prompt.
     pub fn param(
         &self,
@@ -100,6 +106,9 @@ impl Locations {
                     for m in &s.members {
                         let member = m.name.name.as_str();
                         self.insert(&["member", package, service, member], at(m.name.span));
+                        if let Some(returns) = &m.returns {
+                            self.insert(&["result", package, service, member], at(returns.span));
+                        }
                         for p in &m.params {
                             self.insert(
                                 &["param", package, service, member, &p.name.name],

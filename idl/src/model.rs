@@ -606,6 +606,29 @@ impl TypeDef {
     }
 }
 
+impl Returns {
+    /// The declared type of a result that may be null although its `outputSchema` is an
+    /// object (a nullable record or `map<string, T>`, named types seen through): a null
+    /// result then has no structured content, and MCP clients refuse it (W0404, L0401).
+    /// Other nullable results (`string?`, `list<T>?`, `Mood?`) have no `outputSchema`.
+    pub fn null_without_structured_content(&self) -> Option<&Type> {
+        let Returns::Value { ty } = self else {
+            return None;
+        };
+        let Type::Nullable { inner } = ty else {
+            return None;
+        };
+        match inner.as_ref() {
+            Type::Named {
+                def: DefKind::Record,
+                ..
+            }
+            | Type::Map { .. } => Some(ty),
+            _ => None,
+        }
+    }
+}
+
 impl Type {
     /// The type as a `.tool` file writes it (`list<Forecast>?`, `map<string, u8>`), without
     /// the items' constraints.

@@ -51,8 +51,15 @@ fn lint_file(file: &Path, args: &Args) -> bool {
     }
     let mut found = Vec::new();
     for service in &listings.services {
+        let declared = model.services.iter().find(|s| s.name == service.name);
         for tool in &service.tools {
             found.extend(profile::lint(&tool.entry, args.profile));
+            // What only the model tells (a result that may be null), after the listing's findings.
+            let decl = declared.and_then(|s| s.tools.iter().find(|t| t.ident == tool.ident));
+            let name = tool.entry.get("name").and_then(|n| n.as_str());
+            if let (Some(decl), Some(name)) = (decl, name) {
+                found.extend(profile::lint_result(decl, name));
+            }
         }
     }
     let errors = found
@@ -131,8 +138,15 @@ fn locate(f: &Finding, model: &Model, locations: &Locations, args: &Args) -> Opt
     })?;
     let mut best = locations.member(&model.package, &service.name, &tool.ident);
     let mut steps = f.pointer.split('/').skip(1);
-    if steps.next() != Some("inputSchema") {
-        return best;
+    match steps.next() {
+        Some("inputSchema") => {}
+        // The result type after `->` (L0401).
+        Some("outputSchema") => {
+            return locations
+                .result(&model.package, &service.name, &tool.ident)
+                .or(best);
+        }
+        _ => return best,
     }
     // Where the walk stands: the fields an object there has, and its type.
     let mut fields: Option<Fields> = Some(Fields::Params);

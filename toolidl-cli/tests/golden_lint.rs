@@ -141,3 +141,53 @@ fn every_finding_is_located_with_a_help_and_errors_name_the_variant() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// L0401 comes from the model, not from the listing (which is the same for `-> T` and
+/// `-> T?`): a warning under every profile, in the standard listing and in the published
+/// variant alike (no variant changes what the server sends for a null result), at each
+/// nullable record or map result of `results.tool` and at nothing else.
+#[test]
+fn nullable_object_results_warn_under_every_profile_and_variant() {
+    for profile in PROFILES {
+        for published in [false, true] {
+            let mut args = vec!["--profile", profile];
+            if published {
+                args.push("--published");
+            }
+            args.push("results.tool");
+            let (_, text) = lint(&args);
+            let mut at = Vec::new();
+            for finding in findings(&text) {
+                if !finding.contains("[L0401]") {
+                    continue;
+                }
+                assert!(
+                    finding.starts_with("warning[L0401]"),
+                    "{profile} (published: {published}): L0401 is a warning:\n{finding}"
+                );
+                let location = finding.split("  --> ").nth(1).unwrap_or("");
+                at.push(location.lines().next().unwrap_or("").to_owned());
+            }
+            assert_eq!(
+                at,
+                [
+                    "results.tool:28:10",
+                    "results.tool:34:10",
+                    "results.tool:41:10",
+                    "results.tool:44:22",
+                ],
+                "{profile} (published: {published}):\n{text}"
+            );
+            // The finding names the tool as the listing it lints does.
+            let spot = if published && profile != "standard" {
+                "tool `places_spot` /outputSchema"
+            } else {
+                "tool `places.spot` /outputSchema"
+            };
+            assert!(
+                text.contains(spot),
+                "{profile} (published: {published}):\n{text}"
+            );
+        }
+    }
+}

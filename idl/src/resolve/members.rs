@@ -131,6 +131,15 @@ impl Resolver<'_> {
                 true,
             ),
         };
+        if let (Some(ty), Some(te)) = (returns.null_without_structured_content(), &decl.returns) {
+            let written = type_text(ty);
+            let message = format!(
+                "tool `{name}` returns `{written}`, but MCP clients refuse its null result: the outputSchema is an object, and a null result has no structured content"
+            );
+            self.warning("W0404", te.span, message).help = Some(format!(
+                "return a record with a nullable field (`value: {written}`) or `content` instead, or make a missing value a tool error"
+            ));
+        }
         match names::check_tool_name(&name) {
             Err(reason) => {
                 let help = if derived {
