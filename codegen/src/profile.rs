@@ -730,7 +730,13 @@ fn map_as_entries(obj: &mut Map<String, Value>) {
     for (key, v) in std::mem::take(obj) {
         match key.as_str() {
             "type" => {
-                let array = |t: &Value| if t == "object" { "array".into() } else { t.clone() };
+                let array = |t: &Value| {
+                    if t == "object" {
+                        "array".into()
+                    } else {
+                        t.clone()
+                    }
+                };
                 let types = match &v {
                     Value::Array(types) => Value::Array(types.iter().map(array).collect()),
                     t => array(t),

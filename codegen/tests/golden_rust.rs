@@ -207,10 +207,11 @@ pub mod weather {
     assert_eq!(file, expected);
 }
 
-/// A build with a client profile serves the profile's listings and answers to the names
-/// it publishes; the decoders are the same code.
+/// Every build carries each profile's listing of each tool, published name and all, and
+/// dispatches by the `.tool` file's names (the runtime maps a published name back); a build
+/// with a profile only makes it the service's default.
 #[test]
-fn a_profile_renames_tools_in_listings_and_dispatch_alike() {
+fn every_build_carries_the_profiles_listings_and_a_profile_is_a_default() {
     let (name, text) = tool_files(&golden_dir())
         .into_iter()
         .find(|(n, _)| n == "weather.tool")
@@ -229,17 +230,20 @@ fn a_profile_renames_tools_in_listings_and_dispatch_alike() {
     let standard = generate(toolidl_codegen::profile::Profile::Standard);
     let gemini = generate(toolidl_codegen::profile::Profile::Gemini);
     assert!(standard.contains(r#""forecast.daily" =>"#), "{standard}");
-    assert!(gemini.contains(r#"{"name":"forecast_daily","#), "{gemini}");
-    assert!(gemini.contains(r#""forecast_daily" =>"#), "{gemini}");
-    assert!(!gemini.contains("forecast.daily"), "{gemini}");
-    // Gemini's variant: no `additionalProperties` in the input schemas.
-    assert!(!gemini.contains(r#"},"required":["city"],"additionalProperties":false}"#));
-    // Everything but the listings and the names is the same code: types, decoders, trait.
-    let before_listings = |code: &str| {
-        let cut = code
-            .find("impl<T: WeatherTools> rt::Service for")
-            .expect("the impl");
-        code[..cut].replace("forecast_daily", "forecast.daily")
-    };
-    assert_eq!(before_listings(&standard), before_listings(&gemini));
+    let squeezed = |code: &str| code.split_whitespace().collect::<String>();
+    assert!(
+        squeezed(&standard).contains(r#"rt::Profile::Gemini,"forecast_daily","#),
+        "{standard}"
+    );
+    assert!(
+        standard.contains(r#"{"name":"forecast_daily","#),
+        "{standard}"
+    );
+    assert!(!standard.contains("fn default_profile"), "{standard}");
+    let default = "fndefault_profile(&self)->rt::Profile{rt::Profile::Gemini}";
+    assert!(squeezed(&gemini).contains(default), "{gemini}");
+    assert_eq!(
+        squeezed(&gemini).replacen(default, "", 1),
+        squeezed(&standard)
+    );
 }

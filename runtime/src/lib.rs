@@ -67,8 +67,8 @@ pub mod typed;
 pub mod uri_template;
 
 // What a server author writes; the rest is in the modules named for their reader.
-pub use bytes::Bytes;
 pub use args::Profile;
+pub use bytes::Bytes;
 pub use context::RequestContext;
 pub use protocol::{LogLevel, RpcError};
 pub use server::{Server, ServerBuilder};
@@ -113,12 +113,12 @@ pub mod codegen {
     /// The version of the contract between generated code and this module.
     ///
     /// Generated code asserts, at compile time, that this equals the version its generator
-    /// writes (`const _: () = assert!(rt::GENERATED_CODE_VERSION == 2, "…");`), so code from
+    /// writes (`const _: () = assert!(rt::GENERATED_CODE_VERSION == 3, "…");`), so code from
     /// a `toolidl-build` that does not match this runtime fails to compile with a readable
     /// message instead of a cascade of unresolved names. Raised whenever a change here would
     /// break code generated for the previous version, or generated code starts to need
-    /// something new here (version 2: inputs implement [`ToolInput`] and [`PromptInput`]).
-    pub const GENERATED_CODE_VERSION: u32 = 2;
+    /// something new here (version 2: inputs implement [`ToolInput`] and [`PromptInput`]; version 3: tools carry their profiles' listings, [`ToolVariant`], and decoders read `null` as left out where a profile says so, [`read::null_as_absent`]).
+    pub const GENERATED_CODE_VERSION: u32 = 3;
 
     /// A future that is already complete, boxed: what a synchronous handler returns.
     pub fn ready<T: Send + 'static>(value: T) -> BoxFuture<T> {

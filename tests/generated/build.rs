@@ -72,14 +72,24 @@ fn differential_cases(roots: &[PathBuf]) -> String {
                     .get("inputSchema")
                     .unwrap_or_else(|| panic!("{}: no inputSchema", tool.name))
                     .to_string();
-                let decode = format!(
-                    "|raw| <toolidl_generated_tests::{}::{} as Decode>::decode(raw, &Path::Root).map(|_| ())",
+                let args = format!(
+                    "toolidl_generated_tests::{}::{}",
                     module_path(&model.package),
                     toolidl_codegen::rust::tool_args_name(tool)
                 );
+                let decode =
+                    format!("|raw| <{args} as Decode>::decode(raw, &Path::Root).map(|_| ())");
+                let debug = format!(
+                    "|raw| <{args} as Decode>::decode(raw, &Path::Root).map(|a| format!(\"{{a:?}}\"))"
+                );
+                let strict = toolidl_codegen::profile::publish_schema(
+                    &entry.entry["inputSchema"],
+                    toolidl_codegen::profile::Profile::OpenAiStrict,
+                )
+                .to_string();
                 writeln!(
                     out,
-                    "    Case {{\n        golden: {golden:?},\n        package: {:?},\n        tool: {:?},\n        schema: {schema:?},\n        decode: {decode},\n    }},",
+                    "    Case {{\n        golden: {golden:?},\n        package: {:?},\n        tool: {:?},\n        schema: {schema:?},\n        strict_schema: {strict:?},\n        decode: {decode},\n        debug: {debug},\n    }},",
                     model.package, tool.name
                 )
                 .unwrap();

@@ -429,7 +429,12 @@ impl Context<'_> {
                     ),
                 };
             let checks = self.constraint_checks(f, &quote!(r.last_number()));
-            if checks.is_empty() {
+            // `name?: T`: a server serving openai-strict publishes it as also taking `null`,
+            // which means left out.
+            let absent =
+                (f.is_optional() && f.default.is_none() && !matches!(f.ty, Type::Nullable { .. }))
+                    .then(|| quote!(#wire if rt::read::null_as_absent(r) => {}));
+            let arm = if checks.is_empty() {
                 let decode =
                     self.decode_expr(&f.ty, boxed(f), &quote!(r), &quote!(&path.field(#wire)));
                 quote!(#wire => #local = Some(#decode?),)
@@ -440,7 +445,8 @@ impl Context<'_> {
                     #checks
                     #local = Some(#narrow);
                 })
-            }
+            };
+            quote!(#absent #arm)
         });
         let finals = fields
             .iter()

@@ -13,7 +13,7 @@ mod values;
 
 pub use options::RustOptions;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -21,10 +21,10 @@ use toolidl::diagnostics::Diagnostic;
 use toolidl::locations::Locations;
 use toolidl::model::{Model, Returns, Service, Type, TypeDef};
 
-use crate::listings::{ServiceListings, listings};
+use crate::listings::{Listings, ServiceListings, listings};
 use crate::profile::{self, Profile};
 use crate::schema::SchemaOptions;
-use context::Context;
+use context::{Context, ToolVariants};
 use facts::Facts;
 
 /// One generated file: the body of the module of one package.
@@ -53,13 +53,25 @@ impl std::fmt::Display for GenerateError {
 
 impl std::error::Error for GenerateError {}
 
-/// `model` with its tools named as `profile` publishes them.
-fn published_names(model: &Model, profile: Profile) -> Model {
-    let mut model = model.clone();
-    for tool in model.services.iter_mut().flat_map(|s| s.tools.iter_mut()) {
-        tool.name = profile::published_name(&tool.name, profile);
+/// How each client profile other than `standard` publishes each tool of `listings`, where
+/// that differs from the standard listing: by service and tool (as declared), the profile,
+/// the published name and the `Tool` object.
+fn tool_variants(listings: &Listings) -> ToolVariants {
+    let mut out: ToolVariants = HashMap::new();
+    for profile in Profile::ALL.into_iter().filter(|p| *p != Profile::Standard) {
+        let mut published = listings.clone();
+        profile::publish(&mut published, profile);
+        for (service, variant) in listings.services.iter().zip(&published.services) {
+            for (tool, published) in service.tools.iter().zip(&variant.tools) {
+                if published.entry != tool.entry {
+                    out.entry((service.name.clone(), tool.ident.clone()))
+                        .or_default()
+                        .push((profile, published.name.clone(), published.json()));
+                }
+            }
+        }
     }
-    model
+    out
 }
 
 /// What only the Rust generator can see, reported at the user's declarations: name clashes
@@ -75,17 +87,6 @@ pub fn generate(
     options: &RustOptions,
 ) -> Result<Vec<GeneratedFile>, GenerateError> {
     options.validate()?;
-    // A profile renames tools consistently: listing, dispatch and task support.
-    let renamed: Vec<Model>;
-    let models: &[&Model] = if options.profile == Profile::Standard {
-        models
-    } else {
-        renamed = models
-            .iter()
-            .map(|m| published_names(m, options.profile))
-            .collect();
-        &renamed.iter().collect::<Vec<_>>()
-    };
     let merged = merge(models);
     let facts = Facts::of(&merged);
     let schema_options = SchemaOptions {
@@ -103,11 +104,12 @@ pub fn generate(
     let mut files = Vec::with_capacity(packages.len());
     for package in &packages {
         let mut services = Vec::new();
+        let mut variants = HashMap::new();
         for model in models.iter().filter(|m| &m.package == package) {
-            let mut listings = listings(model, &schema_options).map_err(|e| GenerateError {
+            let listings = listings(model, &schema_options).map_err(|e| GenerateError {
                 message: format!("cannot write the listings of package `{package}`: {e:?}"),
             })?;
-            profile::publish(&mut listings, options.profile);
+            variants.extend(tool_variants(&listings));
             for (service, listing) in model.services.iter().zip(listings.services) {
                 services.push((service, listing));
             }
@@ -125,7 +127,8 @@ pub fn generate(
             local.insert(names::type_name(&s.name));
             local.insert(names::server_name(&s.name));
         }
-        let cx = Context::new(&facts, options, package, local);
+        let mut cx = Context::new(&facts, options, package, local);
+        cx.tool_variants = variants;
         let code = cx.file(&types, &services)?;
         files.push(GeneratedFile {
             package: package.clone(),
@@ -257,7 +260,7 @@ impl Context<'_> {
 }
 
 /// The version of the contract between generated code and the runtime's `codegen` module.
-const GENERATED_CODE_VERSION: u32 = 2;
+const GENERATED_CODE_VERSION: u32 = 3;
 
 fn minor_version() -> String {
     let v = env!("CARGO_PKG_VERSION");

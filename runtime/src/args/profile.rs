@@ -129,7 +129,8 @@ mod tests {
             "no profile named `strict` (profiles: standard, claude, openai-strict, gemini)"
         );
         let inner = scoped(Profile::OpenAiStrict, || {
-            scoped(Profile::Gemini, current) == Profile::Gemini && current() == Profile::OpenAiStrict
+            scoped(Profile::Gemini, current) == Profile::Gemini
+                && current() == Profile::OpenAiStrict
         });
         assert!(inner);
         assert_eq!(current(), Profile::Standard);

@@ -143,7 +143,9 @@ where
     F: FnMut(&mut Reader<'de>, &Path<'_>) -> Result<T, ArgError>,
 {
     let mut out = BTreeMap::new();
-    map_into(r, path, &mut f, |key, value| out.insert(key, value).is_none())?;
+    map_into(r, path, &mut f, |key, value| {
+        out.insert(key, value).is_none()
+    })?;
     Ok(out)
 }
 

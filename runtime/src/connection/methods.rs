@@ -356,9 +356,7 @@ impl Connection {
             }
         }
         let state = ctx.state.clone();
-        let started = catch_unwind(AssertUnwindSafe(|| {
-            listed.call(service, args, ctx)
-        }));
+        let started = catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx)));
         let server = self.server.clone();
         let finish = move |outcome: Result<_, Panicked>, state: &CallState| {
             let rendered = match outcome {

@@ -41,6 +41,8 @@ pub struct Client {
     log_level: Mutex<Option<LogLevel>>,
     next_id: AtomicI64,
     initialize: Option<Value>,
+    /// The server, for the names its profile lists tools by.
+    server: Server,
 }
 
 /// State shared by the client and the task that reads the server's outbox.
@@ -169,11 +171,18 @@ impl Client {
     }
 
     /// Calls the tool whose generated input `input` is (`GetWeatherArgs { … }`): the tool's
-    /// name comes from the type, the arguments from its fields.
+    /// name comes from the type (as the server's profile lists it: `forecast_daily` for
+    /// `forecast.daily` under `claude`), the arguments from its fields.
     pub async fn call<I: ToolInput>(&self, input: &I) -> Result<CallResult, RpcError> {
         let arguments = serde_json::to_value(input)
             .map_err(|e| RpcError::internal(format!("The arguments did not serialize: {e}")))?;
-        self.call_tool(I::TOOL, arguments).await
+        let registry = self.server.registry();
+        let listed = registry
+            .listed_tools()
+            .iter()
+            .find(|t| t.own_name == I::TOOL)
+            .map_or(I::TOOL, |t| &t.name);
+        self.call_tool(listed, arguments).await
     }
 
     /// Reads a resource: the `ReadResourceResult` (`{"contents": […]}`).
@@ -436,6 +445,7 @@ impl ClientBuilder {
             log_level: Mutex::new(None),
             next_id: AtomicI64::new(1),
             initialize: None,
+            server: server.clone(),
         };
         if !client.revision.is_stateless() {
             let params = json!({

@@ -62,8 +62,14 @@ pub struct Case {
     pub tool: &'static str,
     /// The published `inputSchema`, as the generated code embeds it.
     pub schema: &'static str,
+    /// The openai-strict variant of `schema` (`toolidl_codegen::profile::publish_schema`).
+    #[allow(dead_code)]
+    pub strict_schema: &'static str,
     /// The generated decoder of the tool's arguments.
     pub decode: fn(&RawValue) -> Result<(), ArgError>,
+    /// The same, giving the decoded input's `Debug` text.
+    #[allow(dead_code)]
+    pub debug: fn(&RawValue) -> Result<String, ArgError>,
 }
 
 include!(concat!(env!("OUT_DIR"), "/differential_cases.rs"));

@@ -19,6 +19,7 @@ use super::context::{Context, doc_attrs, field_summary};
 use super::decode::format_of;
 use super::names;
 use crate::listings::{Listing, ServiceListings};
+use crate::profile::Profile;
 pub use completion::{argument_enum_name, completable, has_completions};
 
 /// A JSON listing as a raw string literal (`r#"{…}"#`), as a person would write it.
@@ -269,10 +270,31 @@ impl Context<'_> {
             let name = Literal::string(&l.name);
             let json = raw_string(&l.json());
             let scopes = service.tools.iter().find(|t| t.ident == l.ident);
-            scoped(
+            let def = scoped(
                 quote!(rt::ToolDef::new(#name, #json)),
                 scopes.map(|t| &t.scopes),
-            )
+            );
+            let key = (service.name.clone(), l.ident.clone());
+            match self.tool_variants.get(&key) {
+                Some(variants) => {
+                    let variants = variants.iter().map(|(profile, name, json)| {
+                        let profile = format_ident!("{}", profile.rust_name());
+                        let name = Literal::string(name);
+                        let json = raw_string(json);
+                        quote!(rt::ToolVariant::new(rt::Profile::#profile, #name, #json))
+                    });
+                    quote!(#def.variants(&[#(#variants),*]))
+                }
+                None => def,
+            }
+        });
+        let default_profile = (self.options.profile != Profile::Standard).then(|| {
+            let profile = format_ident!("{}", self.options.profile.rust_name());
+            quote! {
+                fn default_profile(&self) -> rt::Profile {
+                    rt::Profile::#profile
+                }
+            }
         });
         let call_tool = self.call_tool(service);
         let task_support = tools::task_support(service);
@@ -324,6 +346,7 @@ impl Context<'_> {
         quote! {
             impl<T: #trait_ident> rt::Service for #server<T> {
                 #tools
+                #default_profile
                 #call_tool
                 #task_support
                 #resources
