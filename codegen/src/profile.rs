@@ -141,6 +141,12 @@ impl Finding {
             "L0313" => {
                 "bound the integer with `@range(…)` within ±9007199254740991, which JavaScript numbers hold exactly"
             }
+            "L0314" => {
+                "the profile cannot express this map or open object (it closes every object): change the type (a `list` of records with the keys as a field) or serve another profile"
+            }
+            "L0315" => {
+                "the parameter can no longer be left out under the profile: make it `name?: T` (not nullable) or give it a default, e.g. `name: T? = null`"
+            }
             "L0401" => {
                 "return a record with a nullable field (`value: T?`) or `content` instead, or make a missing value a tool error"
             }
@@ -149,12 +155,14 @@ impl Finding {
     }
 
     /// Whether serving `profile`'s published variant avoids the finding: rules about the
-    /// schema's keywords and names, not missing documentation, integer bounds, or a depth
-    /// or size the variant keeps (L0310, L0311).
+    /// schema's keywords and names, not missing documentation, integer bounds, a depth
+    /// or size the variant keeps (L0310, L0311), or what the variant itself narrows (L0314,
+    /// L0315).
     pub fn avoided_by_variant(&self, profile: Profile) -> bool {
         profile != Profile::Standard
             && self.severity == Severity::Error
-            && ((self.code.starts_with("L03") && !matches!(self.code, "L0310" | "L0311"))
+            && ((self.code.starts_with("L03")
+                && !matches!(self.code, "L0310" | "L0311" | "L0314" | "L0315"))
                 || matches!(self.code, "L0102" | "L0103"))
     }
 }
@@ -523,6 +531,219 @@ impl Lint<'_> {
             }
         }
     }
+}
+
+/// Where `profile`'s variant of a tool accepts less than the standard listing in a way a model
+/// cannot work around (L0314, L0315, errors): `standard` and `published` are the tool's
+/// entries in the standard listing and in the variant. Their input schemas are walked in
+/// parallel (properties by key, `items`, a standard map's values against the variant's
+/// `{key, value}` entries, `$ref` in each side's own `$defs`, `oneOf`/`anyOf` branches by
+/// index, the variant's `anyOf: [X, {"type": "null"}]` unwrapped to `X`). Pointers are into
+/// the published entry. Nothing under `standard`, whose variant is the listing itself.
+///
+/// `name: T? = null` writes no `default`, so it is reported as `name?: T?` is (L0315): a
+/// caller with the model drops those findings (there `null` and left out mean the same), as
+/// `toolidl lint` does.
+pub fn narrowing(standard: &Value, published: &Value, profile: Profile) -> Vec<Finding> {
+    if profile == Profile::Standard {
+        return Vec::new();
+    }
+    let (Some(std_schema), Some(pub_schema)) =
+        (standard.get("inputSchema"), published.get("inputSchema"))
+    else {
+        return Vec::new();
+    };
+    let defs = |schema: &Value| schema.get("$defs").and_then(Value::as_object).cloned();
+    let mut walk = Narrowing {
+        tool: published.get("name").and_then(Value::as_str).unwrap_or(""),
+        std_defs: defs(std_schema).unwrap_or_default(),
+        pub_defs: defs(pub_schema).unwrap_or_default(),
+        visited: std::collections::HashSet::new(),
+        findings: Vec::new(),
+    };
+    walk.compare(std_schema, pub_schema, "/inputSchema".into(), 0);
+    walk.findings
+}
+
+struct Narrowing<'a> {
+    tool: &'a str,
+    std_defs: Map<String, Value>,
+    pub_defs: Map<String, Value>,
+    /// The `$ref` targets already followed (standard, published or where it stands).
+    visited: std::collections::HashSet<(String, String)>,
+    findings: Vec<Finding>,
+}
+
+/// A walk deeper than this stops (Gemini writes recursion out a few levels only).
+const NARROWING_MAX_DEPTH: usize = 64;
+
+impl Narrowing<'_> {
+    fn push(&mut self, code: &'static str, at: &str, message: String) {
+        self.findings.push(Finding {
+            code,
+            severity: Severity::Error,
+            tool: self.tool.to_owned(),
+            pointer: at.to_owned(),
+            message,
+        });
+    }
+
+    fn compare(&mut self, standard: &Value, published: &Value, at: String, depth: usize) {
+        if depth > NARROWING_MAX_DEPTH {
+            return;
+        }
+        let std_ref = ref_name(standard);
+        let pub_ref = ref_name(published);
+        if std_ref.is_some() || pub_ref.is_some() {
+            let pub_at = match pub_ref {
+                Some(name) => format!("/inputSchema/$defs/{}", escape(name)),
+                None => at.clone(),
+            };
+            let key = (std_ref.unwrap_or("").to_owned(), pub_at.clone());
+            if !self.visited.insert(key) {
+                return;
+            }
+            let standard = match std_ref {
+                Some(name) => self.std_defs.get(name).cloned(),
+                None => Some(standard.clone()),
+            };
+            let published = match pub_ref {
+                Some(name) => self.pub_defs.get(name).cloned(),
+                None => Some(published.clone()),
+            };
+            if let (Some(s), Some(p)) = (standard, published) {
+                self.compare(&s, &p, pub_at, depth + 1);
+            }
+            return;
+        }
+        let (Value::Object(s), Value::Object(p)) = (standard, published) else {
+            return;
+        };
+        let std_branches = s
+            .get("oneOf")
+            .or_else(|| s.get("anyOf"))
+            .and_then(Value::as_array);
+        let (pub_key, pub_branches) = match (p.get("anyOf"), p.get("oneOf")) {
+            (Some(Value::Array(b)), _) => ("anyOf", Some(b)),
+            (_, Some(Value::Array(b))) => ("oneOf", Some(b)),
+            _ => ("anyOf", None),
+        };
+        match (std_branches, pub_branches) {
+            (Some(sb), Some(pb)) => {
+                for (i, (sv, pv)) in sb.iter().zip(pb).enumerate() {
+                    self.compare(sv, pv, format!("{at}/{pub_key}/{i}"), depth + 1);
+                }
+                return;
+            }
+            // The variant's `anyOf: [X, {"type": "null"}]` wrapper.
+            (None, Some(pb)) if pb.len() == 2 && pb[1] == serde_json::json!({"type": "null"}) => {
+                self.compare(standard, &pb[0], format!("{at}/{pub_key}/0"), depth + 1);
+                return;
+            }
+            _ => {}
+        }
+        // An `@open` tool's input schema: its undeclared arguments are ignored, so closing it
+        // loses nothing.
+        if closed_empty(p) && accepts_members(s) && at != "/inputSchema" {
+            let what = if matches!(s.get("additionalProperties"), Some(Value::Object(_))) {
+                "a map"
+            } else {
+                "an open object"
+            };
+            self.push(
+                "L0314",
+                &at,
+                format!(
+                    "{what} in the standard listing is an object that can only be `{{}}` in this variant"
+                ),
+            );
+            return;
+        }
+        if let (Some(Value::Object(sp)), Some(Value::Object(pp))) =
+            (s.get("properties"), p.get("properties"))
+        {
+            let std_required = required_keys(s);
+            let pub_required = required_keys(p);
+            for (key, sv) in sp {
+                let Some(pv) = pp.get(key) else { continue };
+                let here = format!("{at}/properties/{}", escape(key));
+                let omittable =
+                    !std_required.contains(&key.as_str()) && sv.get("default").is_none();
+                if omittable
+                    && pub_required.contains(&key.as_str())
+                    // A `null` the variant adds is read as left out.
+                    && (admits_null(sv) || !accepts_null(pv))
+                {
+                    let message = if admits_null(sv) {
+                        format!(
+                            "the property `{key}` may be left out in the standard listing, but is required in this variant, where `null` already means null: a model cannot leave it out"
+                        )
+                    } else {
+                        format!(
+                            "the property `{key}` may be left out in the standard listing, but is required in this variant without taking `null`: a model cannot leave it out"
+                        )
+                    };
+                    self.push("L0315", &here, message);
+                }
+                self.compare(sv, pv, here, depth + 1);
+            }
+        }
+        if let (Some(si), Some(pi)) = (s.get("items"), p.get("items")) {
+            self.compare(si, pi, format!("{at}/items"), depth + 1);
+        }
+        if let Some(sv @ Value::Object(_)) = s.get("additionalProperties") {
+            if let Some(pv @ Value::Object(_)) = p.get("additionalProperties") {
+                self.compare(sv, pv, format!("{at}/additionalProperties"), depth + 1);
+            } else if let Some(pv) = p.get("items").and_then(|i| i.pointer("/properties/value")) {
+                // A map published as `{key, value}` entries.
+                self.compare(sv, pv, format!("{at}/items/properties/value"), depth + 1);
+            }
+        }
+    }
+}
+
+/// Whether the standard listing's `schema` accepts `null`: as written ([`accepts_null`]), or
+/// as any JSON value (`json`'s `{}`, a schema with no type, reference or branches).
+fn admits_null(schema: &Value) -> bool {
+    const CONSTRAINING: [&str; 7] = ["type", "$ref", "enum", "const", "anyOf", "oneOf", "allOf"];
+    accepts_null(schema)
+        || schema
+            .as_object()
+            .is_some_and(|obj| !CONSTRAINING.iter().any(|k| obj.contains_key(*k)))
+}
+
+/// The `$defs` key a `{"$ref": "#/$defs/Name"}` schema refers to.
+fn ref_name(schema: &Value) -> Option<&str> {
+    schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .map(|r| r.strip_prefix("#/$defs/").unwrap_or(r))
+}
+
+/// An object that can only be `{}`: type object, `additionalProperties: false`, no (or empty)
+/// `properties`.
+fn closed_empty(obj: &Map<String, Value>) -> bool {
+    is_type(obj, "object")
+        && obj.get("additionalProperties") == Some(&Value::Bool(false))
+        && obj
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(Map::is_empty)
+}
+
+/// An object schema with no properties listed that accepts members: a map, or an open
+/// object (`additionalProperties` absent or `true`).
+fn accepts_members(obj: &Map<String, Value>) -> bool {
+    let untyped = !obj.contains_key("type");
+    (untyped || is_type(obj, "object"))
+        && obj
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(Map::is_empty)
+        && matches!(
+            obj.get("additionalProperties"),
+            None | Some(Value::Bool(true)) | Some(Value::Object(_))
+        )
 }
 
 /// Keywords with a rule of their own (reported once, by that rule).
@@ -1057,6 +1278,139 @@ mod tests {
         assert_eq!(
             out["$defs"]["Window"]["properties"]["head"],
             json!({"type": ["integer", "null"], "description": "Null leaves it out."})
+        );
+    }
+
+    /// `a?: string`, `m: map<string, string>`, `t?: i64?`, `o: object`, `e: Empty` (an empty
+    /// closed record), as the standard listing writes them.
+    fn narrowing_standard() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "string"},
+                "m": {"type": "object", "additionalProperties": {"type": "string"}},
+                "t": {"type": ["integer", "null"]},
+                "o": {"type": "object"},
+                "e": {"$ref": "#/$defs/Empty"}
+            },
+            "required": ["m", "o", "e"],
+            "additionalProperties": false,
+            "$defs": {"Empty": {"type": "object", "properties": {}, "additionalProperties": false}}
+        })
+    }
+
+    fn found(standard: &Value, published: &Value, profile: Profile) -> Vec<(&'static str, String)> {
+        let entry = |schema: &Value| json!({"name": "t", "inputSchema": schema});
+        narrowing(&entry(standard), &entry(published), profile)
+            .into_iter()
+            .inspect(|f| assert_eq!(f.severity, Severity::Error))
+            .map(|f| (f.code, f.pointer))
+            .collect()
+    }
+
+    #[test]
+    fn narrowing_flags_the_old_openai_shapes() {
+        // What openai-strict published before optional parameters took `null` and maps
+        // became entries.
+        let old = json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "string"},
+                "m": {"type": "object", "additionalProperties": false},
+                "t": {"type": ["integer", "null"]},
+                "o": {"type": "object", "additionalProperties": false},
+                "e": {"$ref": "#/$defs/Empty"}
+            },
+            "required": ["a", "m", "t", "o", "e"],
+            "additionalProperties": false,
+            "$defs": {"Empty": {"type": "object", "properties": {}, "additionalProperties": false}}
+        });
+        let standard = narrowing_standard();
+        assert_eq!(
+            found(&standard, &old, Profile::OpenAiStrict),
+            [
+                ("L0315", "/inputSchema/properties/a".to_owned()),
+                ("L0314", "/inputSchema/properties/m".to_owned()),
+                ("L0315", "/inputSchema/properties/t".to_owned()),
+                ("L0314", "/inputSchema/properties/o".to_owned()),
+            ]
+        );
+        // The standard listing is its own variant.
+        assert!(found(&standard, &old, Profile::Standard).is_empty());
+    }
+
+    #[test]
+    fn narrowing_flags_only_what_the_new_variants_narrow() {
+        let standard = narrowing_standard();
+        let openai = publish_schema(&standard, Profile::OpenAiStrict);
+        assert_eq!(
+            found(&standard, &openai, Profile::OpenAiStrict),
+            [
+                ("L0315", "/inputSchema/properties/t".to_owned()),
+                ("L0314", "/inputSchema/properties/o".to_owned()),
+            ]
+        );
+        for profile in [Profile::Claude, Profile::Gemini] {
+            let published = publish_schema(&standard, profile);
+            assert!(
+                found(&standard, &published, profile).is_empty(),
+                "{profile}"
+            );
+        }
+    }
+
+    #[test]
+    fn narrowing_follows_refs_maps_and_wrappers() {
+        // A record in `$defs` (recursive) with an optional field, reached through a map's
+        // values and a nullable wrapper; the variant keeps `b` required without `null`.
+        let standard = json!({
+            "type": "object",
+            "properties": {
+                "m": {"type": "object", "additionalProperties": {"$ref": "#/$defs/R"}},
+                "r": {"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}]}
+            },
+            "required": ["m", "r"],
+            "additionalProperties": false,
+            "$defs": {"R": {
+                "type": "object",
+                "properties": {"b": {"type": "string"}, "next": {"$ref": "#/$defs/R"}},
+                "required": ["next"],
+                "additionalProperties": false
+            }}
+        });
+        let mut published = publish_schema(&standard, Profile::OpenAiStrict);
+        published["$defs"]["R"]["properties"]["b"] = json!({"type": "string"});
+        assert_eq!(
+            found(&standard, &published, Profile::OpenAiStrict),
+            [("L0315", "/inputSchema/$defs/R/properties/b".to_owned())]
+        );
+        // Gemini writes `$ref` out and says `nullable`.
+        let mut gemini = publish_schema(&standard, Profile::Gemini);
+        assert!(found(&standard, &gemini, Profile::Gemini).is_empty());
+        gemini["properties"]["r"]["anyOf"][0]["required"] = json!(["b", "next"]);
+        assert_eq!(
+            found(&standard, &gemini, Profile::Gemini),
+            [(
+                "L0315",
+                "/inputSchema/properties/r/anyOf/0/properties/b".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn narrowing_reads_json_as_taking_null() {
+        // `j?: json`: `{}` already takes `null` (a JSON value), so the variant's `null`
+        // cannot say "left out".
+        let standard = json!({
+            "type": "object",
+            "properties": {"j": {}},
+            "required": [],
+            "additionalProperties": false
+        });
+        let openai = publish_schema(&standard, Profile::OpenAiStrict);
+        assert_eq!(
+            found(&standard, &openai, Profile::OpenAiStrict),
+            [("L0315", "/inputSchema/properties/j".to_owned())]
         );
     }
 

@@ -46,6 +46,8 @@ fn lint_file(file: &Path, args: &Args) -> bool {
             return false;
         }
     };
+    // What the variant narrows is found against the standard listing.
+    let standard = args.published.then(|| listings.clone());
     if args.published {
         profile::publish(&mut listings, args.profile);
     }
@@ -54,6 +56,15 @@ fn lint_file(file: &Path, args: &Args) -> bool {
         let declared = model.services.iter().find(|s| s.name == service.name);
         for tool in &service.tools {
             found.extend(profile::lint(&tool.entry, args.profile));
+            let before = standard
+                .iter()
+                .flat_map(|l| &l.services)
+                .filter(|s| s.name == service.name)
+                .flat_map(|s| &s.tools)
+                .find(|t| t.ident == tool.ident);
+            if let Some(before) = before {
+                found.extend(profile::narrowing(&before.entry, &tool.entry, args.profile));
+            }
             // What only the model tells (a result that may be null), after the listing's findings.
             let decl = declared.and_then(|s| s.tools.iter().find(|t| t.ident == tool.ident));
             let name = tool.entry.get("name").and_then(|n| n.as_str());
@@ -62,6 +73,14 @@ fn lint_file(file: &Path, args: &Args) -> bool {
             }
         }
     }
+    // `name: T? = null` writes no `default`, so the listing alone cannot tell it from
+    // `name?: T?`: there `null` means what leaving it out means, nothing is narrowed.
+    found.retain(|f| {
+        f.code != "L0315"
+            || resolve(f, model, &output.locations, args)
+                .1
+                .is_none_or(|field| field.default.is_none())
+    });
     let errors = found
         .iter()
         .filter(|f| f.severity == Severity::Error)
@@ -123,6 +142,17 @@ fn diagnostic(f: &Finding, model: &Model, locations: &Locations, args: &Args) ->
 /// pointer names (`/inputSchema/properties/place/properties/zip/format` → field `zip` of the
 /// record of `place`), else the tool.
 fn locate(f: &Finding, model: &Model, locations: &Locations, args: &Args) -> Option<Location> {
+    resolve(f, model, locations, args).0
+}
+
+/// The declaration a finding is about ([`locate`]), and the parameter or field its pointer
+/// ends at, when the walk follows the pointer to its end at a property.
+fn resolve<'m>(
+    f: &Finding,
+    model: &'m Model,
+    locations: &Locations,
+    args: &Args,
+) -> (Option<Location>, Option<&'m Field>) {
     let published = |tool: &Tool| {
         if args.published {
             profile::published_name(&tool.name, args.profile)
@@ -130,24 +160,29 @@ fn locate(f: &Finding, model: &Model, locations: &Locations, args: &Args) -> Opt
             tool.name.clone()
         }
     };
-    let (service, tool) = model.services.iter().find_map(|s| {
+    let Some((service, tool)) = model.services.iter().find_map(|s| {
         s.tools
             .iter()
             .find(|t| published(t) == f.tool)
             .map(|t| (s, t))
-    })?;
+    }) else {
+        return (None, None);
+    };
     let mut best = locations.member(&model.package, &service.name, &tool.ident);
-    let mut steps = f.pointer.split('/').skip(1);
+    let mut steps = f.pointer.split('/').skip(1).peekable();
     match steps.next() {
         Some("inputSchema") => {}
         // The result type after `->` (L0401).
         Some("outputSchema") => {
-            return locations
+            let at = locations
                 .result(&model.package, &service.name, &tool.ident)
                 .or(best);
+            return (at, None);
         }
-        _ => return best,
+        _ => return (best, None),
     }
+    // The parameter or field the last step named.
+    let mut last: Option<&Field> = None;
     // Where the walk stands: the fields an object there has, and its type.
     let mut fields: Option<Fields> = Some(Fields::Params);
     let mut ty: Option<&Type> = None;
@@ -174,15 +209,27 @@ fn locate(f: &Finding, model: &Model, locations: &Locations, args: &Args) -> Opt
                         }
                     };
                     best = location.or(best);
+                    last = Some(field);
                     ty = Some(&field.ty);
                     fields = record_fields(model, &field.ty);
                 }
                 "items" | "additionalProperties" => {
                     let item = match strip(ty?) {
                         Type::List { item, .. } | Type::Set { item, .. } => item.as_ref(),
-                        Type::Map { value, .. } => value.as_ref(),
+                        Type::Map { value, .. } => {
+                            // A map published as `{key, value}` entries (openai-strict):
+                            // `items/properties/value` is the map's value.
+                            if step == "items" && steps.peek() == Some(&"properties") {
+                                steps.next();
+                                if steps.next() != Some("value") {
+                                    return None;
+                                }
+                            }
+                            value.as_ref()
+                        }
                         _ => return None,
                     };
+                    last = None;
                     ty = Some(item);
                     fields = record_fields(model, item);
                 }
@@ -197,6 +244,7 @@ fn locate(f: &Finding, model: &Model, locations: &Locations, args: &Args) -> Opt
                         _ => None,
                     };
                     let next = variant.unwrap_or(inner);
+                    last = None;
                     ty = Some(next);
                     fields = record_fields(model, next);
                 }
@@ -209,6 +257,7 @@ fn locate(f: &Finding, model: &Model, locations: &Locations, args: &Args) -> Opt
                         _ => None,
                     })?;
                     best = locations.type_def(&record.package, &record.name).or(best);
+                    last = None;
                     ty = None;
                     fields = Some(Fields::Record(
                         &record.package,
@@ -221,8 +270,8 @@ fn locate(f: &Finding, model: &Model, locations: &Locations, args: &Args) -> Opt
         }
         Some(())
     };
-    walk();
-    best
+    let complete = walk().is_some();
+    (best, if complete { last } else { None })
 }
 
 /// The fields an object schema lists: a tool's parameters, or a record's fields.

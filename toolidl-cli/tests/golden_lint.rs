@@ -3,7 +3,9 @@
 //! them; read each by eye). Every finding is rendered like the language's diagnostics: at
 //! the declaration (`file:line:col`, the line, a caret) with a help line; an error that the
 //! profile's published variant avoids also says so (a note naming `--published` and
-//! `configure().profile(…)`), and the variant indeed has none of those.
+//! `configure().profile(…)`), and the variant indeed has none of those. For the cases in
+//! [`PUBLISHED`], `--published` is pinned too (`<case>.<profile>.published.txt`): what the
+//! variant narrows (L0314, L0315), located at the declarations.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,6 +17,9 @@ mod support;
 use support::first_difference;
 
 const PROFILES: [&str; 4] = ["standard", "claude", "openai-strict", "gemini"];
+
+/// The cases whose published variants are pinned as well.
+const PUBLISHED: [&str; 1] = ["narrowing"];
 
 fn lint_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/lint")
@@ -70,18 +75,31 @@ fn lint_output_equals_the_golden_files() {
     let mut failures = Vec::new();
     for stem in cases() {
         for profile in PROFILES {
-            let (_, actual) = lint(&["--profile", profile, &format!("{stem}.tool")]);
-            let path = lint_dir().join(format!("{stem}.{profile}.txt"));
-            if bless {
-                fs::write(&path, &actual).unwrap();
-                continue;
-            }
-            let expected = fs::read_to_string(&path).unwrap_or_default();
-            if actual != expected {
-                failures.push(format!(
-                    "{stem}.{profile}.txt: {}",
-                    first_difference(&actual, &expected)
+            let file = format!("{stem}.tool");
+            let mut runs = vec![(
+                vec!["--profile", profile, &file],
+                format!("{stem}.{profile}.txt"),
+            )];
+            if PUBLISHED.contains(&stem.as_str()) {
+                runs.push((
+                    vec!["--profile", profile, "--published", &file],
+                    format!("{stem}.{profile}.published.txt"),
                 ));
+            }
+            for (args, golden) in runs {
+                let (_, actual) = lint(&args);
+                let path = lint_dir().join(&golden);
+                if bless {
+                    fs::write(&path, &actual).unwrap();
+                    continue;
+                }
+                let expected = fs::read_to_string(&path).unwrap_or_default();
+                if actual != expected {
+                    failures.push(format!(
+                        "{golden}: {}",
+                        first_difference(&actual, &expected)
+                    ));
+                }
             }
         }
     }
@@ -140,6 +158,42 @@ fn every_finding_is_located_with_a_help_and_errors_name_the_variant() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The narrowing case's openai-strict variant reports L0315 at `rating` and at `Place.zip`
+/// (through `place` and through the entries of `places`) and L0314 at `extra` and `bag`, each an error located at its declaration with a help and no note
+/// that a variant avoids it; `note`, `labels`, `empty`, `page` and `cursor` are not narrowed, and no
+/// other profile's variant narrows anything.
+#[test]
+fn narrowings_are_located_at_the_declarations() {
+    for profile in PROFILES {
+        let (code, text) = lint(&["--profile", profile, "--published", "narrowing.tool"]);
+        let mut at = Vec::new();
+        for finding in findings(&text) {
+            if !(finding.contains("[L0314]") || finding.contains("[L0315]")) {
+                continue;
+            }
+            assert!(finding.starts_with("error["), "{profile}:\n{finding}");
+            assert!(finding.contains("= help: "), "{profile}:\n{finding}");
+            assert!(!finding.contains("--published"), "{profile}:\n{finding}");
+            let code = &finding[..finding.find(']').unwrap() + 1];
+            let location = finding.split("  --> ").nth(1).unwrap_or("");
+            at.push(format!("{code} {}", location.lines().next().unwrap_or("")));
+        }
+        let expected: &[&str] = if profile == "openai-strict" {
+            &[
+                "error[L0315] narrowing.tool:28:9",
+                "error[L0314] narrowing.tool:32:9",
+                "error[L0315] narrowing.tool:15:5",
+                "error[L0314] narrowing.tool:43:9",
+                "error[L0315] narrowing.tool:15:5",
+            ]
+        } else {
+            &[]
+        };
+        assert_eq!(at, expected, "{profile}:\n{text}");
+        assert_eq!(code, Some(i32::from(!at.is_empty())), "{profile}:\n{text}");
+    }
 }
 
 /// L0401 comes from the model, not from the listing (which is the same for `-> T` and
