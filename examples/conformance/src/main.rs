@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: conformance-example [--http ADDR [--stateless] [--stream-results]] [--task-dir DIR] [--redis URL]
+const USAGE: &str = "usage: conformance-example [--http ADDR [--stateless] [--stream-results]] [--task-dir DIR] [--redis URL] [--profile NAME]
 
 Serves the MCP conformance suite's fixture server on stdio, or with --http on
 http://ADDR/mcp (ADDR an IP address and port, e.g. 127.0.0.1:8931) until SIGINT
@@ -13,7 +13,9 @@ balancer. --stream-results answers results on an event stream (as the
 official TypeScript and Python SDK servers do) instead of JSON. --task-dir keeps tasks in DIR (created if needed) instead of the
 process: give every instance behind a load balancer the same one. --redis URL
 (e.g. redis://127.0.0.1:6379) shares tasks, resource updates and the dynamic
-tool and prompt with every instance on that Redis server.
+tool and prompt with every instance on that Redis server. --profile NAME lists
+the tools as client profile NAME publishes them: standard (default), claude,
+openai-strict, gemini.
 
 Environment: CONFORMANCE_STATE_KEY, the key that signs requestState (give every
 instance behind a load balancer the same one; default: random per process);
@@ -28,6 +30,7 @@ fn main() -> ExitCode {
     let mut http: Option<SocketAddr> = None;
     let mut stateless = false;
     let mut stream_results = false;
+    let mut profile = toolidl_runtime::Profile::Standard;
     let mut task_dir: Option<std::path::PathBuf> = None;
     let mut redis: Option<String> = None;
     let mut args = std::env::args().skip(1);
@@ -41,6 +44,11 @@ fn main() -> ExitCode {
             },
             "--stateless" => stateless = true,
             "--stream-results" => stream_results = true,
+            "--profile" => match args.next().map(|a| a.parse()) {
+                Some(Ok(p)) => profile = p,
+                Some(Err(e)) => return usage_error(&format!("--profile: {e}")),
+                None => return usage_error("--profile needs a profile name"),
+            },
             "--task-dir" => match args.next() {
                 Some(dir) => task_dir = Some(dir.into()),
                 None => return usage_error("--task-dir needs a directory"),
@@ -73,7 +81,7 @@ fn main() -> ExitCode {
         Ok(shared) => shared,
         Err(e) => return failed(&e),
     };
-    let server = conformance_example::server_with(sealer, shared);
+    let server = conformance_example::server_with(sealer, move |b| shared(b).profile(profile));
     let served = match http {
         None => tokio::runtime::Builder::new_current_thread()
             .enable_time()

@@ -4,7 +4,8 @@
 //! `redis://127.0.0.1:6379`) shares tasks and change notifications with the other instances
 //! on that Redis server (the notes themselves are in `--db`'s file). `--db PATH` keeps the notes in a SQLite
 //! file (WAL); without it they live in memory for the life of the process. `--demo` plays a
-//! short scripted session in process and exits.
+//! short scripted session in process and exits. `--profile NAME` lists the tools as that client
+//! profile publishes them (`openai-strict`, …) and reads the forms its listing gives them.
 //!
 //! `--auth-issuer URL` (with `--http`) makes the server an OAuth 2.1 resource server: every
 //! request needs a JWT access token of that authorization server whose audience is the
@@ -18,7 +19,8 @@ use notes_example::{MAX_MESSAGE_BYTES, Notes};
 use toolidl_runtime::http::{AuthConfig, HttpConfig};
 use toolidl_runtime::{stdio::StdioBanner, stdio::StdioConfig};
 
-const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless] [--auth-issuer URL [--resource URI]]] [--redis URL] | --demo";
+const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless] [--auth-issuer URL [--resource URI]]] [--redis URL] [--profile NAME] | --demo
+  --profile NAME  list the tools as client profile NAME publishes them: standard (default), claude, openai-strict, gemini";
 
 fn main() -> std::io::Result<()> {
     notes_example::init_logging();
@@ -29,6 +31,7 @@ fn main() -> std::io::Result<()> {
     let mut demo = false;
     let mut issuer: Option<String> = None;
     let mut resource: Option<String> = None;
+    let mut profile = toolidl_runtime::Profile::Standard;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
         match arg.to_str() {
@@ -46,6 +49,11 @@ fn main() -> std::io::Result<()> {
                 None => return usage("--redis needs a URL such as redis://127.0.0.1:6379"),
             },
             Some("--demo") => demo = true,
+            Some("--profile") => match args.next().map(|a| a.to_string_lossy().parse()) {
+                Some(Ok(p)) => profile = p,
+                Some(Err(e)) => return usage(&format!("--profile: {e}")),
+                None => return usage("--profile needs a profile name"),
+            },
             Some(flag @ ("--auth-issuer" | "--resource")) => {
                 let Some(value) = args.next().and_then(|a| a.into_string().ok()) else {
                     return usage(&format!("{flag} needs a URL"));
@@ -72,7 +80,7 @@ fn main() -> std::io::Result<()> {
         return usage("--resource needs --auth-issuer");
     }
     if demo {
-        if http.is_some() || db.is_some() || redis.is_some() {
+        if http.is_some() || db.is_some() || redis.is_some() || profile != Default::default() {
             return usage("--demo takes no other option");
         }
         return run_demo();
@@ -94,9 +102,12 @@ fn main() -> std::io::Result<()> {
         Some(Ok(redis)) => Some(redis),
         Some(Err(e)) => return usage(&format!("--redis: {e}")),
     };
-    let server = notes_example::server_with(notes, |builder| match &redis {
-        Some(redis) => builder.redis(redis),
-        None => builder,
+    let server = notes_example::server_with(notes, |builder| {
+        let builder = builder.profile(profile);
+        match &redis {
+            Some(redis) => builder.redis(redis),
+            None => builder,
+        }
     });
     match http {
         None => {

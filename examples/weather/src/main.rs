@@ -3,7 +3,8 @@
 //! `--stateless` (with `--http`) keeps no session, for several instances behind a load
 //! balancer. With the `auth` feature, `--auth-issuer URL [--resource URI]` makes it an OAuth
 //! 2.1 resource server for the JWT access tokens of that authorization server, whose audience
-//! is `http://ADDR/mcp` (or `URI`).
+//! is `http://ADDR/mcp` (or `URI`). `--profile NAME` lists the tools as that client profile
+//! publishes them (`claude`, `openai-strict`, `gemini`; default `standard`).
 
 use std::net::SocketAddr;
 
@@ -17,6 +18,7 @@ fn main() -> std::io::Result<()> {
     let mut resource: Option<String> = None;
     let mut per_subject: Option<usize> = None;
     let mut redis: Option<String> = None;
+    let mut profile = toolidl_runtime::Profile::Standard;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -25,6 +27,11 @@ fn main() -> std::io::Result<()> {
                 _ => return usage("--http needs an address such as 127.0.0.1:8931"),
             },
             "--stateless" => stateless = true,
+            "--profile" => match args.next().map(|a| a.parse()) {
+                Some(Ok(p)) => profile = p,
+                Some(Err(e)) => return usage(&format!("--profile: {e}")),
+                None => return usage("--profile needs a profile name"),
+            },
             "--redis" if cfg!(feature = "redis") => match args.next() {
                 Some(url) => redis = Some(url),
                 None => return usage("--redis needs a URL such as redis://127.0.0.1:6379"),
@@ -54,8 +61,8 @@ fn main() -> std::io::Result<()> {
         return usage("--resource and --max-sessions-per-subject need --auth-issuer");
     }
     let server = match redis {
-        None => weather_example::server(),
-        Some(url) => match shared_on(&url) {
+        None => weather_example::server_with(|builder| builder.profile(profile)),
+        Some(url) => match shared_on(&url, profile) {
             Ok(server) => server,
             Err(e) => return usage(&format!("--redis: {e}")),
         },
@@ -115,15 +122,18 @@ fn with_auth(_: HttpConfig, _: String, _: String, _: Option<usize>) -> Result<Ht
 
 /// The server, sharing its state with the other instances on the Redis at `url`.
 #[cfg(feature = "redis")]
-fn shared_on(url: &str) -> Result<toolidl_runtime::Server, String> {
+fn shared_on(
+    url: &str,
+    profile: toolidl_runtime::Profile,
+) -> Result<toolidl_runtime::Server, String> {
     let redis = toolidl_runtime::cluster::Redis::open(url).map_err(|e| e.to_string())?;
     Ok(weather_example::server_with(|builder| {
-        builder.redis(&redis)
+        builder.redis(&redis).profile(profile)
     }))
 }
 
 #[cfg(not(feature = "redis"))]
-fn shared_on(_: &str) -> Result<toolidl_runtime::Server, String> {
+fn shared_on(_: &str, _: toolidl_runtime::Profile) -> Result<toolidl_runtime::Server, String> {
     Err("--redis needs the redis feature".into())
 }
 
@@ -137,7 +147,7 @@ fn usage(problem: &str) -> std::io::Result<()> {
         false => "",
     };
     eprintln!(
-        "weather-example: {problem}\nusage: weather-example [--http ADDR [--stateless]{auth}]{redis}"
+        "weather-example: {problem}\nusage: weather-example [--http ADDR [--stateless]{auth}]{redis} [--profile NAME]\n  --profile NAME  list the tools as client profile NAME publishes them: standard (default), claude, openai-strict, gemini"
     );
     std::process::exit(2)
 }
