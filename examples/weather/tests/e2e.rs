@@ -9,7 +9,13 @@ use serde_json::{Value, json};
 
 /// Runs one session: writes every line, closes stdin, returns the replies and exit status.
 fn session(lines: &[String]) -> (Vec<Value>, std::process::ExitStatus) {
+    session_with(&[], lines)
+}
+
+/// [`session`] of the binary started with `args`.
+fn session_with(args: &[&str], lines: &[String]) -> (Vec<Value>, std::process::ExitStatus) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_weather-example"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -96,4 +102,40 @@ fn malformed_input_gets_an_error_and_the_server_goes_on() {
     assert_eq!(r.text(2), "3");
     assert!(r.get(3).get("error").is_some() || r.is_error(3));
     assert_eq!(r.result(4), &json!({}));
+}
+
+#[test]
+fn profile_picks_the_listing_at_start_up_and_an_unknown_one_is_refused() {
+    let mut lines = handshake();
+    lines.push(request(1, "tools/list", json!({})));
+    lines.push(call(2, "daily_forecast", json!({"city": "Oslo", "days": 2})));
+    let (replies, status) = session_with(&["--profile", "openai-strict"], &lines);
+    assert!(status.success());
+    let replies = Replies(replies);
+    let tools = replies.get(1)["result"]["tools"].as_array().expect("tools").clone();
+    let forecast = tools
+        .iter()
+        .find(|t| t["name"] == "daily_forecast")
+        .expect("daily_forecast");
+    assert_eq!(forecast["inputSchema"]["required"], json!(["city", "days"]));
+    assert_eq!(
+        forecast["inputSchema"]["properties"]["days"]["description"],
+        "Default: 3."
+    );
+    let result = &replies.get(2)["result"];
+    assert!(result["content"].is_array() && result["isError"] != true, "{result}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_weather-example"))
+        .args(["--profile", "strict"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "--profile: no profile named `strict` (profiles: standard, claude, openai-strict, gemini)"
+        ),
+        "{stderr}"
+    );
 }
