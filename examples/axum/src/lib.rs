@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use toolidl_runtime::http::{HttpConfig, McpService};
-use toolidl_runtime::{RequestContext, Server, ToolError};
+use toolidl_runtime::{Profile, RequestContext, Server, ToolError};
 
 toolidl_runtime::include_tools!("shop");
 
@@ -67,8 +67,14 @@ impl Stock for Tools {
 
 /// The MCP server of the shop's tools.
 pub fn mcp_server(shop: Arc<Shop>) -> Server {
+    mcp_server_for(shop, Profile::Standard)
+}
+
+/// The same, its tools listed as the client profile `profile` publishes them.
+pub fn mcp_server_for(shop: Arc<Shop>, profile: Profile) -> Server {
     Server::builder("axum-example", env!("CARGO_PKG_VERSION"))
         .service(StockServer::new(Tools(shop)))
+        .profile(profile)
         .build()
 }
 
@@ -77,7 +83,12 @@ pub fn mcp_server(shop: Arc<Shop>) -> Server {
 /// `/.well-known/oauth-protected-resource/mcp` (answered when `config` has
 /// [`HttpConfig::auth`], else 404). Returns the endpoint too, to shut it down with the app.
 pub fn app(shop: Arc<Shop>, config: HttpConfig) -> (Router, McpService) {
-    let mcp = McpService::new(mcp_server(shop.clone()), config);
+    app_for(shop, config, Profile::Standard)
+}
+
+/// [`app`] with the MCP tools listed as the client profile `profile` publishes them.
+pub fn app_for(shop: Arc<Shop>, config: HttpConfig, profile: Profile) -> (Router, McpService) {
+    let mcp = McpService::new(mcp_server_for(shop.clone(), profile), config);
     let router = Router::new()
         .route("/health", get(|| async { "ok" }))
         .route("/api/items", get(list))

@@ -1,5 +1,6 @@
 //! Serves the shop (its routes and the MCP endpoint at `/mcp`) on `--http ADDR` (default
-//! `127.0.0.1:8080`) until SIGINT or SIGTERM; `--stateless` keeps no MCP session.
+//! `127.0.0.1:8080`) until SIGINT or SIGTERM; `--stateless` keeps no MCP session;
+//! `--profile NAME` lists the MCP tools as that client profile publishes them.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -15,6 +16,7 @@ fn main() -> std::io::Result<()> {
         .init();
     let mut addr: SocketAddr = ([127, 0, 0, 1], 8080).into();
     let mut stateless = false;
+    let mut profile = toolidl_runtime::Profile::Standard;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -23,6 +25,11 @@ fn main() -> std::io::Result<()> {
                 _ => return usage("--http needs an address such as 127.0.0.1:8080"),
             },
             "--stateless" => stateless = true,
+            "--profile" => match args.next().map(|a| a.parse()) {
+                Some(Ok(p)) => profile = p,
+                Some(Err(e)) => return usage(&format!("--profile: {e}")),
+                None => return usage("--profile needs a profile name"),
+            },
             other => return usage(&format!("unknown argument {other}")),
         }
     }
@@ -36,7 +43,7 @@ fn main() -> std::io::Result<()> {
         let config = HttpConfig::new()
             .stateless(stateless)
             .allow_host(bound.to_string());
-        let (app, mcp) = axum_example::app(Arc::default(), config);
+        let (app, mcp) = axum_example::app_for(Arc::default(), config, profile);
         eprintln!("serving the shop at http://{bound}/ and MCP at http://{bound}/mcp");
         axum::serve(listener, app)
             .with_graceful_shutdown(async move {
@@ -50,6 +57,8 @@ fn main() -> std::io::Result<()> {
 }
 
 fn usage(problem: &str) -> std::io::Result<()> {
-    eprintln!("axum-example: {problem}\nusage: axum-example [--http ADDR] [--stateless]");
+    eprintln!(
+        "axum-example: {problem}\nusage: axum-example [--http ADDR] [--stateless] [--profile NAME]\n  --profile NAME  list the tools as client profile NAME publishes them: standard (default), claude, openai-strict, gemini"
+    );
     std::process::exit(2)
 }

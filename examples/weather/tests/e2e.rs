@@ -108,11 +108,18 @@ fn malformed_input_gets_an_error_and_the_server_goes_on() {
 fn profile_picks_the_listing_at_start_up_and_an_unknown_one_is_refused() {
     let mut lines = handshake();
     lines.push(request(1, "tools/list", json!({})));
-    lines.push(call(2, "daily_forecast", json!({"city": "Oslo", "days": 2})));
+    lines.push(call(
+        2,
+        "daily_forecast",
+        json!({"city": "Oslo", "days": 2}),
+    ));
     let (replies, status) = session_with(&["--profile", "openai-strict"], &lines);
     assert!(status.success());
     let replies = Replies(replies);
-    let tools = replies.get(1)["result"]["tools"].as_array().expect("tools").clone();
+    let tools = replies.get(1)["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .clone();
     let forecast = tools
         .iter()
         .find(|t| t["name"] == "daily_forecast")
@@ -123,7 +130,10 @@ fn profile_picks_the_listing_at_start_up_and_an_unknown_one_is_refused() {
         "Default: 3."
     );
     let result = &replies.get(2)["result"];
-    assert!(result["content"].is_array() && result["isError"] != true, "{result}");
+    assert!(
+        result["content"].is_array() && result["isError"] != true,
+        "{result}"
+    );
 
     let out = Command::new(env!("CARGO_BIN_EXE_weather-example"))
         .args(["--profile", "strict"])
