@@ -133,7 +133,7 @@ where
 }
 
 /// A `map<string, T>` whose values need more than [`Decode`]: `f` reads the value of key
-/// `k` at `path.key(k)` (see [`map_entries`] for the other form a map may take).
+/// `k` at `path.key(k)` (see [`map_into`] for the other form a map may take).
 pub fn map<'de, T, F>(
     r: &mut Reader<'de>,
     path: &Path<'_>,
