@@ -11,8 +11,8 @@
 
 use serde_json::{Map, Value, json};
 use toolidl_runtime::codegen::{
-    Arc, ArgError, BoxFuture, ListingDef, Path, RawValue, RequestContext, RpcError, Service,
-    ToolDef, ToolError, ToolOutput, ToolResult, args, ready,
+    Arc, ArgError, BoxFuture, ListingDef, Path, Profile, RawValue, RequestContext, RpcError,
+    Service, ToolDef, ToolError, ToolOutput, ToolResult, ToolVariant, args, ready,
 };
 
 use crate::input::{self, Inputs, Sealer, accepted_text, elicit_one, sample_one};
@@ -46,7 +46,15 @@ static TOOLS: [ToolDef; 14] = [
     ToolDef::new(
         "json_schema_2020_12_tool",
         r##"{"name":"json_schema_2020_12_tool","description":"Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106)","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}}"##,
-    ),
+    )
+    .variants(&[ToolVariant::new(
+        Profile::OpenAiStrict,
+        "json_schema_2020_12_tool",
+        // Strict mode has no `if`/`allOf` and closes every object: the rule is in the
+        // description (and checked as before), every property is required and takes null
+        // for "left out", the address takes no other members.
+        r##"{"name":"json_schema_2020_12_tool","description":"Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106). Give a phone or an email; with contactMethod phone, the phone is required, else the email.","inputSchema":{"type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":["string","null"],"description":"Null leaves it out."},"city":{"type":["string","null"],"description":"Null leaves it out."}},"required":["street","city"],"additionalProperties":false}},"properties":{"name":{"type":["string","null"],"description":"Null leaves it out."},"address":{"anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}],"description":"Null leaves it out."},"contactMethod":{"type":["string","null"],"enum":["phone","email",null],"description":"Null leaves it out."},"phone":{"type":["string","null"],"description":"Null leaves it out."},"email":{"type":["string","null"],"description":"Null leaves it out."}},"required":["name","address","contactMethod","phone","email"],"additionalProperties":false}}"##,
+    )]),
     ToolDef::new(
         "test_custom_header",
         r#"{"name":"test_custom_header","description":"Echoes a parameter that clients mirror into the Mcp-Param-Region header (SEP-2243)","inputSchema":{"type":"object","properties":{"region":{"type":"string","description":"A region name, mirrored into Mcp-Param-Region.","x-mcp-header":"Region"}},"required":["region"],"additionalProperties":false}}"#,
@@ -572,12 +580,18 @@ fn read_prompt_args(raw: &RawValue, names: &[&str]) -> Result<Vec<String>, ArgEr
 /// `name`, `phone`, `email`: strings; `address`: an object whose `street` and `city` are
 /// strings (other members allowed: `$defs.address` is open); `contactMethod`: `phone` or
 /// `email`; nothing else. Then `allOf`: a `phone` or an `email`; and `if contactMethod is
-/// phone then phone else email` is required.
+/// phone then phone else email` is required. Served as openai-strict, whose variant takes
+/// `null` for each member left out, a `null` member is left out (and not echoed).
 pub fn read_json_schema_args(raw: &RawValue) -> Result<Value, ArgError> {
     let root = Path::Root;
     let (mut phone, mut email, mut method) = (false, false, None);
+    let strict = args::profile::current() == Profile::OpenAiStrict;
+    let left_out = |v: &RawValue| strict && v.get() == "null";
     args::object(raw, &root, |key, v| {
         let path = root.field(key);
+        if left_out(v) && matches!(key, "name" | "phone" | "email" | "contactMethod" | "address") {
+            return Ok(());
+        }
         match key {
             "name" => {
                 args::string(v, &path)?;
@@ -592,7 +606,7 @@ pub fn read_json_schema_args(raw: &RawValue) -> Result<Value, ArgError> {
             }
             "contactMethod" => method = Some(args::enum_member(v, &path, &["phone", "email"])?),
             "address" => args::object(v, &path, |key, v| {
-                if matches!(key, "street" | "city") {
+                if matches!(key, "street" | "city") && !left_out(v) {
                     args::string(v, &path.field(key))?;
                 }
                 Ok(())
@@ -613,5 +627,50 @@ pub fn read_json_schema_args(raw: &RawValue) -> Result<Value, ArgError> {
         _ if !email => return Err(ArgError::missing(&root, "email")),
         _ => {}
     }
-    serde_json::from_str(raw.get()).map_err(|_| ArgError::expected(&root, "an object"))
+    let mut sent: Value =
+        serde_json::from_str(raw.get()).map_err(|_| ArgError::expected(&root, "an object"))?;
+    if strict {
+        without_nulls(&mut sent);
+        if let Some(address) = sent.get_mut("address") {
+            without_nulls(address);
+        }
+    }
+    Ok(sent)
+}
+
+/// The object's members but those that are `null`.
+fn without_nulls(value: &mut Value) {
+    if let Value::Object(members) = value {
+        members.retain(|_, v| !v.is_null());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolidl_runtime::args::profile::scoped;
+
+    fn read(profile: Profile, args: &str) -> Result<Value, String> {
+        let raw = RawValue::from_string(args.to_owned()).expect("JSON");
+        scoped(profile, || read_json_schema_args(&raw)).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn under_openai_strict_a_null_member_is_left_out() {
+        let strict = r#"{"name":null,"address":{"street":null,"city":"Oslo"},"contactMethod":null,"phone":null,"email":"a@b"}"#;
+        assert_eq!(
+            read(Profile::OpenAiStrict, strict),
+            Ok(json!({"address": {"city": "Oslo"}, "email": "a@b"}))
+        );
+        assert_eq!(
+            read(Profile::Standard, strict).unwrap_err(),
+            "Argument 'name' is not valid. Null is not allowed."
+        );
+        // The rules the strict variant only states in words are still checked.
+        let neither = r#"{"name":"n","address":null,"contactMethod":"phone","phone":null,"email":"a@b"}"#;
+        assert_eq!(
+            read(Profile::OpenAiStrict, neither).unwrap_err(),
+            "Argument 'phone' is not valid. A value is required."
+        );
+    }
 }
