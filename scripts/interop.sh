@@ -24,8 +24,8 @@
 #    profile of that framework, checking the same specs with no model called
 #    (interop/frameworks/), and prints one line per server x framework x transport x profile
 #    (--frameworks-only: only this step after the build). A profile other than `standard`
-#    starts the server with `--profile NAME`; a server whose `--help` names no `--profile` is
-#    reported as `skipped (server has no --profile)`.
+#    starts the server with `--profile NAME`; every example takes it, and a server whose
+#    `--help` names no `--profile` fails its runs for other profiles.
 #
 # Exit status: 0 when no check failed (a spec's `known` failures are counted apart), 1 when
 # one did or a client or server could not run. Logs (each run's failed checks, the servers'
@@ -225,7 +225,13 @@ done
 
 # --- 4. Run every framework ---------------------------------------------------------------
 # has_profile BINARY: its usage names --profile (the flag that picks a profile at start-up).
-has_profile() { "$1" --help </dev/null 2>&1 | grep -q -- '--profile'; }
+# (The usage is read whole first: with pipefail, a binary that exits 2 on --help, or is cut
+# off by grep -q, would otherwise read as having none.)
+has_profile() {
+    local usage
+    usage=$("$1" --help </dev/null 2>&1 || true)
+    grep -q -- '--profile' <<<"$usage"
+}
 # target SERVER BINARY TRANSPORT PROFILE: sets tgt, what a framework connects to (a command,
 # or the URL of a server started here for it).
 target() {
@@ -242,7 +248,7 @@ target() {
 }
 
 declare -A runs # framework -> its --run arguments
-skipped=()      # lines for the runs a server cannot serve
+skipped=()      # lines for the runs a server cannot serve (each one a failure)
 for s in "${SERVERS[@]}"; do
     read -r name package spec served <<<"$s"
     binary=$BIN/$package
@@ -256,7 +262,8 @@ for s in "${SERVERS[@]}"; do
             for profile in ${profiles//,/ }; do
                 if [ "$profile" != standard ] && [ "$profile_flag" = 0 ]; then
                     skipped+=("$(printf '%-12s %-11s %-15s %-13s %s' "$name" "$framework" "$transport" "$profile" \
-                        "skipped (server has no --profile)")")
+                        "FAILED (the server's --help names no --profile)")")
+                    failed=1
                     continue
                 fi
                 # One server per transport and profile, shared by the frameworks (notes: each

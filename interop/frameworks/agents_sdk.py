@@ -89,11 +89,38 @@ def default_of(schema: dict[str, Any]) -> Any:
         return MISSING
 
 
+def branch_for(schema: Any, value: Any) -> Any:
+    """The branch of a nullable `anyOf` that a non-null value takes (the schema otherwise)."""
+    if isinstance(schema, dict) and value is not None and isinstance(schema.get("anyOf"), list):
+        branches = [b for b in schema["anyOf"] if isinstance(b, dict) and b.get("type") != "null"]
+        if len(branches) == 1:
+            return branches[0]
+    return schema
+
+
+def entries_schema(schema: Any) -> Any:
+    """The `{key, value}` record of a map published as a list of entries, or None."""
+    if not isinstance(schema, dict):
+        return None
+    kind = schema.get("type")
+    items = schema.get("items")
+    if not (kind == "array" or (isinstance(kind, list) and "array" in kind)) or not isinstance(items, dict):
+        return None
+    props = items.get("properties")
+    return items if isinstance(props, dict) and set(props) == {"key", "value"} else None
+
+
 def as_strict_model_sends(schema: Any, value: Any) -> Any:
     """The arguments as a strict model writes them: it must send every property, so it sends
     the default of one it leaves out (the schema's, or the one its description gives), or null
     where the property may be null (what the openai-strict profile reads as "absent"). A
-    property with neither stays out: the spec's missing-argument errors stay missing."""
+    property with neither stays out: the spec's missing-argument errors stay missing. A map
+    the schema publishes as a list of `{key, value}` entries is sent as those entries."""
+    schema = branch_for(schema, value)
+    entry = entries_schema(schema)
+    if isinstance(value, dict) and entry is not None:
+        value_schema = entry["properties"]["value"]
+        return [{"key": k, "value": as_strict_model_sends(value_schema, v)} for k, v in value.items()]
     if isinstance(value, dict) and isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
         out = {k: as_strict_model_sends(schema["properties"].get(k), v) for k, v in value.items()}
         for key, prop in schema["properties"].items():

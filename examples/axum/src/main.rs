@@ -30,6 +30,10 @@ fn main() -> std::io::Result<()> {
                 Some(Err(e)) => return usage(&format!("--profile: {e}")),
                 None => return usage("--profile needs a profile name"),
             },
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
             other => return usage(&format!("unknown argument {other}")),
         }
     }
@@ -56,9 +60,10 @@ fn main() -> std::io::Result<()> {
     })
 }
 
+const USAGE: &str = "usage: axum-example [--http ADDR] [--stateless] [--profile NAME]
+  --profile NAME  list the tools as client profile NAME publishes them: standard (default), claude, openai-strict, gemini";
+
 fn usage(problem: &str) -> std::io::Result<()> {
-    eprintln!(
-        "axum-example: {problem}\nusage: axum-example [--http ADDR] [--stateless] [--profile NAME]\n  --profile NAME  list the tools as client profile NAME publishes them: standard (default), claude, openai-strict, gemini"
-    );
+    eprintln!("axum-example: {problem}\n{USAGE}");
     std::process::exit(2)
 }

@@ -51,6 +51,10 @@ fn main() -> std::io::Result<()> {
                     _ => resource = Some(value),
                 }
             }
+            "-h" | "--help" => {
+                println!("{}", usage_text());
+                return Ok(());
+            }
             other => return usage(&format!("unknown argument {other}")),
         }
     }
@@ -138,6 +142,11 @@ fn shared_on(_: &str, _: toolidl_runtime::Profile) -> Result<toolidl_runtime::Se
 }
 
 fn usage(problem: &str) -> std::io::Result<()> {
+    eprintln!("weather-example: {problem}\n{}", usage_text());
+    std::process::exit(2)
+}
+
+fn usage_text() -> String {
     let auth = match cfg!(feature = "auth") {
         true => " [--auth-issuer URL [--resource URI] [--max-sessions-per-subject N]]",
         false => "",
@@ -146,8 +155,7 @@ fn usage(problem: &str) -> std::io::Result<()> {
         true => " [--redis URL]",
         false => "",
     };
-    eprintln!(
-        "weather-example: {problem}\nusage: weather-example [--http ADDR [--stateless]{auth}]{redis} [--profile NAME]\n  --profile NAME  list the tools as client profile NAME publishes them: standard (default), claude, openai-strict, gemini"
-    );
-    std::process::exit(2)
+    format!(
+        "usage: weather-example [--http ADDR [--stateless]{auth}]{redis} [--profile NAME]\n  --profile NAME  list the tools as client profile NAME publishes them: standard (default), claude, openai-strict, gemini"
+    )
 }
