@@ -590,7 +590,12 @@ pub fn read_json_schema_args(raw: &RawValue) -> Result<Value, ArgError> {
     let left_out = |v: &RawValue| strict && v.get() == "null";
     args::object(raw, &root, |key, v| {
         let path = root.field(key);
-        if left_out(v) && matches!(key, "name" | "phone" | "email" | "contactMethod" | "address") {
+        if left_out(v)
+            && matches!(
+                key,
+                "name" | "phone" | "email" | "contactMethod" | "address"
+            )
+        {
             return Ok(());
         }
         match key {
@@ -668,7 +673,8 @@ mod tests {
             "Argument 'name' is not valid. Null is not allowed."
         );
         // The rules the strict variant only states in words are still checked.
-        let neither = r#"{"name":"n","address":null,"contactMethod":"phone","phone":null,"email":"a@b"}"#;
+        let neither =
+            r#"{"name":"n","address":null,"contactMethod":"phone","phone":null,"email":"a@b"}"#;
         assert_eq!(
             read(Profile::OpenAiStrict, neither).unwrap_err(),
             "Argument 'phone' is not valid. A value is required."
