@@ -51,7 +51,9 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
             out.push_str(r#"{"content":[{"type":"text","text":"#);
             push_json_string(&mut out, &json);
             out.push_str("}]");
-            if rev.has_structured_content() {
+            // A null record result is structured content only where it may be any value.
+            let null = json.trim() == "null";
+            if rev.has_structured_content() && (!null || rev.has_any_structured_content()) {
                 out.push_str(r#","structuredContent":"#);
                 // A hand-built (e.g. pretty-printed) object may hold line breaks.
                 out.push_str(&one_line(&json));

@@ -538,6 +538,8 @@ pub(crate) struct ListedTool {
     pub scopes: &'static [&'static str],
     /// The profile whose forms its arguments are read in.
     pub profile: Profile,
+    /// [`ToolDef::null_result`](field@crate::ToolDef::null_result).
+    pub null_result: bool,
 }
 
 impl ListedTool {
@@ -600,6 +602,7 @@ impl Registry {
                     json,
                     scopes: t.scopes,
                     profile,
+                    null_result: t.null_result,
                 });
             }
         }
@@ -703,8 +706,12 @@ impl Registry {
             self.listed
                 .iter()
                 .map(|t| {
+                    let json = match t.null_result && rev.has_any_structured_content() {
+                        true => Cow::Owned(output_may_be_null(&t.json)),
+                        false => Cow::Borrowed(t.json.as_ref()),
+                    };
                     // A hand-written listing may be pretty-printed: one line per message.
-                    let json = strip_keys(&t.json, strip);
+                    let json = strip_keys(&json, strip);
                     match one_line(&json) {
                         Cow::Borrowed(_) => json,
                         Cow::Owned(flat) => flat,
@@ -762,6 +769,20 @@ fn strip_listing_keys(json: &str, keys: &[&str], kind: Kind) -> Option<String> {
 }
 
 /// Removes top-level `keys` from a JSON object text; other text is kept as written.
+/// `json`, a `Tool` object, with its `outputSchema`'s `"type": "object"` widened to
+/// `["object", "null"]` (unchanged when it has no such type or does not parse).
+fn output_may_be_null(json: &str) -> String {
+    let Ok(mut tool) = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json)
+    else {
+        return json.to_owned();
+    };
+    match tool.get_mut("outputSchema").and_then(|s| s.get_mut("type")) {
+        Some(t) if t == "object" => *t = serde_json::json!(["object", "null"]),
+        _ => return json.to_owned(),
+    }
+    serde_json::Value::Object(tool).to_string()
+}
+
 fn strip_keys(json: &str, keys: &[&str]) -> String {
     if keys.is_empty() {
         return json.to_owned();

@@ -498,10 +498,11 @@ fn checked_structured_refuses_values_that_break_the_schema() {
 }
 
 #[test]
-fn checked_nullable_structured_writes_null_as_text() {
+fn checked_nullable_structured_writes_null_as_structured_null() {
+    // Sent as the text `null`, with `structuredContent: null` only from 2026-07-28.
     assert_eq!(
         rt::ToolOutput::checked_nullable_structured::<Reading>(None).unwrap(),
-        rt::ToolOutput::Text("null".into())
+        rt::ToolOutput::Structured("null".into())
     );
     assert_eq!(
         rt::ToolOutput::checked_nullable_structured(Some(&reading(0.0, ""))).unwrap(),

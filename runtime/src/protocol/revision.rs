@@ -54,6 +54,12 @@ impl Revision {
         self >= Revision::V2025_06_18
     }
 
+    /// `structuredContent` may be any JSON value, `null` among them, from 2026-07-28 (an
+    /// object before).
+    pub fn has_any_structured_content(self) -> bool {
+        self >= Revision::V2026_07_28
+    }
+
     /// `elicitation/create` (and the client's `elicitation` capability) exist from 2025-06-18.
     pub fn has_elicitation(self) -> bool {
         self >= Revision::V2025_06_18

@@ -269,11 +269,16 @@ impl Context<'_> {
         let tools = listing_fn(quote!(tools), quote!(rt::ToolDef), &listings.tools, |l| {
             let name = Literal::string(&l.name);
             let json = raw_string(&l.json());
-            let scopes = service.tools.iter().find(|t| t.ident == l.ident);
+            let tool = service.tools.iter().find(|t| t.ident == l.ident);
             let def = scoped(
                 quote!(rt::ToolDef::new(#name, #json)),
-                scopes.map(|t| &t.scopes),
+                tool.map(|t| &t.scopes),
             );
+            // A null result is listed and sent per revision (`ToolDef::null_result`).
+            let def = match tool.and_then(|t| t.returns.null_without_structured_content()) {
+                Some(_) => quote!(#def.null_result()),
+                None => def,
+            };
             let key = (service.name.clone(), l.ident.clone());
             match self.tool_variants.get(&key) {
                 Some(variants) => {
