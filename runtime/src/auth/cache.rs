@@ -30,13 +30,13 @@ impl TokenCache {
     }
 
     /// What `token` said when it was found valid, while that still holds.
-    pub(super) fn get(&self, token: &str) -> Option<AuthInfo> {
+    pub(super) fn get(&self, token: &str) -> Option<Arc<AuthInfo>> {
         if self.size == 0 {
             return None;
         }
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         match entries.get(token) {
-            Some((info, until)) if *until > Instant::now() => Some((**info).clone()),
+            Some((info, until)) if *until > Instant::now() => Some(Arc::clone(info)),
             Some(_) => {
                 entries.remove(token);
                 None
@@ -47,7 +47,7 @@ impl TokenCache {
 
     /// Keeps `token`, just found valid. When the cache is full, the expired entries go, then
     /// (still full of live ones) the one closest to expiring.
-    pub(super) fn remember(&self, token: &str, info: &AuthInfo) {
+    pub(super) fn remember(&self, token: &str, info: &Arc<AuthInfo>) {
         if self.size == 0 {
             return;
         }
@@ -72,7 +72,7 @@ impl TokenCache {
                 entries.remove(&k);
             }
         }
-        entries.insert(token.into(), (Arc::new(info.clone()), now + left));
+        entries.insert(token.into(), (Arc::clone(info), now + left));
     }
 }
 
@@ -80,10 +80,10 @@ impl TokenCache {
 mod tests {
     use super::*;
 
-    fn info(expires_in: Option<Duration>) -> AuthInfo {
+    fn info(expires_in: Option<Duration>) -> Arc<AuthInfo> {
         let mut info = AuthInfo::from_claims(serde_json::json!({"sub": "ann"}));
         info.expires_at = expires_in.map(|d| SystemTime::now() + d);
-        info
+        Arc::new(info)
     }
 
     #[test]

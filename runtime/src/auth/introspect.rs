@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::cache::TokenCache;
 use super::fetch::{self, checked_url};
-use super::{AuthInfo, TokenError, TokenVerifier, VerifyFuture};
+use super::{AuthInfo, SharedVerifyFuture, TokenError, TokenVerifier, VerifyFuture};
 
 /// Checks opaque access tokens through token introspection (RFC 7662).
 ///
@@ -127,11 +127,15 @@ impl IntrospectionVerifierBuilder {
 
 impl TokenVerifier for IntrospectionVerifier {
     fn verify<'a>(&'a self, token: &'a str) -> VerifyFuture<'a> {
+        Box::pin(async move { self.verify_shared(token).await.map(|info| (*info).clone()) })
+    }
+
+    fn verify_shared<'a>(&'a self, token: &'a str) -> SharedVerifyFuture<'a> {
         Box::pin(async move {
             if let Some(info) = self.inner.cache.get(token) {
                 return Ok(info);
             }
-            let info = self.inner.introspect(token).await?;
+            let info = Arc::new(self.inner.introspect(token).await?);
             self.inner.cache.remember(token, &info);
             Ok(info)
         })

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::cache::TokenCache;
 use super::fetch::{self, checked_url};
-use super::{AuthInfo, TokenError, TokenVerifier, VerifyFuture};
+use super::{AuthInfo, SharedVerifyFuture, TokenError, TokenVerifier, VerifyFuture};
 
 /// The algorithms accepted unless [`JwtVerifierBuilder::algorithms`] says otherwise: public-key
 /// signatures only (never `none`, which is not an [`Algorithm`], nor an HMAC).
@@ -205,11 +205,15 @@ impl JwtVerifierBuilder {
 
 impl TokenVerifier for JwtVerifier {
     fn verify<'a>(&'a self, token: &'a str) -> VerifyFuture<'a> {
+        Box::pin(async move { self.verify_shared(token).await.map(|info| (*info).clone()) })
+    }
+
+    fn verify_shared<'a>(&'a self, token: &'a str) -> SharedVerifyFuture<'a> {
         Box::pin(async move {
             if let Some(info) = self.inner.verified.get(token) {
                 return Ok(info);
             }
-            let info = self.inner.verify(token).await?;
+            let info = Arc::new(self.inner.verify(token).await?);
             self.inner.verified.remember(token, &info);
             Ok(info)
         })

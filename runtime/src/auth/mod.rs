@@ -23,6 +23,7 @@ mod jwt;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use serde_json::Value;
@@ -115,6 +116,10 @@ impl std::error::Error for TokenError {}
 /// The future a [`TokenVerifier`] returns.
 pub type VerifyFuture<'a> = Pin<Box<dyn Future<Output = Result<AuthInfo, TokenError>> + Send + 'a>>;
 
+/// The future of [`TokenVerifier::verify_shared`].
+pub type SharedVerifyFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<Arc<AuthInfo>, TokenError>> + Send + 'a>>;
+
 /// Checks one bearer token (the text after `Bearer ` in the `Authorization` header).
 ///
 /// The built-in verifiers are [`JwtVerifier`] and [`IntrospectionVerifier`]; a program with
@@ -122,4 +127,11 @@ pub type VerifyFuture<'a> = Pin<Box<dyn Future<Output = Result<AuthInfo, TokenEr
 pub trait TokenVerifier: Send + Sync + 'static {
     /// What the token says, or why it is refused.
     fn verify<'a>(&'a self, token: &'a str) -> VerifyFuture<'a>;
+
+    /// [`verify`](Self::verify), as the shared value the server keeps for the request (what
+    /// the HTTP transport calls). The built-in verifiers answer a token found valid before
+    /// from their cache without copying what it said; the default wraps `verify`.
+    fn verify_shared<'a>(&'a self, token: &'a str) -> SharedVerifyFuture<'a> {
+        Box::pin(async move { self.verify(token).await.map(Arc::new) })
+    }
 }

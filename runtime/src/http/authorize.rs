@@ -222,11 +222,11 @@ fn scope_text(scopes: &[&str]) -> String {
 /// or 503 (the token cannot be checked now) that refuses it. Only the `Authorization` header
 /// carries a token (RFC 6750 §2.1); one in the query string is not looked at.
 pub(crate) async fn authenticate(p: Protected<'_>, parts: &mut Parts) -> Result<(), Response<Out>> {
-    let token = headers::bearer_token(parts).map(str::to_owned);
-    let resource_metadata = ("resource_metadata", metadata_url(p));
-    let Some(token) = token else {
+    // Computed only for a refusal: the accepted request (the hot path) needs none of it.
+    let resource_metadata = || ("resource_metadata", metadata_url(p));
+    let Some(token) = headers::bearer_token(parts) else {
         let scopes = scope_text(&p.scopes.index(p.server).all);
-        let mut params = vec![resource_metadata];
+        let mut params = vec![resource_metadata()];
         if !scopes.is_empty() {
             params.push(("scope", scopes));
         }
@@ -237,15 +237,17 @@ pub(crate) async fn authenticate(p: Protected<'_>, parts: &mut Parts) -> Result<
             "null",
         ));
     };
-    match p.auth.verifier.verify(&token).await {
+    // A token found valid before comes from the verifier's cache, shared, not copied.
+    let verified = p.auth.verifier.verify_shared(token).await;
+    match verified {
         Ok(info) => {
-            parts.extensions.insert(Arc::new(info));
+            parts.extensions.insert(info);
             Ok(())
         }
         Err(TokenError::Invalid(why)) => {
             tracing::debug!(reason = %why, "refused an access token");
             let params = [
-                resource_metadata,
+                resource_metadata(),
                 ("error", "invalid_token".to_owned()),
                 (
                     "error_description",
