@@ -5,25 +5,53 @@
 //! like generated code's), and one `call_tool` that dispatches by name.
 
 use serde::Serialize;
+use toolidl_runtime::Profile;
 use toolidl_runtime::codegen::{
     Arc, ArgError, BoxFuture, Decode, Path, RawValue, RequestContext, Service, ToolDef, ToolError,
-    ToolOutput, ToolResult, args, check,
+    ToolOutput, ToolResult, ToolVariant, args, check,
 };
 
-/// The listings, in order: pre-rendered `Tool` objects (keyword order per seed 000).
-static TOOLS: [ToolDef; 3] = [
+/// The listings, in order: pre-rendered `Tool` objects (keyword order per seed 000), each
+/// with the variants the client profiles publish where they differ (what `toolidl schema
+/// --profile NAME` prints for them; `tests/profiles.rs` checks them against the profiles).
+pub static TOOLS: [ToolDef; 3] = [
     ToolDef::new(
         "greet",
         r#"{"name":"greet","description":"Greets someone by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"Who to greet.","minLength":1}},"required":["name"],"additionalProperties":false}}"#,
-    ),
+    )
+    .variants(&[
+        // Strict mode has no `minLength`: the rule moves into the description (the server
+        // still enforces it).
+        ToolVariant::new(
+            Profile::OpenAiStrict,
+            "greet",
+            r#"{"name":"greet","description":"Greets someone by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"Who to greet. Length at least 1."}},"required":["name"],"additionalProperties":false}}"#,
+        ),
+        // Gemini's schemas have no `additionalProperties` (unknown arguments are still refused).
+        ToolVariant::new(
+            Profile::Gemini,
+            "greet",
+            r#"{"name":"greet","description":"Greets someone by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"Who to greet.","minLength":1}},"required":["name"]}}"#,
+        ),
+    ]),
     ToolDef::new(
         "add",
         r#"{"name":"add","description":"Adds two integers.","inputSchema":{"type":"object","properties":{"a":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"b":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["a","b"],"additionalProperties":false},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#,
-    ),
+    )
+    .variants(&[ToolVariant::new(
+        Profile::Gemini,
+        "add",
+        r#"{"name":"add","description":"Adds two integers.","inputSchema":{"type":"object","properties":{"a":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"b":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["a","b"]},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#,
+    )]),
     ToolDef::new(
         "stats",
         r#"{"name":"stats","title":"Summary statistics","description":"Summarizes a list of numbers.","inputSchema":{"type":"object","properties":{"values":{"type":"array","items":{"type":"number"},"minItems":1,"maxItems":1000}},"required":["values"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"count":{"type":"integer","minimum":0,"maximum":18446744073709551615},"min":{"type":"number"},"max":{"type":"number"},"mean":{"type":"number"}},"required":["count","min","max","mean"],"additionalProperties":false},"annotations":{"title":"Summary statistics","readOnlyHint":true}}"#,
-    ),
+    )
+    .variants(&[ToolVariant::new(
+        Profile::Gemini,
+        "stats",
+        r#"{"name":"stats","title":"Summary statistics","description":"Summarizes a list of numbers.","inputSchema":{"type":"object","properties":{"values":{"type":"array","items":{"type":"number"},"minItems":1,"maxItems":1000}},"required":["values"]},"outputSchema":{"type":"object","properties":{"count":{"type":"integer","minimum":0,"maximum":18446744073709551615},"min":{"type":"number"},"max":{"type":"number"},"mean":{"type":"number"}},"required":["count","min","max","mean"],"additionalProperties":false},"annotations":{"title":"Summary statistics","readOnlyHint":true}}"#,
+    )]),
 ];
 
 /// The record `stats` returns as structured content.
@@ -133,9 +161,15 @@ pub fn stats(values: &[f64]) -> Stats {
 
 /// The server this example serves: one service, named for `serverInfo`.
 pub fn server() -> toolidl_runtime::Server {
+    server_for(Profile::Standard)
+}
+
+/// The same server, listing its tools as `profile` publishes them.
+pub fn server_for(profile: Profile) -> toolidl_runtime::Server {
     toolidl_runtime::Server::builder("manual-example", env!("CARGO_PKG_VERSION"))
         .instructions("Call greet, add or stats.")
         .service(Arc::new(ManualTools))
+        .profile(profile)
         .build()
 }
 
