@@ -49,6 +49,7 @@ SERVERS=(
     "conformance conformance-example interop/servers/conformance.json"
     "notes notes-example interop/servers/notes.json"
     "axum axum-example interop/servers/axum.json http,http-stateless"
+    "manual manual-example interop/servers/manual.json stdio"
 )
 TRANSPORTS=(stdio http http-stateless)
 SDK_MODES=(legacy auto 2026-07-28)
