@@ -768,7 +768,6 @@ fn strip_listing_keys(json: &str, keys: &[&str], kind: Kind) -> Option<String> {
     changed.then(|| serde_json::Value::Object(obj).to_string())
 }
 
-/// Removes top-level `keys` from a JSON object text; other text is kept as written.
 /// `json`, a `Tool` object, with its `outputSchema`'s `"type": "object"` widened to
 /// `["object", "null"]` (unchanged when it has no such type or does not parse).
 fn output_may_be_null(json: &str) -> String {
@@ -783,6 +782,7 @@ fn output_may_be_null(json: &str) -> String {
     serde_json::Value::Object(tool).to_string()
 }
 
+/// Removes top-level `keys` from a JSON object text; other text is kept as written.
 fn strip_keys(json: &str, keys: &[&str]) -> String {
     if keys.is_empty() {
         return json.to_owned();
