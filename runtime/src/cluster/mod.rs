@@ -15,6 +15,10 @@
 //!   the address of the instance that holds it, and any other instance that receives one of
 //!   its requests forwards the request there (the transport's `forward`).
 
+use std::time::Duration;
+
+use crate::tasks::StoreFuture;
+
 #[cfg(feature = "redis")]
 mod redis;
 
@@ -48,13 +52,13 @@ pub(crate) type Deliver = Box<dyn Fn(Option<Change>) -> bool + Send + 'static>;
 pub(crate) trait SessionDirectory: Send + Sync + 'static {
     /// Records that session `id` is held by the instance reachable at `addr`, for `ttl`
     /// (renewed while the session is used).
-    fn claim(&self, id: &str, addr: &str, ttl: std::time::Duration) -> std::io::Result<()>;
+    fn claim<'a>(&'a self, id: &'a str, addr: &'a str, ttl: Duration) -> StoreFuture<'a, ()>;
 
     /// The address of the instance holding session `id`, if any.
-    fn owner(&self, id: &str) -> std::io::Result<Option<String>>;
+    fn owner<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<String>>;
 
     /// Session `id` ended.
-    fn release(&self, id: &str);
+    fn release<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()>;
 }
 
 /// Carries [`Change`]s between the instances of one server.

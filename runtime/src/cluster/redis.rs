@@ -12,25 +12,26 @@
 //! | `P:session:{ID}` | the address of the instance holding an HTTP session | the session's idle timeout, renewed |
 //! | channel `P:changes` | resource updates and registry changes, JSON | (pub/sub) |
 
+use std::future::Future;
 use std::hash::{BuildHasher, RandomState};
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
-use ::redis::{Client, Connection, RedisError, RedisResult, Script};
+use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use ::redis::{Client, Connection, Pipeline, RedisError, RedisResult, Script};
 use serde_json::{Value, json};
 
 use super::{Change, ChangeBus, Deliver, SessionDirectory};
-use crate::tasks::{ErrorRecord, Status, TaskRecord, TaskStore, now_ms};
+use crate::tasks::{ErrorRecord, Status, StoreFuture, TaskEdit, TaskRecord, TaskStore, now_ms};
 
 /// How long a connection attempt may take: a request that needs Redis while it is down fails
 /// after this long at most (connection refused fails at once).
 const CONNECT_TIMEOUT: Duration = Duration::from_millis(250);
 /// How long one command may wait for its reply.
 const IO_TIMEOUT: Duration = Duration::from_secs(1);
-/// Idle connections kept for reuse.
-const POOL: usize = 16;
 /// A running handler's lease: renewed every 250 ms (the runtime's cancel check) by the
 /// instance running it; once it lapses the task is failed (its instance died).
 const LEASE_MS: u64 = 3_000;
@@ -42,10 +43,13 @@ const LOCK_MS: u64 = 2_000;
 /// store ([`RedisTaskStore`]) and as the bus that carries resource updates and registry
 /// changes between instances (see [`crate::cluster`]).
 ///
-/// Commands use blocking connections from a small pool, each with a 250 ms connect and a
-/// 1 s reply timeout: when Redis is unreachable, what needs it fails quickly (a task request
-/// gets `-32603`, a notification is sent to this instance's clients only) and the next use
-/// connects again. The bus runs on a thread of its own and resubscribes by itself.
+/// Requests' commands (tasks, the session directory) share one multiplexed async connection
+/// (redis-rs's `ConnectionManager`), made on first use in the Tokio runtime that serves the
+/// server (so a `Redis` belongs to that runtime), with a 250 ms connect and a 1 s reply
+/// timeout. When Redis is unreachable, what needs it fails quickly (a task request gets
+/// `-32603`) without holding a runtime thread, and the connection is made again by itself
+/// once Redis is back. The bus (pub/sub, and publishing changes in order) runs on threads
+/// of its own, with blocking connections, and reconnects by itself.
 #[derive(Clone)]
 pub struct Redis {
     inner: Arc<Inner>,
@@ -56,7 +60,10 @@ struct Inner {
     prefix: String,
     /// This process's id among the instances (64 random bits, hex).
     instance: String,
-    pool: Mutex<Vec<Connection>>,
+    /// Requests' commands: made on first use (it needs a runtime), then shared.
+    commands: tokio::sync::OnceCell<ConnectionManager>,
+    /// Changes to publish, in order, for the publisher thread (started on first use).
+    outgoing: OnceLock<Mutex<Sender<Pipeline>>>,
     tokens: AtomicU64,
 }
 
@@ -71,6 +78,13 @@ impl std::fmt::Debug for Redis {
 
 fn io_error(e: RedisError) -> io::Error {
     io::Error::other(e)
+}
+
+/// An error after which the same command is sent once more, at once: the connection was
+/// found dropped (Redis restarted), and the manager is already connecting again. A timeout
+/// is not retried (a hung Redis would double the wait).
+fn retryable(e: &RedisError) -> bool {
+    !e.is_timeout() && (e.is_connection_dropped() || e.is_io_error() || e.is_unrecoverable_error())
 }
 
 impl Redis {
@@ -91,7 +105,8 @@ impl Redis {
                 client,
                 prefix: prefix.to_owned(),
                 instance: format!("{instance:016x}"),
-                pool: Mutex::new(Vec::new()),
+                commands: tokio::sync::OnceCell::new(),
+                outgoing: OnceLock::new(),
                 tokens: AtomicU64::new(0),
             }),
         })
@@ -105,8 +120,9 @@ impl Redis {
     }
 
     /// Sends `PING`: whether Redis answers now.
-    pub fn ping(&self) -> io::Result<()> {
-        self.with(|c| ::redis::cmd("PING").query::<String>(c))
+    pub async fn ping(&self) -> io::Result<()> {
+        self.run(|mut c| async move { ::redis::cmd("PING").query_async::<String>(&mut c).await })
+            .await
             .map(drop)
     }
 
@@ -114,45 +130,79 @@ impl Redis {
         format!("{}:{rest}", self.inner.prefix)
     }
 
-    fn connect(&self) -> RedisResult<Connection> {
-        let conn = self
+    /// The shared async connection, made on first use. Made lazily, it connects on its
+    /// first command; one that failed to connect tries again on the next.
+    async fn commands(&self) -> io::Result<ConnectionManager> {
+        let manager = self
             .inner
-            .client
-            .get_connection_with_timeout(CONNECT_TIMEOUT)?;
-        conn.set_read_timeout(Some(IO_TIMEOUT))?;
-        conn.set_write_timeout(Some(IO_TIMEOUT))?;
-        Ok(conn)
+            .commands
+            .get_or_try_init(|| async {
+                let config = ConnectionManagerConfig::new()
+                    .set_connection_timeout(Some(CONNECT_TIMEOUT))
+                    .set_response_timeout(Some(IO_TIMEOUT))
+                    // A request waits for one attempt, not a series: it fails fast, and
+                    // the next one tries again.
+                    .set_number_of_retries(0);
+                ConnectionManager::new_lazy_with_config(self.inner.client.clone(), config)
+            })
+            .await
+            .map_err(io_error)?;
+        Ok(manager.clone())
     }
 
-    /// Runs `f` on a pooled connection; a connection that failed is dropped, not pooled. A
-    /// pooled one that Redis closed meanwhile (a restart) is replaced once, at once.
-    fn with<T>(&self, mut f: impl FnMut(&mut Connection) -> RedisResult<T>) -> io::Result<T> {
-        let pooled = lock(&self.inner.pool).pop();
-        let (conn, result) = match pooled {
-            Some(mut conn) => {
-                let result = f(&mut conn);
-                match result {
-                    Err(e) if e.is_connection_dropped() || e.is_io_error() => {
-                        let mut fresh = self.connect().map_err(io_error)?;
-                        let result = f(&mut fresh);
-                        (fresh, result)
-                    }
-                    result => (conn, result),
+    /// Runs `f` on the shared connection; once more at once when it found the connection
+    /// dropped (the second attempt waits for the new connection).
+    async fn run<T, F, Fut>(&self, f: F) -> io::Result<T>
+    where
+        F: Fn(ConnectionManager) -> Fut,
+        Fut: Future<Output = RedisResult<T>>,
+    {
+        let conn = self.commands().await?;
+        match f(conn.clone()).await {
+            Err(e) if retryable(&e) => f(conn).await.map_err(io_error),
+            result => result.map_err(io_error),
+        }
+    }
+
+    /// A blocking connection, for the bus's threads.
+    fn connect(&self) -> RedisResult<Connection> {
+        connect(&self.inner.client)
+    }
+}
+
+fn connect(client: &Client) -> RedisResult<Connection> {
+    let conn = client.get_connection_with_timeout(CONNECT_TIMEOUT)?;
+    conn.set_read_timeout(Some(IO_TIMEOUT))?;
+    conn.set_write_timeout(Some(IO_TIMEOUT))?;
+    Ok(conn)
+}
+
+/// The publisher thread: sends the changes this instance publishes, in order, on a blocking
+/// connection of its own (the caller, a handler, never waits for Redis); ends once the
+/// `Redis` is dropped. A change that cannot be sent is logged and dropped (it stands
+/// locally; see [`ChangeBus::publish`]).
+fn publisher(client: &Client, changes: &Receiver<Pipeline>) {
+    let mut kept: Option<Connection> = None;
+    while let Ok(pipe) = changes.recv() {
+        let mut sent = Ok(());
+        // Once more on a fresh connection when the kept one was dropped (a restart).
+        for _ in 0..2 {
+            let conn = match kept.take().map_or_else(|| connect(client), Ok) {
+                Ok(c) => kept.insert(c),
+                Err(e) => {
+                    sent = Err(e);
+                    break;
                 }
-            }
-            None => {
-                let mut conn = self.connect().map_err(io_error)?;
-                let result = f(&mut conn);
-                (conn, result)
-            }
-        };
-        if result.is_ok() {
-            let mut pool = lock(&self.inner.pool);
-            if pool.len() < POOL {
-                pool.push(conn);
+            };
+            sent = pipe.query::<()>(conn);
+            match &sent {
+                Err(e) if retryable(e) => kept = None,
+                _ => break,
             }
         }
-        result.map_err(io_error)
+        if let Err(e) = sent {
+            tracing::warn!(error = %e, "publishing a change to the other instances failed (Redis)");
+        }
     }
 }
 
@@ -209,6 +259,48 @@ redis.call('DEL', KEYS[1])
 return 1
 ";
 
+/// The edit script, hashed once.
+static WRITE_SCRIPT: LazyLock<Script> = LazyLock::new(|| Script::new(WRITE));
+
+/// A task's lock, as one edit holds it.
+struct Held<'a> {
+    redis: &'a Redis,
+    keys: &'a [String; 3],
+    token: String,
+}
+
+impl Held<'_> {
+    /// Writes `json` (unless empty) with `ttl` ms to live, takes or drops the lease, and
+    /// unlocks; `false` when the lock was no longer ours (nothing written).
+    async fn unlock(&self, json: &str, ttl: u64, lease: &str) -> io::Result<bool> {
+        let [lock_key, lease_key, task_key] = self.keys;
+        let instance = &self.redis.inner.instance;
+        self.redis
+            .run(|mut c| async move {
+                WRITE_SCRIPT
+                    .key(lock_key)
+                    .key(task_key)
+                    .key(lease_key)
+                    .arg(&self.token)
+                    .arg(json)
+                    .arg(ttl)
+                    .arg(lease)
+                    .arg(instance)
+                    .arg(LEASE_MS)
+                    .invoke_async(&mut c)
+                    .await
+            })
+            .await
+    }
+
+    /// Unlocks without writing; a failure is only logged (the lock lapses by itself).
+    async fn release(&self) {
+        if let Err(e) = self.unlock("", 0, "").await {
+            tracing::debug!(error = %e, "unlocking a task in Redis failed; its lock lapses");
+        }
+    }
+}
+
 impl RedisTaskStore {
     fn keys(&self, id: &str) -> [String; 3] {
         let task = self.redis.key(&format!("task:{{{id}}}"));
@@ -224,37 +316,56 @@ impl RedisTaskStore {
         Ok((!record.expired(SystemTime::now())).then_some(record))
     }
 
-    /// Takes the task's lock, reads it with whether its lease is alive, calls `edit`, writes
-    /// the record back when `edit` says so, and unlocks.
-    fn edit(
-        &self,
-        id: &str,
-        edit: &mut dyn FnMut(&mut TaskRecord, bool) -> bool,
-    ) -> io::Result<Option<TaskRecord>> {
-        if !plain_id(id) {
-            return Ok(None);
-        }
-        let [lock_key, lease_key, task_key] = self.keys(id);
+    /// The record (unexpired) and whether its lease is alive, in one round trip.
+    async fn read(&self, keys: &[String; 3]) -> io::Result<(Option<TaskRecord>, bool)> {
+        let [_, lease_key, task_key] = keys;
+        let (json, lease_alive): (Option<String>, bool) = self
+            .redis
+            .run(|mut c| async move {
+                ::redis::pipe()
+                    .get(task_key)
+                    .exists(lease_key)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok((Self::parse(json)?, lease_alive))
+    }
+
+    /// Takes task `keys`' lock, waiting for another instance's edit (they are short) up to
+    /// a little longer than its lock lives.
+    async fn lock<'a>(&'a self, keys: &'a [String; 3]) -> io::Result<Held<'a>> {
         let inner = &self.redis.inner;
         let token = format!(
             "{}-{}",
             inner.instance,
             inner.tokens.fetch_add(1, Ordering::Relaxed)
         );
-        // Edits are short: wait for another instance's, up to a little longer than its lock.
+        let lock_key = &keys[0];
         let mut waited = Duration::ZERO;
         loop {
-            let taken: Option<String> = self.redis.with(|c| {
-                ::redis::cmd("SET")
-                    .arg(&lock_key)
-                    .arg(&token)
-                    .arg("NX")
-                    .arg("PX")
-                    .arg(LOCK_MS)
-                    .query(c)
-            })?;
+            let taken: Option<String> = self
+                .redis
+                .run(|mut c| {
+                    let token = &token;
+                    async move {
+                        ::redis::cmd("SET")
+                            .arg(lock_key)
+                            .arg(token)
+                            .arg("NX")
+                            .arg("PX")
+                            .arg(LOCK_MS)
+                            .query_async(&mut c)
+                            .await
+                    }
+                })
+                .await?;
             if taken.is_some() {
-                break;
+                return Ok(Held {
+                    redis: &self.redis,
+                    keys,
+                    token,
+                });
             }
             if waited > Duration::from_millis(LOCK_MS + 500) {
                 return Err(io::Error::new(
@@ -263,44 +374,34 @@ impl RedisTaskStore {
                 ));
             }
             let pause = Duration::from_millis(2);
-            std::thread::sleep(pause);
+            tokio::time::sleep(pause).await;
             waited += pause;
         }
-        let unlock = |json: &str, ttl: u64, lease: &str| -> io::Result<bool> {
-            self.redis.with(|c| {
-                Script::new(WRITE)
-                    .key(&lock_key)
-                    .key(&task_key)
-                    .key(&lease_key)
-                    .arg(&token)
-                    .arg(json)
-                    .arg(ttl)
-                    .arg(lease)
-                    .arg(&inner.instance)
-                    .arg(LEASE_MS)
-                    .invoke(c)
-            })
-        };
-        let read: io::Result<(Option<String>, bool)> = self
-            .redis
-            .with(|c| ::redis::pipe().get(&task_key).exists(&lease_key).query(c));
-        let (json, lease_alive) = match read {
-            Ok(r) => r,
-            Err(e) => {
-                let _ = unlock("", 0, "");
-                return Err(e);
-            }
-        };
-        let mut record = match Self::parse(json) {
-            Ok(Some(r)) => r,
+    }
+
+    /// Takes the task's lock, reads it with whether its lease is alive, calls `edit`, writes
+    /// the record back when `edit` says so, and unlocks.
+    async fn edit(
+        &self,
+        id: &str,
+        edit: &mut (dyn FnMut(&mut TaskRecord, bool) -> bool + Send),
+    ) -> io::Result<Option<TaskRecord>> {
+        if !plain_id(id) {
+            return Ok(None);
+        }
+        let keys = self.keys(id);
+        let held = self.lock(&keys).await?;
+        let (record, lease_alive) = match self.read(&keys).await {
+            Ok((Some(record), alive)) => (record, alive),
             other => {
-                unlock("", 0, "")?;
-                return other;
+                held.release().await;
+                return other.map(|(none, _)| none);
             }
         };
+        let mut record = record;
         let was_leased = leased(&record);
         if !edit(&mut record, lease_alive) {
-            unlock("", 0, "")?;
+            held.release().await;
             return Ok(Some(record));
         }
         let json = serde_json::to_string(&record).map_err(io::Error::other)?;
@@ -309,7 +410,7 @@ impl RedisTaskStore {
             (true, false) => "drop",
             _ => "",
         };
-        if !unlock(&json, remaining_ms(&record), lease)? {
+        if !held.unlock(&json, remaining_ms(&record), lease).await? {
             return Err(io::Error::new(
                 io::ErrorKind::TimedOut,
                 "the task's lock lapsed during an edit",
@@ -317,10 +418,8 @@ impl RedisTaskStore {
         }
         Ok(Some(record))
     }
-}
 
-impl TaskStore for RedisTaskStore {
-    fn create(&self, record: &TaskRecord) -> io::Result<()> {
+    async fn create_async(&self, record: &TaskRecord) -> io::Result<()> {
         if !plain_id(&record.id) {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a task id"));
         }
@@ -342,7 +441,11 @@ impl TaskStore for RedisTaskStore {
                 .arg(LEASE_MS)
                 .ignore();
         }
-        let (created,): (Option<String>,) = self.redis.with(|c| pipe.query(c))?;
+        let pipe = &pipe;
+        let (created,): (Option<String>,) = self
+            .redis
+            .run(|mut c| async move { pipe.query_async(&mut c).await })
+            .await?;
         match created {
             Some(_) => Ok(()),
             None => Err(io::Error::new(
@@ -352,85 +455,118 @@ impl TaskStore for RedisTaskStore {
         }
     }
 
-    fn get(&self, id: &str) -> io::Result<Option<TaskRecord>> {
+    async fn get_async(&self, id: &str) -> io::Result<Option<TaskRecord>> {
         if !plain_id(id) {
             return Ok(None);
         }
-        let [_, lease_key, task_key] = self.keys(id);
-        let (json, lease_alive): (Option<String>, bool) = self
-            .redis
-            .with(|c| ::redis::pipe().get(&task_key).exists(&lease_key).query(c))?;
-        let record = Self::parse(json)?;
-        match record {
-            Some(r) if leased(&r) && !lease_alive => self.edit(id, &mut |task, alive| {
-                if !leased(task) || alive {
-                    return false;
-                }
-                task.status = Status::Failed;
-                task.updated_ms = now_ms();
-                task.call = None;
-                task.error = Some(ErrorRecord {
-                    code: crate::protocol::code::INTERNAL_ERROR,
-                    message: "The instance running this task stopped before it finished.".into(),
-                    data: None,
-                });
-                true
-            }),
-            other => Ok(other),
+        match self.read(&self.keys(id)).await? {
+            (Some(r), false) if leased(&r) => {
+                self.edit(id, &mut |task, alive| {
+                    if !leased(task) || alive {
+                        return false;
+                    }
+                    task.status = Status::Failed;
+                    task.updated_ms = now_ms();
+                    task.call = None;
+                    task.error = Some(ErrorRecord {
+                        code: crate::protocol::code::INTERNAL_ERROR,
+                        message: "The instance running this task stopped before it finished."
+                            .into(),
+                        data: None,
+                    });
+                    true
+                })
+                .await
+            }
+            (record, _) => Ok(record),
         }
     }
 
-    fn update(
-        &self,
-        id: &str,
-        edit: &mut dyn FnMut(&mut TaskRecord) -> bool,
-    ) -> io::Result<Option<TaskRecord>> {
-        self.edit(id, &mut |task, _| edit(task))
-    }
-
-    fn heartbeat(&self, id: &str) -> io::Result<()> {
+    async fn heartbeat_async(&self, id: &str) -> io::Result<()> {
         if !plain_id(id) {
             return Ok(());
         }
-        let [_, lease_key, _] = self.keys(id);
-        self.redis.with(|c| {
-            ::redis::cmd("SET")
-                .arg(&lease_key)
-                .arg(&self.redis.inner.instance)
-                .arg("PX")
-                .arg(LEASE_MS)
-                .query::<()>(c)
-        })
+        let [_, lease_key, _] = &self.keys(id);
+        let instance = &self.redis.inner.instance;
+        self.redis
+            .run(|mut c| async move {
+                ::redis::cmd("SET")
+                    .arg(lease_key)
+                    .arg(instance)
+                    .arg("PX")
+                    .arg(LEASE_MS)
+                    .query_async::<()>(&mut c)
+                    .await
+            })
+            .await
+    }
+}
+
+impl TaskStore for RedisTaskStore {
+    fn create<'a>(&'a self, record: &'a TaskRecord) -> StoreFuture<'a, ()> {
+        Box::pin(self.create_async(record))
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskRecord>> {
+        Box::pin(self.get_async(id))
+    }
+
+    fn update<'a>(
+        &'a self,
+        id: &'a str,
+        edit: TaskEdit<'a>,
+    ) -> StoreFuture<'a, Option<TaskRecord>> {
+        Box::pin(async move { self.edit(id, &mut |task, _| edit(task)).await })
+    }
+
+    fn heartbeat<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(self.heartbeat_async(id))
+    }
+}
+
+impl Redis {
+    fn session_key(&self, id: &str) -> String {
+        self.key(&format!("session:{{{id}}}"))
     }
 }
 
 impl SessionDirectory for Redis {
-    fn claim(&self, id: &str, addr: &str, ttl: Duration) -> io::Result<()> {
-        let key = self.key(&format!("session:{{{id}}}"));
-        let ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
-        self.with(|c| {
-            ::redis::cmd("SET")
-                .arg(&key)
-                .arg(addr)
-                .arg("PX")
-                .arg(ms)
-                .query::<()>(c)
+    fn claim<'a>(&'a self, id: &'a str, addr: &'a str, ttl: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let key = &self.session_key(id);
+            let ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+            self.run(|mut c| async move {
+                ::redis::cmd("SET")
+                    .arg(key)
+                    .arg(addr)
+                    .arg("PX")
+                    .arg(ms)
+                    .query_async::<()>(&mut c)
+                    .await
+            })
+            .await
         })
     }
 
-    fn owner(&self, id: &str) -> io::Result<Option<String>> {
-        if !plain_id(id) {
-            return Ok(None);
-        }
-        let key = self.key(&format!("session:{{{id}}}"));
-        self.with(|c| ::redis::cmd("GET").arg(&key).query(c))
+    fn owner<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<String>> {
+        Box::pin(async move {
+            if !plain_id(id) {
+                return Ok(None);
+            }
+            let key = &self.session_key(id);
+            self.run(|mut c| async move { ::redis::cmd("GET").arg(key).query_async(&mut c).await })
+                .await
+        })
     }
 
-    fn release(&self, id: &str) {
-        let key = self.key(&format!("session:{{{id}}}"));
-        if let Err(e) = self.with(|c| ::redis::cmd("DEL").arg(&key).query::<()>(c)) {
-            tracing::debug!(session = id, error = %e, "releasing a session in Redis failed");
-        }
+    fn release<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let key = &self.session_key(id);
+            self.run(
+                |mut c| async move { ::redis::cmd("DEL").arg(key).query_async::<()>(&mut c).await },
+            )
+            .await
+        })
     }
 }
 
@@ -478,8 +614,19 @@ impl ChangeBus for Redis {
             }
         }
         pipe.publish(channel, payload).ignore();
-        if let Err(e) = self.with(|c| pipe.query::<()>(c)) {
-            tracing::warn!(error = %e, "publishing a change to the other instances failed (Redis)");
+        let outgoing = self.inner.outgoing.get_or_init(|| {
+            let (send, receive) = std::sync::mpsc::channel();
+            let client = self.inner.client.clone();
+            let spawned = std::thread::Builder::new()
+                .name("toolidl-redis-publish".into())
+                .spawn(move || publisher(&client, &receive));
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "cannot start the Redis publisher thread");
+            }
+            Mutex::new(send)
+        });
+        if lock(outgoing).send(pipe).is_err() {
+            tracing::warn!("publishing a change to the other instances failed (no publisher)");
         }
     }
 
@@ -509,9 +656,9 @@ impl Redis {
                 pubsub.subscribe(&channel)?;
                 pubsub.set_read_timeout(Some(Duration::from_millis(500)))?;
                 // Subscribed first, then read: nothing published in between is missed.
-                let names: Vec<String> = self
-                    .with(|c| ::redis::cmd("SMEMBERS").arg(self.key("services")).query(c))
-                    .map_err(|e| RedisError::from(io::Error::other(e)))?;
+                let names: Vec<String> = ::redis::cmd("SMEMBERS")
+                    .arg(self.key("services"))
+                    .query(&mut self.connect()?)?;
                 if down {
                     tracing::info!("the Redis bus is connected again");
                 }
@@ -580,23 +727,28 @@ mod tests {
             return;
         };
         let url = server.url();
-        crate::tasks::suite::run(&move || Arc::new(Redis::open(&url).unwrap().task_store()));
+        crate::tasks::suite::run(Arc::new(move || {
+            Arc::new(Redis::open(&url).unwrap().task_store())
+        }));
     }
 
-    #[test]
-    fn a_task_whose_lease_lapsed_reads_as_failed_and_a_heartbeat_keeps_it() {
+    #[tokio::test]
+    async fn a_task_whose_lease_lapsed_reads_as_failed_and_a_heartbeat_keeps_it() {
         let Some(server) = crate::cluster::testing::RedisServer::start() else {
             return;
         };
         let store = Redis::open(&server.url()).unwrap().task_store();
         let other = Redis::open(&server.url()).unwrap().task_store();
-        store.create(&record("ab", 60_000)).unwrap();
+        store.create(&record("ab", 60_000)).await.unwrap();
         // The running instance renews its lease; another reads the task as working.
-        store.heartbeat("ab").unwrap();
-        assert_eq!(other.get("ab").unwrap().unwrap().status, Status::Working);
+        store.heartbeat("ab").await.unwrap();
+        assert_eq!(
+            other.get("ab").await.unwrap().unwrap().status,
+            Status::Working
+        );
         // The lease lapses (its instance died): the next read, anywhere, fails the task.
         server.command(&["DEL", "toolidl:task:{ab}:lease"]);
-        let failed = other.get("ab").unwrap().unwrap();
+        let failed = other.get("ab").await.unwrap().unwrap();
         assert_eq!(failed.status, Status::Failed);
         let error = failed.error.unwrap();
         assert_eq!(error.code, -32603);
@@ -604,13 +756,16 @@ mod tests {
             error.message,
             "The instance running this task stopped before it finished."
         );
-        assert_eq!(store.get("ab").unwrap().unwrap().status, Status::Failed);
+        assert_eq!(
+            store.get("ab").await.unwrap().unwrap().status,
+            Status::Failed
+        );
         // A task waiting for input has no handler running, and so no lease.
         let mut waiting = record("ac", 60_000);
         waiting.status = Status::InputRequired;
-        store.create(&waiting).unwrap();
+        store.create(&waiting).await.unwrap();
         assert_eq!(
-            other.get("ac").unwrap().unwrap().status,
+            other.get("ac").await.unwrap().unwrap().status,
             Status::InputRequired
         );
         // Records expire in Redis with their task.
@@ -621,22 +776,47 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_store_fails_quickly_while_redis_is_down_and_recovers() {
+    #[tokio::test]
+    async fn a_store_fails_quickly_while_redis_is_down_and_recovers() {
         let Some(mut server) = crate::cluster::testing::RedisServer::start() else {
             return;
         };
         let store = Redis::open(&server.url()).unwrap().task_store();
-        store.create(&record("ad", 60_000)).unwrap();
+        store.create(&record("ad", 60_000)).await.unwrap();
         server.stop();
         let started = std::time::Instant::now();
-        assert!(store.get("ad").is_err());
+        assert!(store.get("ad").await.is_err());
         assert!(started.elapsed() < Duration::from_secs(2));
         server.restart();
         // Redis restarted empty: the pool's dead connection is replaced at once.
-        assert!(store.get("ad").unwrap().is_none());
-        store.create(&record("ad", 60_000)).unwrap();
-        assert!(store.get("ad").unwrap().is_some());
+        assert!(store.get("ad").await.unwrap().is_none());
+        store.create(&record("ad", 60_000)).await.unwrap();
+        assert!(store.get("ad").await.unwrap().is_some());
+        // Restarted between two requests: the first one after finds its connection dropped
+        // and is sent again on a new one, rather than failing.
+        server.restart();
+        assert!(store.get("ad").await.unwrap().is_none());
+    }
+
+    /// A request waiting on a Redis that does not answer holds no runtime thread: on a
+    /// runtime of one thread, other work goes on meanwhile.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_request_waiting_on_redis_leaves_the_thread_free() {
+        let Some(server) = crate::cluster::testing::RedisServer::start() else {
+            return;
+        };
+        let store = Arc::new(Redis::open(&server.url()).unwrap().task_store());
+        store.create(&record("ae", 60_000)).await.unwrap();
+        server.pause();
+        let waiting = {
+            let store = store.clone();
+            tokio::spawn(async move { store.get("ae").await.map(|r| r.is_some()) })
+        };
+        // The runtime's only thread polls the request, then comes back here.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(!waiting.is_finished(), "the request blocked the thread");
+        server.resume();
+        assert!(waiting.await.unwrap().unwrap());
     }
 
     #[test]

@@ -63,6 +63,27 @@ impl RedisServer {
         }
     }
 
+    /// Freezes the server (SIGSTOP): connections stay open, nothing is answered.
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets a paused server go on (SIGCONT).
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
+        if let Some(child) = &self.child {
+            let sent = Command::new("kill")
+                .arg(signal)
+                .arg(child.id().to_string())
+                .status()
+                .unwrap();
+            assert!(sent.success(), "kill {signal}");
+        }
+    }
+
     /// Starts it again, empty, on the same port.
     pub fn restart(&mut self) {
         self.stop();

@@ -403,7 +403,9 @@ impl Connection {
             "subscriptions/listen" => return self.listen(id, &p, &registry),
             "resources/subscribe" => self.subscribe(&p, &registry),
             "resources/unsubscribe" => self.unsubscribe(&p),
-            "tasks/get" | "tasks/update" | "tasks/cancel" => self.task_method(method, &p),
+            "tasks/get" | "tasks/update" | "tasks/cancel" => {
+                return self.task_method(id, rev, method, p);
+            }
             _ => Err(RpcError::new(
                 code::METHOD_NOT_FOUND,
                 format!("Method not found: {method}"),

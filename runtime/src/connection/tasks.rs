@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 
 use super::drive::{CatchUnwind, Panicked, report_panic};
 use super::params::Params;
-use super::{Connection, Reply, plain};
+use super::{Connection, plain};
 use crate::context::RequestContext;
 use crate::output::{Body, finish_result, render_tool_result};
 use crate::peer::{CallState, ConnShared, NO_LOGS, lock};
@@ -107,10 +107,10 @@ impl Connection {
                 }
             }
         }
-        let tasks = &self.server.shared.tasks;
+        let server = self.server.clone();
         let now = now_ms();
         let record = TaskRecord {
-            id: tasks.new_id(),
+            id: server.shared.tasks.new_id(),
             status: Status::Working,
             created_ms: now,
             updated_ms: now,
@@ -123,99 +123,147 @@ impl Connection {
             call: Some(call),
             owner: requester(),
         };
-        if let Err(e) = tasks.store.create(&record) {
-            tracing::error!(request = %state.request_id, error = %e, "a task could not be stored");
-            return self.answer(
-                &state,
-                Err(RpcError::internal(
+        let request_id = state.request_id.clone();
+        let created: BoxFuture<Result<Body, RpcError>> = Box::pin(async move {
+            if let Err(e) = server.shared.tasks.store.create(&record).await {
+                tracing::error!(request = %request_id, error = %e, "a task could not be stored");
+                return Err(RpcError::internal(
                     "Server busy: the task could not be stored.",
-                )),
-            );
-        }
-        let created = match ready {
-            Some(outcome) => settle(&self.server, &record.id, outcome, &quiet).unwrap_or(record),
-            None => {
-                run(&self.server, record.id.clone(), fut, quiet);
-                record
+                ));
             }
-        };
-        let mut json = task_json(&created, false);
-        json.shift_insert(0, "resultType".into(), "task".into());
-        let body = Body {
-            json: Value::Object(json).to_string(),
-            has_meta: false,
-        };
-        self.answer(&state, Ok(body));
+            let created = match ready {
+                Some(outcome) => settle(&server, &record.id, outcome, &quiet)
+                    .await
+                    .unwrap_or(record),
+                None => {
+                    run(&server, record.id.clone(), fut, quiet);
+                    record
+                }
+            };
+            let mut json = task_json(&created, false);
+            json.shift_insert(0, "resultType".into(), "task".into());
+            Ok(Body {
+                json: Value::Object(json).to_string(),
+                has_meta: false,
+            })
+        });
+        self.drive(state, created, self.task_answer());
     }
 
     fn answer(&self, state: &CallState, body: Result<Body, RpcError>) {
-        let message = match body {
-            Ok(b) => result_message(
-                &state.request_id,
-                &finish_result(b, state.revision, None, &self.server.shared.info_json),
-            ),
-            Err(e) => crate::protocol::error_message(&state.request_id, &e),
-        };
+        let message = self.task_answer()(Ok(body), state);
         self.emit(message);
     }
 
-    /// `tasks/get`, `tasks/update`, `tasks/cancel`.
-    pub(super) fn task_method(&self, method: &str, p: &Params<'_>) -> Result<Reply, RpcError> {
-        let capabilities = p.meta.as_ref().and_then(|m| m.client_capabilities.as_ref());
-        if !declares_tasks(capabilities) {
-            return Err(missing_tasks_capability(method));
-        }
-        let id = p
-            .task_id
-            .as_deref()
-            .ok_or_else(|| RpcError::invalid_params("Invalid params: taskId is required."))?;
-        // Another principal's task is answered as an unknown one: its id tells nothing.
-        let no_task = || RpcError::invalid_params(format!("Invalid params: no task {id}."));
-        let tasks = &self.server.shared.tasks;
-        let requester = requester();
-        let requester = requester.as_deref();
-        match method {
-            "tasks/get" => {
-                let record = tasks
-                    .get(id)?
-                    .filter(|t| visible(t, requester))
-                    .ok_or_else(no_task)?;
-                let json = Value::Object(task_json(&record, true)).to_string();
-                Ok(Reply(plain(&json), false))
-            }
-            "tasks/update" => {
-                let responses = p
-                    .input_responses
-                    .as_ref()
-                    .and_then(Value::as_object)
-                    .ok_or_else(|| {
-                        RpcError::invalid_params(
-                            "Invalid params: inputResponses must be an object.",
-                        )
-                    })?;
-                self.update_task(id, responses, requester)?
-                    .ok_or_else(no_task)?;
-                Ok(Reply(plain("{}"), false))
-            }
-            _ => {
-                cancel(&self.server, id, requester)?.ok_or_else(no_task)?;
-                Ok(Reply(plain("{}"), false))
+    /// Renders a task request's outcome as its reply (a task's store calls may wait on the
+    /// network: the reply may come later).
+    fn task_answer(
+        &self,
+    ) -> impl FnOnce(Result<Result<Body, RpcError>, Panicked>, &CallState) -> String + Send + 'static
+    {
+        let server = self.server.clone();
+        move |outcome, state| {
+            let body =
+                outcome.unwrap_or_else(|Panicked| Err(RpcError::internal("Internal error.")));
+            match body {
+                Ok(b) => result_message(
+                    &state.request_id,
+                    &finish_result(b, state.revision, None, &server.shared.info_json),
+                ),
+                Err(e) => crate::protocol::error_message(&state.request_id, &e),
             }
         }
     }
 
-    /// `tasks/update`: answers to open requests are kept (others ignored); once none is
-    /// open, the handler is called again, here, with the round's answers and its
-    /// `requestState`. `None` for an unknown task, or another principal's.
-    fn update_task(
-        &self,
-        id: &str,
-        responses: &Map<String, Value>,
-        requester: Option<&str>,
-    ) -> Result<Option<()>, RpcError> {
-        let mut resume = None;
-        let mut foreign = false;
-        let record = self.server.shared.tasks.update(id, |task| {
+    /// `tasks/get`, `tasks/update`, `tasks/cancel`.
+    pub(super) fn task_method(&self, id: &str, rev: Revision, method: &str, mut p: Params<'_>) {
+        let checked = (|| {
+            let capabilities = p.meta.as_ref().and_then(|m| m.client_capabilities.as_ref());
+            if !declares_tasks(capabilities) {
+                return Err(missing_tasks_capability(method));
+            }
+            let task = p
+                .task_id
+                .clone()
+                .ok_or_else(|| RpcError::invalid_params("Invalid params: taskId is required."))?;
+            let responses = match method {
+                "tasks/update" => Some(
+                    p.input_responses
+                        .take()
+                        .and_then(|r| match r {
+                            Value::Object(map) => Some(map),
+                            _ => None,
+                        })
+                        .ok_or_else(|| {
+                            RpcError::invalid_params(
+                                "Invalid params: inputResponses must be an object.",
+                            )
+                        })?,
+                ),
+                _ => None,
+            };
+            let ctx = self.context(id, rev, &mut p)?;
+            Ok((task.into_owned(), responses, ctx))
+        })();
+        let (task, responses, ctx) = match checked {
+            Ok(c) => c,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let server = self.server.clone();
+        let conn = self.shared.clone();
+        let method = method.to_owned();
+        let requester = requester();
+        let state = ctx.state.clone();
+        drop(ctx);
+        let fut: BoxFuture<Result<Body, RpcError>> = Box::pin(async move {
+            let requester = requester.as_deref();
+            // Another principal's task is answered as an unknown one: its id tells nothing.
+            let no_task = || RpcError::invalid_params(format!("Invalid params: no task {task}."));
+            match (method.as_str(), responses) {
+                ("tasks/get", _) => {
+                    let record = server
+                        .shared
+                        .tasks
+                        .get(&task)
+                        .await?
+                        .filter(|t| visible(t, requester))
+                        .ok_or_else(no_task)?;
+                    Ok(plain(&Value::Object(task_json(&record, true)).to_string()))
+                }
+                (_, Some(responses)) => {
+                    update_task(&server, &conn, &task, &responses, requester)
+                        .await?
+                        .ok_or_else(no_task)?;
+                    Ok(plain("{}"))
+                }
+                _ => {
+                    cancel(&server, &task, requester)
+                        .await?
+                        .ok_or_else(no_task)?;
+                    Ok(plain("{}"))
+                }
+            }
+        });
+        self.drive(state, fut, self.task_answer());
+    }
+}
+
+/// `tasks/update`: answers to open requests are kept (others ignored); once none is
+/// open, the handler is called again, here, with the round's answers and its
+/// `requestState`. `None` for an unknown task, or another principal's.
+async fn update_task(
+    server: &Server,
+    conn: &ConnShared,
+    id: &str,
+    responses: &Map<String, Value>,
+    requester: Option<&str>,
+) -> Result<Option<()>, RpcError> {
+    let mut resume = None;
+    let mut foreign = false;
+    let record = server
+        .shared
+        .tasks
+        .update(id, |task| {
             resume = None;
             foreign = !visible(task, requester);
             if foreign
@@ -241,34 +289,34 @@ impl Connection {
                 ));
             }
             true
-        })?;
-        if record.is_none() || foreign {
-            return Ok(None);
-        }
-        let Some((answers, request_state, call)) = resume else {
-            return Ok(Some(()));
-        };
-        let state = detached_state(
-            &self.shared,
-            &call,
-            Some(Value::Object(answers)),
-            request_state,
-        );
-        let registry = self.server.registry();
+        })
+        .await?;
+    if record.is_none() || foreign {
+        return Ok(None);
+    }
+    let Some((answers, request_state, call)) = resume else {
+        return Ok(Some(()));
+    };
+    let state = detached_state(conn, &call, Some(Value::Object(answers)), request_state);
+    let started = {
+        let registry = server.registry();
         let tool = registry.tool(&call.tool);
         let args = RawValue::from_string(call.arguments.clone());
         match (tool, args) {
             (Some((service, tool)), Ok(args)) => {
-                let fut = start_handler(&self.server, service, tool, &args, &state);
-                run(&self.server, id.to_owned(), fut, state);
+                Some(start_handler(server, service, tool, &args, &state))
             }
-            _ => {
-                tracing::error!(task = id, tool = %call.tool, "a task's tool is no longer served");
-                settle_error(&self.server, id, RpcError::internal("Internal error."));
-            }
+            _ => None,
         }
-        Ok(Some(()))
+    };
+    match started {
+        Some(fut) => run(server, id.to_owned(), fut, state),
+        None => {
+            tracing::error!(task = id, tool = %call.tool, "a task's tool is no longer served");
+            settle_error(server, id, RpcError::internal("Internal error.")).await;
+        }
     }
+    Ok(Some(()))
 }
 
 /// Calls the handler; a panic while starting it is a future that fails.
@@ -350,11 +398,11 @@ fn run(server: &Server, id: String, fut: BoxFuture<ToolResult>, state: Arc<CallS
         lock(&server.shared.tasks.running).remove(&id);
         match outcome {
             Some(Ok(result)) => {
-                settle(&server, &id, Ok(result), &state);
+                settle(&server, &id, Ok(result), &state).await;
             }
             Some(Err(payload)) => {
                 report_panic(&state.request_id, payload.as_ref());
-                settle(&server, &id, Err(Panicked), &state);
+                settle(&server, &id, Err(Panicked), &state).await;
             }
             None => tracing::debug!(task = %id, "task cancelled"),
         }
@@ -376,10 +424,10 @@ async fn cancelled_elsewhere(server: &Server, id: &str) {
             return std::future::pending().await;
         };
         sleep.await;
-        if let Err(e) = store.heartbeat(id) {
+        if let Err(e) = store.heartbeat(id).await {
             tracing::debug!(task = id, error = %e, "renewing the task's claim failed");
         }
-        match store.get(id) {
+        match store.get(id).await {
             Ok(Some(task)) if !task.is_terminal() => {}
             Ok(_) => return,
             Err(_) => {}
@@ -395,7 +443,7 @@ async fn cancelled_elsewhere(_: &Server, _: &str) {
 /// Records a handler's outcome: `input_required` parks the task, a result completes it
 /// (a tool error too: `isError` is a result), a protocol error or a panic fails it. A task
 /// already terminal (cancelled) is left as it is. Returns the record as left.
-fn settle(
+async fn settle(
     server: &Server,
     id: &str,
     outcome: Result<ToolResult, Panicked>,
@@ -416,7 +464,7 @@ fn settle(
         },
         Err(Panicked) => Outcome::Failed(RpcError::internal("Internal error.")),
     };
-    let updated = server.shared.tasks.update(id, |task| {
+    let edit = |task: &mut TaskRecord| {
         if task.status.is_terminal() {
             return false;
         }
@@ -446,7 +494,8 @@ fn settle(
             task.call = None;
         }
         true
-    });
+    };
+    let updated = server.shared.tasks.update(id, edit).await;
     updated.ok().flatten()
 }
 
@@ -458,8 +507,8 @@ enum Outcome {
     Taken,
 }
 
-fn settle_error(server: &Server, id: &str, e: RpcError) {
-    let _ = server.shared.tasks.update(id, |task| {
+async fn settle_error(server: &Server, id: &str, e: RpcError) {
+    let edit = |task: &mut TaskRecord| {
         if task.status.is_terminal() {
             return false;
         }
@@ -472,16 +521,21 @@ fn settle_error(server: &Server, id: &str, e: RpcError) {
             data: e.data.clone(),
         });
         true
-    });
+    };
+    let _ = server.shared.tasks.update(id, edit).await;
 }
 
 /// `tasks/cancel`: a task not yet terminal becomes `cancelled` and its handler is cancelled
 /// (here at once; in another process sharing the store, when it next checks); a terminal one
 /// is left as it is. `None` for an unknown task, or another principal's.
-fn cancel(server: &Server, id: &str, requester: Option<&str>) -> Result<Option<()>, RpcError> {
+async fn cancel(
+    server: &Server,
+    id: &str,
+    requester: Option<&str>,
+) -> Result<Option<()>, RpcError> {
     let tasks = &server.shared.tasks;
     let mut foreign = false;
-    let record = tasks.update(id, |task| {
+    let edit = |task: &mut TaskRecord| {
         foreign = !visible(task, requester);
         if foreign || task.status.is_terminal() {
             return false;
@@ -493,7 +547,8 @@ fn cancel(server: &Server, id: &str, requester: Option<&str>) -> Result<Option<(
         task.request_state = None;
         task.call = None;
         true
-    })?;
+    };
+    let record = tasks.update(id, edit).await?;
     if record.is_none() || foreign {
         return Ok(None);
     }

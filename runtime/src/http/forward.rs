@@ -50,13 +50,13 @@ pub(crate) async fn elsewhere<B: RequestBody>(
     }
     let id = headers::value(parts, "mcp-session-id")??;
     if state.sessions.get(id).is_some() {
-        directory.claim(id);
+        directory.claim(id).await;
         return None;
     }
     if parts.headers.contains_key(FORWARDED) {
         return None;
     }
-    let owner = match directory.owner(id) {
+    let owner = match directory.owner(id).await {
         Ok(Some(owner)) if owner != directory.addr() => owner,
         Ok(_) => return None,
         Err(e) => {
@@ -100,7 +100,7 @@ pub(crate) async fn elsewhere<B: RequestBody>(
         Err(e) => {
             // Its holder is gone, and the session with it.
             tracing::info!(session = id, holder = %owner, error = %e, "the instance holding a session cannot be reached; the session is gone");
-            directory.release(id);
+            directory.release(id).await;
             None
         }
     }

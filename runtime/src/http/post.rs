@@ -352,7 +352,7 @@ pub(crate) async fn post<B: RequestBody>(
             return alone(state, &text, &p, permit, assume, events_ok, false).await;
         }
         match headers::value(&parts, "mcp-session-id") {
-            None if initialize => open_session(state, &text, &p, &parts),
+            None if initialize => open_session(state, &text, &p, &parts).await,
             None => {
                 let e = RpcError::new(
                     code::INVALID_REQUEST,
@@ -468,7 +468,12 @@ async fn alone(
 
 /// `initialize` without a session: a new connection; on success it becomes a session and
 /// its id goes out in `Mcp-Session-Id`.
-fn open_session(state: &Arc<State>, text: &str, p: &Peek<'_>, parts: &Parts) -> Response<Out> {
+async fn open_session(
+    state: &Arc<State>,
+    text: &str,
+    p: &Peek<'_>,
+    parts: &Parts,
+) -> Response<Out> {
     let (conn, outbox) = Connection::new(&state.server, state.runtime.clone());
     let (tx, mut rx) = mpsc::unbounded_channel();
     hand_over(p, || conn.handle_routed(text, tx));
@@ -514,7 +519,8 @@ fn open_session(state: &Arc<State>, text: &str, p: &Peek<'_>, parts: &Parts) -> 
     }
     #[cfg(feature = "redis")]
     if let Some(directory) = &state.directory {
-        directory.claim(&id);
+        // Before the client has the id: its next request may reach another instance.
+        directory.claim(&id).await;
     }
     let mut r = body::json(status, reply.text);
     if let Ok(v) = header::HeaderValue::from_str(&id) {

@@ -135,8 +135,15 @@ pub(crate) fn delete(state: &Arc<State>, parts: &Parts) -> Response<Out> {
         s.end();
     }
     #[cfg(feature = "redis")]
-    if let Some(directory) = &state.directory {
-        directory.release(&session.id);
+    if state.directory.is_some() {
+        // Answered at once; Redis forgets the session meanwhile.
+        let state = state.clone();
+        let id = session.id.clone();
+        tokio::spawn(async move {
+            if let Some(directory) = &state.directory {
+                directory.release(&id).await;
+            }
+        });
     }
     body::empty(StatusCode::NO_CONTENT)
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
-use super::{TaskRecord, TaskStore};
+use super::{StoreFuture, TaskEdit, TaskRecord, TaskStore};
 
 /// Expired files are swept on every this many creations (by the process that creates).
 const SWEEP_EVERY: u64 = 64;
@@ -128,8 +128,8 @@ fn tempfile_in(dir: &Path, id: &str) -> io::Result<(PathBuf, File)> {
     Ok((path, file))
 }
 
-impl TaskStore for DirTaskStore {
-    fn create(&self, record: &TaskRecord) -> io::Result<()> {
+impl DirTaskStore {
+    fn create_now(&self, record: &TaskRecord) -> io::Result<()> {
         let path = self
             .file(&record.id)
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a task id"))?;
@@ -142,18 +142,14 @@ impl TaskStore for DirTaskStore {
         self.write(&path, record)
     }
 
-    fn get(&self, id: &str) -> io::Result<Option<TaskRecord>> {
+    fn get_now(&self, id: &str) -> io::Result<Option<TaskRecord>> {
         match self.file(id) {
             Some(path) => Self::read(&path),
             None => Ok(None),
         }
     }
 
-    fn update(
-        &self,
-        id: &str,
-        edit: &mut dyn FnMut(&mut TaskRecord) -> bool,
-    ) -> io::Result<Option<TaskRecord>> {
+    fn update_now(&self, id: &str, edit: TaskEdit<'_>) -> io::Result<Option<TaskRecord>> {
         let Some(path) = self.file(id) else {
             return Ok(None);
         };
@@ -165,6 +161,26 @@ impl TaskStore for DirTaskStore {
             self.write(&path, &record)?;
         }
         Ok(Some(record))
+    }
+}
+
+// A local file system answers in microseconds (the lock is held for one read and one
+// rename): the work is done at once and the futures are ready.
+impl TaskStore for DirTaskStore {
+    fn create<'a>(&'a self, record: &'a TaskRecord) -> StoreFuture<'a, ()> {
+        Box::pin(std::future::ready(self.create_now(record)))
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskRecord>> {
+        Box::pin(std::future::ready(self.get_now(id)))
+    }
+
+    fn update<'a>(
+        &'a self,
+        id: &'a str,
+        edit: TaskEdit<'a>,
+    ) -> StoreFuture<'a, Option<TaskRecord>> {
+        Box::pin(std::future::ready(self.update_now(id, edit)))
     }
 }
 
@@ -180,8 +196,8 @@ mod tests {
         let store = DirTaskStore::open(dir.path()).unwrap();
         for id in ["", "../x", "a/b", ".lock", "ABC", "a.json", &"a".repeat(65)] {
             assert!(store.file(id).is_none(), "{id}");
-            assert!(store.get(id).unwrap().is_none());
-            assert!(store.create(&record(id, 1000)).is_err());
+            assert!(store.get_now(id).unwrap().is_none());
+            assert!(store.create_now(&record(id, 1000)).is_err());
         }
         assert!(store.file("0123456789abcdef").is_some());
     }
@@ -190,8 +206,8 @@ mod tests {
     fn expired_files_are_swept() {
         let dir = tempfile::tempdir().unwrap();
         let store = DirTaskStore::open(dir.path()).unwrap();
-        store.create(&record("aa", 60_000)).unwrap();
-        store.create(&record("bb", 0)).unwrap();
+        store.create_now(&record("aa", 60_000)).unwrap();
+        store.create_now(&record("bb", 0)).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(5));
         store.sweep().unwrap();
         assert!(!dir.path().join("bb.json").exists());

@@ -5,7 +5,7 @@ use std::io;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
-use super::{TaskRecord, TaskStore};
+use super::{StoreFuture, TaskEdit, TaskRecord, TaskStore};
 
 /// The default store: a map in the process, at most `capacity` unexpired tasks (10 000 by
 /// default). Expired tasks are dropped when a task is created.
@@ -40,8 +40,8 @@ impl Default for MemoryTaskStore {
     }
 }
 
-impl TaskStore for MemoryTaskStore {
-    fn create(&self, record: &TaskRecord) -> io::Result<()> {
+impl MemoryTaskStore {
+    fn create_now(&self, record: &TaskRecord) -> io::Result<()> {
         let now = SystemTime::now();
         let mut tasks = self.lock();
         tasks.retain(|_, t| !t.expired(now));
@@ -52,26 +52,36 @@ impl TaskStore for MemoryTaskStore {
         Ok(())
     }
 
-    fn get(&self, id: &str) -> io::Result<Option<TaskRecord>> {
-        let now = SystemTime::now();
-        Ok(self.lock().get(id).filter(|t| !t.expired(now)).cloned())
-    }
-
-    fn update(
-        &self,
-        id: &str,
-        edit: &mut dyn FnMut(&mut TaskRecord) -> bool,
-    ) -> io::Result<Option<TaskRecord>> {
+    fn update_now(&self, id: &str, edit: TaskEdit<'_>) -> Option<TaskRecord> {
         let now = SystemTime::now();
         let mut tasks = self.lock();
-        let Some(task) = tasks.get_mut(id).filter(|t| !t.expired(now)) else {
-            return Ok(None);
-        };
+        let task = tasks.get_mut(id).filter(|t| !t.expired(now))?;
         let mut edited = task.clone();
         if edit(&mut edited) {
             *task = edited.clone();
         }
-        Ok(Some(edited))
+        Some(edited)
+    }
+}
+
+// Everything is done at once, under the map's lock: the futures are ready.
+impl TaskStore for MemoryTaskStore {
+    fn create<'a>(&'a self, record: &'a TaskRecord) -> StoreFuture<'a, ()> {
+        Box::pin(std::future::ready(self.create_now(record)))
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskRecord>> {
+        let now = SystemTime::now();
+        let found = self.lock().get(id).filter(|t| !t.expired(now)).cloned();
+        Box::pin(std::future::ready(Ok(found)))
+    }
+
+    fn update<'a>(
+        &'a self,
+        id: &'a str,
+        edit: TaskEdit<'a>,
+    ) -> StoreFuture<'a, Option<TaskRecord>> {
+        Box::pin(std::future::ready(Ok(self.update_now(id, edit))))
     }
 
     fn is_shared(&self) -> bool {

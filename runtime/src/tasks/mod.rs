@@ -17,7 +17,9 @@ mod policy;
 #[cfg(test)]
 pub(crate) mod suite;
 
+use std::future::Future;
 use std::io;
+use std::pin::Pin;
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
@@ -28,29 +30,36 @@ pub use memory::MemoryTaskStore;
 pub use policy::{TASKS_EXTENSION, TaskInput, TaskSupport};
 pub(crate) use policy::{TaskTool, Tasks};
 
+/// What a [`TaskStore`] method returns: a boxed future, so the trait stays usable as
+/// `Arc<dyn TaskStore>` (a store over the network awaits its replies without holding a
+/// runtime thread).
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = io::Result<T>> + Send + 'a>>;
+
+/// The edit [`TaskStore::update`] applies: `true` writes the record back.
+pub type TaskEdit<'a> = &'a mut (dyn FnMut(&mut TaskRecord) -> bool + Send);
+
 /// A store of task records, shared by every connection of a server (and, for a shared
 /// store, by every process that opens it).
 ///
-/// Methods are called on the runtime's threads while a request is handled: keep them short
-/// (a local file, an in-memory map, a round trip to a nearby database). Expired records
-/// (see [`TaskRecord::expired`]) must read as absent; removing them is up to the store.
+/// Methods are awaited while a request is handled. A store whose work is local and short
+/// (an in-memory map, a local file) does it at once and returns a ready future
+/// ([`std::future::ready`]); one that waits on the network awaits its replies. Expired
+/// records (see [`TaskRecord::expired`]) must read as absent; removing them is up to the
+/// store.
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores a new task. The id is fresh (128 random bits). Fails when the store cannot
     /// take more tasks; the call that would have created it gets `-32603`.
-    fn create(&self, record: &TaskRecord) -> io::Result<()>;
+    fn create<'a>(&'a self, record: &'a TaskRecord) -> StoreFuture<'a, ()>;
 
     /// The unexpired task `id`, if any.
-    fn get(&self, id: &str) -> io::Result<Option<TaskRecord>>;
+    fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskRecord>>;
 
     /// Atomically with respect to every other `update` (of any process sharing the store):
     /// reads task `id`, calls `edit` on it and writes it back when `edit` returns `true`.
     /// Returns the record as left, or `None` for an unknown or expired id (then `edit` is
     /// not called).
-    fn update(
-        &self,
-        id: &str,
-        edit: &mut dyn FnMut(&mut TaskRecord) -> bool,
-    ) -> io::Result<Option<TaskRecord>>;
+    fn update<'a>(&'a self, id: &'a str, edit: TaskEdit<'a>)
+    -> StoreFuture<'a, Option<TaskRecord>>;
 
     /// Whether other processes may change records (default `true`). A process running a
     /// task's handler then checks the store now and then, so that a `tasks/cancel`
@@ -62,9 +71,9 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Called every 250 ms, while its handler runs, by the process running task `id` (of
     /// a shared store): a store that fails the tasks of processes that died renews the
     /// process's claim here. The default does nothing.
-    fn heartbeat(&self, id: &str) -> io::Result<()> {
+    fn heartbeat<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
         let _ = id;
-        Ok(())
+        Box::pin(std::future::ready(Ok(())))
     }
 }
 

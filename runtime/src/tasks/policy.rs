@@ -78,17 +78,18 @@ impl Tasks {
         format!("{a:016x}{b:016x}")
     }
 
-    pub(crate) fn get(&self, id: &str) -> Result<Option<TaskRecord>, RpcError> {
-        self.store.get(id).map_err(|e| store_failed(id, &e))
+    pub(crate) async fn get(&self, id: &str) -> Result<Option<TaskRecord>, RpcError> {
+        self.store.get(id).await.map_err(|e| store_failed(id, &e))
     }
 
-    pub(crate) fn update(
+    pub(crate) async fn update(
         &self,
         id: &str,
-        mut edit: impl FnMut(&mut TaskRecord) -> bool,
+        mut edit: impl FnMut(&mut TaskRecord) -> bool + Send,
     ) -> Result<Option<TaskRecord>, RpcError> {
         self.store
             .update(id, &mut edit)
+            .await
             .map_err(|e| store_failed(id, &e))
     }
 }

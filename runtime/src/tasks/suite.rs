@@ -32,25 +32,36 @@ pub(crate) fn record(id: &str, ttl_ms: u64) -> TaskRecord {
     }
 }
 
-/// Runs every test of the suite on the store `open` opens.
-pub(crate) fn run(open: &(dyn Fn() -> Arc<dyn TaskStore> + Sync)) {
-    round_trip_and_expiry(open);
-    ids_never_name_anything_else(open);
-    an_edit_that_declines_writes_nothing(open);
-    concurrent_updates_lose_nothing(open);
+/// Opens a store, as one process does.
+type Open = dyn Fn() -> Arc<dyn TaskStore> + Send + Sync;
+
+/// Runs every test of the suite on the store `open` opens, in a runtime of its own (with
+/// several threads: the concurrent test runs its "processes" in parallel).
+pub(crate) fn run(open: Arc<Open>) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        round_trip_and_expiry(&*open).await;
+        ids_never_name_anything_else(&*open).await;
+        an_edit_that_declines_writes_nothing(&*open).await;
+        concurrent_updates_lose_nothing(open).await;
+    });
 }
 
-fn round_trip_and_expiry(open: &(dyn Fn() -> Arc<dyn TaskStore> + Sync)) {
+async fn round_trip_and_expiry(open: &Open) {
     let store = open();
-    store.create(&record("aa", 60_000)).unwrap();
-    store.create(&record("bb", 0)).unwrap();
-    let got = store.get("aa").unwrap().unwrap();
+    store.create(&record("aa", 60_000)).await.unwrap();
+    store.create(&record("bb", 0)).await.unwrap();
+    let got = store.get("aa").await.unwrap().unwrap();
     assert_eq!(got.id(), "aa");
     assert_eq!(got.status, Status::Working);
     std::thread::sleep(Duration::from_millis(5));
-    assert!(store.get("bb").unwrap().is_none(), "expired");
-    assert!(store.update("bb", &mut |_| true).unwrap().is_none());
-    assert!(store.get("ffff").unwrap().is_none(), "never created");
+    assert!(store.get("bb").await.unwrap().is_none(), "expired");
+    assert!(store.update("bb", &mut |_| true).await.unwrap().is_none());
+    assert!(store.get("ffff").await.unwrap().is_none(), "never created");
     let done = store
         .update("aa", &mut |t| {
             t.status = Status::Completed;
@@ -58,18 +69,19 @@ fn round_trip_and_expiry(open: &(dyn Fn() -> Arc<dyn TaskStore> + Sync)) {
             t.result = Some("{}".into());
             true
         })
+        .await
         .unwrap()
         .unwrap();
     assert!(done.is_terminal());
     let other = open();
-    let seen = other.get("aa").unwrap().unwrap();
+    let seen = other.get("aa").await.unwrap().unwrap();
     assert_eq!(seen.status, Status::Completed);
     assert_eq!(seen.result.as_deref(), Some("{}"));
 }
 
 /// Shared stores only: a client's `taskId` must not name another file or key (a store in
 /// the process keys a map, where any text is harmless).
-fn ids_never_name_anything_else(open: &(dyn Fn() -> Arc<dyn TaskStore> + Sync)) {
+async fn ids_never_name_anything_else(open: &Open) {
     let store = open();
     if !store.is_shared() {
         return;
@@ -85,56 +97,69 @@ fn ids_never_name_anything_else(open: &(dyn Fn() -> Arc<dyn TaskStore> + Sync)) 
         "a:b",
         &"a".repeat(65),
     ] {
-        assert!(store.get(id).unwrap().is_none(), "{id}");
-        assert!(store.create(&record(id, 1000)).is_err(), "{id}");
-        assert!(store.update(id, &mut |_| true).unwrap().is_none(), "{id}");
+        assert!(store.get(id).await.unwrap().is_none(), "{id}");
+        assert!(store.create(&record(id, 1000)).await.is_err(), "{id}");
+        assert!(
+            store.update(id, &mut |_| true).await.unwrap().is_none(),
+            "{id}"
+        );
     }
 }
 
-fn an_edit_that_declines_writes_nothing(open: &(dyn Fn() -> Arc<dyn TaskStore> + Sync)) {
+async fn an_edit_that_declines_writes_nothing(open: &Open) {
     let store = open();
-    store.create(&record("dd", 60_000)).unwrap();
+    store.create(&record("dd", 60_000)).await.unwrap();
     let left = store
         .update("dd", &mut |t| {
             t.status = Status::Cancelled;
             false
         })
+        .await
         .unwrap()
         .unwrap();
     assert_eq!(left.id(), "dd");
-    assert_eq!(open().get("dd").unwrap().unwrap().status, Status::Working);
+    assert_eq!(
+        open().get("dd").await.unwrap().unwrap().status,
+        Status::Working
+    );
 }
 
-fn concurrent_updates_lose_nothing(open: &(dyn Fn() -> Arc<dyn TaskStore> + Sync)) {
-    open().create(&record("cc", 60_000)).unwrap();
-    std::thread::scope(|s| {
-        for t in 0..4 {
-            s.spawn(move || {
-                // A store per thread, as another process has.
-                let store = open();
+async fn concurrent_updates_lose_nothing(open: Arc<Open>) {
+    open().create(&record("cc", 60_000)).await.unwrap();
+    let writers: Vec<_> = (0..4)
+        .map(|t| {
+            // A store per writer, as another process has.
+            let store = open();
+            tokio::spawn(async move {
                 for i in 0..25 {
                     store
                         .update("cc", &mut |r| {
                             r.answered.insert(format!("{t}-{i}"), true.into());
                             true
                         })
+                        .await
                         .unwrap();
                 }
-            });
-        }
-    });
-    assert_eq!(open().get("cc").unwrap().unwrap().answered.len(), 100);
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    assert_eq!(open().get("cc").await.unwrap().unwrap().answered.len(), 100);
 }
 
 #[test]
 fn memory_store() {
     let store: Arc<dyn TaskStore> = Arc::new(MemoryTaskStore::new());
-    run(&move || store.clone());
+    run(Arc::new(move || store.clone()));
 }
 
 #[test]
 fn dir_store() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().to_owned();
-    run(&move || Arc::new(DirTaskStore::open(&path).unwrap()));
+    run(Arc::new(move || {
+        Arc::new(DirTaskStore::open(&path).unwrap())
+    }));
 }

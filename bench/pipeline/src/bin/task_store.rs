@@ -1,6 +1,7 @@
 //! What a shared task store costs per operation: a task's life (create, two `tasks/get`s,
 //! one edit that completes it) in `MemoryTaskStore`, `DirTaskStore` and `RedisTaskStore`,
-//! from 1 and 8 threads (8 stores, as 8 instances have).
+//! from 1 and 8 threads (8 stores, each on its own connection and runtime, as 8 instances
+//! have).
 //!
 //! `cargo run --release -p toolidl-bench --bin task_store -- REDIS_URL [TASKS] [REDIS_PID]`
 //!
@@ -37,17 +38,18 @@ fn complete(task: &mut TaskRecord) {
 }
 
 /// One task's life.
-fn life(store: &dyn TaskStore, id: &str) {
-    store.create(&record(id)).expect("create");
-    store.get(id).expect("get").expect("present");
+async fn life(store: &dyn TaskStore, id: &str) {
+    store.create(&record(id)).await.expect("create");
+    store.get(id).await.expect("get").expect("present");
     store
         .update(id, &mut |t| {
             complete(t);
             true
         })
+        .await
         .expect("update")
         .expect("present");
-    store.get(id).expect("get").expect("present");
+    store.get(id).await.expect("get").expect("present");
 }
 
 fn cpu_ms(pid: Option<&str>) -> Option<f64> {
@@ -71,10 +73,16 @@ fn run(
         for t in 0..threads {
             s.spawn(move || {
                 let store = open();
-                for i in 0..per_thread {
-                    let id = format!("{:08x}{:08x}{:016x}", t, i, started.elapsed().as_nanos());
-                    life(&*store, &id);
-                }
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("a runtime");
+                runtime.block_on(async {
+                    for i in 0..per_thread {
+                        let id = format!("{:08x}{:08x}{:016x}", t, i, started.elapsed().as_nanos());
+                        life(&*store, &id).await;
+                    }
+                });
             });
         }
     });
@@ -100,7 +108,6 @@ fn main() {
     let redis_pid = args.next();
     let memory: Arc<dyn TaskStore> = Arc::new(MemoryTaskStore::with_capacity(usize::MAX));
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let redis = Redis::with_prefix(&url, "bench").expect("a Redis URL");
     println!("task life: create, get, update (complete), get; µs/task is per thread");
     for threads in [1, 8] {
         run("memory", threads, tasks, &|| memory.clone(), None);
@@ -115,7 +122,10 @@ fn main() {
             "redis",
             threads,
             tasks,
-            &|| Arc::new(redis.task_store()),
+            &|| {
+                let redis = Redis::with_prefix(&url, "bench").expect("a Redis URL");
+                Arc::new(redis.task_store())
+            },
             redis_pid.as_deref(),
         );
     }
