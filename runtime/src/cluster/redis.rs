@@ -21,7 +21,8 @@ use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use ::redis::{Client, Connection, Pipeline, RedisError, RedisResult, Script};
+use ::redis::io::tcp::TcpSettings;
+use ::redis::{Client, Connection, IntoConnectionInfo, Pipeline, RedisError, RedisResult, Script};
 use serde_json::{Value, json};
 
 use super::{Change, ChangeBus, Deliver, SessionDirectory};
@@ -97,8 +98,14 @@ impl Redis {
 
     /// The same with keys under `prefix:` (several servers on one Redis).
     pub fn with_prefix(url: &str, prefix: &str) -> io::Result<Redis> {
-        let client =
-            Client::open(url).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let invalid = |e| io::Error::new(io::ErrorKind::InvalidInput, e);
+        // Every command is a small write awaiting its reply: Nagle's algorithm would hold
+        // the next one back for the previous one's ACK.
+        let info = url
+            .into_connection_info()
+            .map_err(invalid)?
+            .set_tcp_settings(TcpSettings::default().set_nodelay(true));
+        let client = Client::open(info).map_err(invalid)?;
         let instance = RandomState::new().hash_one((std::process::id(), now_ms()));
         Ok(Redis {
             inner: Arc::new(Inner {
