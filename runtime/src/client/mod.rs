@@ -12,13 +12,18 @@
 //!   ways it can go wrong, [`ClientError`], with [`ToolReply::structured`] decoding the
 //!   structured result into the declared output type.
 //!
-//! Not here yet: the stdio (child process) and Streamable HTTP transports, and progress
-//! and cancellation on the client side.
+//! - [`StdioTransport`]: a server in a child process, over its stdin and stdout, with the
+//!   `initialize` handshake; the server's requests to the client go to a [`RequestHandler`].
+//!
+//! Not here yet: the Streamable HTTP transport, and progress and cancellation on the
+//! client side.
 
 mod call;
 mod error;
+mod stdio;
 mod transport;
 
 pub use call::{ToolReply, call_tool};
 pub use error::ClientError;
+pub use stdio::{RequestHandler, StdioTransport};
 pub use transport::{ReplyFuture, Transport};
