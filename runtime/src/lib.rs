@@ -48,6 +48,8 @@ pub mod args;
 pub mod auth;
 mod banner;
 mod bytes;
+#[cfg(feature = "client")]
+pub mod client;
 pub mod cluster;
 mod connection;
 pub mod content;

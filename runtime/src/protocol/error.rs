@@ -92,3 +92,35 @@ impl std::fmt::Display for RpcError {
 }
 
 impl std::error::Error for RpcError {}
+
+/// The client side of a reply: its `result` member, or its `error` member as an [`RpcError`].
+pub(crate) fn reply_result(mut message: serde_json::Value) -> Result<serde_json::Value, RpcError> {
+    match message.get_mut("error").map(serde_json::Value::take) {
+        Some(error) => Err(RpcError {
+            code: error["code"].as_i64().unwrap_or(0),
+            message: error["message"].as_str().unwrap_or_default().to_owned(),
+            data: error.get("data").cloned(),
+        }),
+        None => Ok(message
+            .get_mut("result")
+            .map(serde_json::Value::take)
+            .unwrap_or(serde_json::Value::Null)),
+    }
+}
+
+/// The client's reply with `id` to a request from the server, as a JSON-RPC message.
+pub(crate) fn reply_message(
+    id: serde_json::Value,
+    outcome: Result<serde_json::Value, RpcError>,
+) -> serde_json::Value {
+    match outcome {
+        Ok(result) => serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result}),
+        Err(e) => {
+            let mut error = serde_json::json!({"code": e.code, "message": e.message});
+            if let Some(data) = e.data {
+                error["data"] = data;
+            }
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "error": error})
+        }
+    }
+}

@@ -13,6 +13,7 @@ mod outgoing;
 mod revision;
 
 pub use error::{RpcError, code};
+pub(crate) use error::{reply_message, reply_result};
 pub(crate) use incoming::{IdScanner, Incoming, Scanned, scan, valid_id};
 pub use log_level::LogLevel;
 pub(crate) use outgoing::{

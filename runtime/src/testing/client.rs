@@ -11,7 +11,7 @@ use tokio::sync::{Notify, oneshot};
 use super::listing::Listing;
 use crate::connection::{Connection, Outbox};
 use crate::peer::lock;
-use crate::protocol::{LogLevel, Revision, RpcError, code};
+use crate::protocol::{LogLevel, Revision, RpcError, code, reply_message, reply_result};
 use crate::server::Server;
 use crate::service::{PromptInput, ToolInput};
 
@@ -470,18 +470,12 @@ impl PendingRequest {
     /// Waits for the reply: the `result` member, or the error. A request the server can no
     /// longer answer (the client closed) is an internal error.
     pub async fn reply(self) -> Result<Value, RpcError> {
-        let Ok(mut message) = self.reply.await else {
+        let Ok(message) = self.reply.await else {
             return Err(RpcError::internal(
                 "The connection closed before the server replied.",
             ));
         };
-        match message.get_mut("error") {
-            Some(error) => Err(rpc_error(error.take())),
-            None => Ok(message
-                .get_mut("result")
-                .map(Value::take)
-                .unwrap_or(Value::Null)),
-        }
+        reply_result(message)
     }
 }
 
@@ -577,17 +571,7 @@ impl Inner {
                 format!("The test client does not answer {method}."),
             )),
         };
-        let reply = match outcome {
-            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-            Err(e) => {
-                let mut error = json!({"code": e.code, "message": e.message});
-                if let Some(data) = e.data {
-                    error["data"] = data;
-                }
-                json!({"jsonrpc": "2.0", "id": id, "error": error})
-            }
-        };
-        self.send(&reply);
+        self.send(&reply_message(id, outcome));
     }
 }
 
@@ -605,12 +589,4 @@ async fn read_outbox(inner: Arc<Inner>, mut outbox: Outbox) {
     inner.closed.store(true, Ordering::Release);
     lock(&inner.waiting).clear();
     inner.arrived.notify_waiters();
-}
-
-fn rpc_error(error: Value) -> RpcError {
-    RpcError {
-        code: error["code"].as_i64().unwrap_or(0),
-        message: error["message"].as_str().unwrap_or_default().to_owned(),
-        data: error.get("data").cloned(),
-    }
 }

@@ -1,0 +1,57 @@
+//! What a client call can fail with.
+
+use serde_json::Value;
+
+use crate::protocol::RpcError;
+
+/// Why a client call did not produce the value it declares.
+///
+/// The variants keep apart what a caller reacts to differently: a tool that ran and said
+/// no ([`Tool`](ClientError::Tool)), a request the server refused
+/// ([`Protocol`](ClientError::Protocol)), a connection that broke
+/// ([`Transport`](ClientError::Transport)), and a server whose reply breaks its own
+/// declaration ([`Mismatch`](ClientError::Mismatch)).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientError {
+    /// The tool's own error result (`isError: true`), as the server sent it.
+    Tool {
+        /// The text of the result's text blocks, joined by newlines.
+        text: String,
+        /// The result's content blocks.
+        content: Vec<Value>,
+    },
+    /// A JSON-RPC error reply: code, message and data as the server sent them.
+    Protocol(RpcError),
+    /// The connection failed: the server went away, or sent something that is not JSON-RPC.
+    Transport(String),
+    /// The reply does not match what the tool declares (its output type, or the shape of a
+    /// `CallToolResult`).
+    Mismatch {
+        /// The tool's name.
+        tool: String,
+        /// What was wrong.
+        problem: String,
+    },
+}
+
+impl std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientError::Tool { text, .. } => write!(f, "the tool failed: {text}"),
+            ClientError::Protocol(error) => write!(f, "the server refused the request: {error}"),
+            ClientError::Transport(problem) => write!(f, "the connection failed: {problem}"),
+            ClientError::Mismatch { tool, problem } => write!(
+                f,
+                "the result of tool `{tool}` does not match its declaration: {problem}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+impl From<RpcError> for ClientError {
+    fn from(error: RpcError) -> Self {
+        ClientError::Protocol(error)
+    }
+}

@@ -1,0 +1,29 @@
+//! Calling an MCP server from Rust (feature `client`).
+//!
+//! The pieces typed clients are built from:
+//!
+//! - [`Transport`]: the one thing a client needs from a connection: send a JSON-RPC request
+//!   and await its reply, send a notification. Object-safe, so a client holds an
+//!   `Arc<dyn Transport>` and a test can hand it a hand-made server. The in-process
+//!   [`testing::Client`](crate::testing::Client) implements it; requests the server sends to
+//!   the client (elicitation, sampling) reach the handler given to
+//!   [`testing::ClientBuilder::on_request`](crate::testing::ClientBuilder::on_request).
+//! - [`call_tool`] and [`ToolReply`]: a `tools/call` whose reply is sorted into the four
+//!   ways it can go wrong, [`ClientError`], with [`ToolReply::structured`] decoding the
+//!   structured result into the declared output type.
+//!
+//! - [`StdioTransport`]: a server in a child process, over its stdin and stdout, with the
+//!   `initialize` handshake; the server's requests to the client go to a [`RequestHandler`].
+//!
+//! Not here yet: the Streamable HTTP transport, and progress and cancellation on the
+//! client side.
+
+mod call;
+mod error;
+mod stdio;
+mod transport;
+
+pub use call::{ToolReply, call_tool};
+pub use error::ClientError;
+pub use stdio::{RequestHandler, StdioTransport};
+pub use transport::{ReplyFuture, Transport};

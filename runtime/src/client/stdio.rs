@@ -1,0 +1,222 @@
+//! A server in a child process, spoken to over its stdin and stdout: newline-delimited
+//! JSON-RPC, as the MCP stdio transport has it.
+
+use std::collections::HashMap;
+use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use super::{ClientError, ReplyFuture, Transport};
+use crate::peer::lock;
+use crate::protocol::{Revision, RpcError, code, reply_message, reply_result};
+
+/// What answers the server's requests to the client (`elicitation/create`,
+/// `sampling/createMessage`, `roots/list`): the method and its params in, a result or an
+/// error out.
+pub type RequestHandler = Arc<dyn Fn(&str, &Value) -> Result<Value, RpcError> + Send + Sync>;
+
+/// Replies awaited, by request id.
+type Waiting = Arc<Mutex<HashMap<i64, oneshot::Sender<Result<Value, RpcError>>>>>;
+
+/// The child's stdin, shared by requests and the replies to the server's own requests;
+/// `None` once closed (a pipe closes when dropped: its `shutdown` does nothing).
+type Input = Arc<tokio::sync::Mutex<Option<ChildStdin>>>;
+
+/// A connection to a server running as a child process.
+///
+/// [`spawn`](StdioTransport::spawn) starts it, runs the `initialize` handshake and sends
+/// `notifications/initialized`. Dropping the transport kills the child;
+/// [`close`](StdioTransport::close) ends its input and waits for it to exit.
+pub struct StdioTransport {
+    input: Input,
+    waiting: Waiting,
+    next_id: AtomicI64,
+    child: Child,
+    reader: JoinHandle<()>,
+    revision: Revision,
+    initialize: Value,
+}
+
+impl StdioTransport {
+    /// Starts `command` as an MCP server with no handler for its requests to the client
+    /// (they are answered "method not found").
+    pub async fn spawn(command: Command) -> Result<StdioTransport, ClientError> {
+        StdioTransport::spawn_with(command, None, json!({})).await
+    }
+
+    /// Starts `command` as an MCP server, declares `capabilities` and routes the server's
+    /// requests to the client (elicitation, sampling, roots) to `handler`.
+    ///
+    /// The client offers the newest handshake revision; the server may answer with an
+    /// older one it prefers, which is accepted if this runtime knows it.
+    pub async fn spawn_with(
+        mut command: Command,
+        handler: Option<RequestHandler>,
+        capabilities: Value,
+    ) -> Result<StdioTransport, ClientError> {
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true);
+        let mut child = command
+            .spawn()
+            .map_err(|e| ClientError::Transport(format!("cannot start the server: {e}")))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(ClientError::Transport(
+                "the server's stdio is not piped".into(),
+            ));
+        };
+        let input: Input = Arc::new(tokio::sync::Mutex::new(Some(stdin)));
+        let waiting = Waiting::default();
+        let reader = tokio::spawn(read_replies(
+            stdout,
+            Arc::clone(&waiting),
+            Arc::clone(&input),
+            handler,
+        ));
+        let mut transport = StdioTransport {
+            input,
+            waiting,
+            next_id: AtomicI64::new(1),
+            child,
+            reader,
+            revision: Revision::NEWEST_HANDSHAKE,
+            initialize: Value::Null,
+        };
+        let offered = Revision::NEWEST_HANDSHAKE.as_str();
+        let init = transport
+            .request(
+                "initialize",
+                json!({
+                    "protocolVersion": offered,
+                    "capabilities": capabilities,
+                    "clientInfo": {"name": "toolidl-client", "version": env!("CARGO_PKG_VERSION")},
+                }),
+            )
+            .await?;
+        let answered = init.get("protocolVersion").and_then(Value::as_str);
+        transport.revision = answered.and_then(Revision::parse).ok_or_else(|| {
+            ClientError::Transport(format!(
+                "the server answered `initialize` with protocol version {answered:?}, which this client does not speak"
+            ))
+        })?;
+        transport.initialize = init;
+        transport.notify("notifications/initialized", json!({}))?;
+        Ok(transport)
+    }
+
+    /// The revision the server chose in `initialize`.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// The server's `initialize` result (its name, capabilities, instructions).
+    pub fn initialize_result(&self) -> &Value {
+        &self.initialize
+    }
+
+    /// Ends the server's input and waits for it to exit.
+    pub async fn close(mut self) -> Result<ExitStatus, ClientError> {
+        self.input.lock().await.take();
+        let status = self.child.wait().await;
+        self.reader.abort();
+        status.map_err(|e| ClientError::Transport(format!("waiting for the server: {e}")))
+    }
+
+    async fn send(input: &Input, message: &Value) -> Result<(), ClientError> {
+        let mut line = message.to_string();
+        line.push('\n');
+        let mut stdin = input.lock().await;
+        let Some(stdin) = stdin.as_mut() else {
+            return Err(ClientError::Transport("the connection is closed".into()));
+        };
+        let written = stdin.write_all(line.as_bytes()).await;
+        written
+            .and(stdin.flush().await)
+            .map_err(|e| ClientError::Transport(format!("writing to the server: {e}")))
+    }
+}
+
+impl Drop for StdioTransport {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+impl Transport for StdioTransport {
+    fn request<'a>(&'a self, method: &'a str, params: Value) -> ReplyFuture<'a> {
+        Box::pin(async move {
+            let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+            let (tx, reply) = oneshot::channel();
+            lock(&self.waiting).insert(id, tx);
+            let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+            if let Err(error) = StdioTransport::send(&self.input, &request).await {
+                lock(&self.waiting).remove(&id);
+                return Err(error);
+            }
+            match reply.await {
+                Ok(reply) => Ok(reply?),
+                Err(_) => Err(ClientError::Transport(
+                    "the server closed its output before replying".into(),
+                )),
+            }
+        })
+    }
+
+    fn notify(&self, method: &str, params: Value) -> Result<(), ClientError> {
+        let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        let input = Arc::clone(&self.input);
+        // Notifications are not awaited: written in order behind the lock, off the caller.
+        tokio::spawn(async move { StdioTransport::send(&input, &message).await.ok() });
+        Ok(())
+    }
+}
+
+/// Reads the server's output until it ends: replies go to the requests awaiting them,
+/// the server's requests to `handler`; notifications and unreadable lines are skipped.
+async fn read_replies(
+    stdout: ChildStdout,
+    waiting: Waiting,
+    input: Input,
+    handler: Option<RequestHandler>,
+) {
+    let mut lines = BufReader::new(stdout).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            tracing::debug!("skipping a line from the server that is not JSON");
+            continue;
+        };
+        match (
+            message.get("method").and_then(Value::as_str),
+            message.get("id"),
+        ) {
+            (Some(method), Some(id)) => {
+                let params = message.get("params").cloned().unwrap_or(Value::Null);
+                let answer = match &handler {
+                    Some(handler) => handler(method, &params),
+                    None => Err(RpcError::new(
+                        code::METHOD_NOT_FOUND,
+                        format!("this client does not handle `{method}`"),
+                    )),
+                };
+                let reply = reply_message(id.clone(), answer);
+                StdioTransport::send(&input, &reply).await.ok();
+            }
+            (None, Some(id)) => {
+                let Some(sender) = id.as_i64().and_then(|id| lock(&waiting).remove(&id)) else {
+                    continue;
+                };
+                sender.send(reply_result(message)).ok();
+            }
+            _ => {}
+        }
+    }
+    // Dropping the senders wakes every request still waiting with a transport error.
+    lock(&waiting).clear();
+}

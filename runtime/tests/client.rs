@@ -1,0 +1,106 @@
+//! `toolidl_runtime::client`: a `tools/call` reply sorted into success, the tool's own
+//! error, a protocol error and a result that breaks the tool's declaration.
+#![cfg(feature = "client")]
+
+mod common;
+
+use common::kitchen_server;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use toolidl_runtime::client::{ClientError, ReplyFuture, Transport, call_tool};
+use toolidl_runtime::testing::Client;
+
+#[derive(Debug, Deserialize, PartialEq)]
+struct Weather {
+    city: String,
+    temp: i64,
+}
+
+#[tokio::test]
+async fn a_structured_result_decodes_as_the_declared_type() -> Result<(), ClientError> {
+    let client = Client::connect(&kitchen_server()).await?;
+    let reply = call_tool(&client, "record", json!({})).await?;
+    let weather: Weather = reply.structured()?;
+    assert_eq!(
+        weather,
+        Weather {
+            city: "Oslo".into(),
+            temp: 3
+        }
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_text_result_is_its_text() -> Result<(), ClientError> {
+    let client = Client::connect(&kitchen_server()).await?;
+    assert_eq!(
+        call_tool(&client, "text", json!({})).await?.text(),
+        "hi \"there\""
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_tools_own_error_keeps_the_servers_text() -> Result<(), ClientError> {
+    let client = Client::connect(&kitchen_server()).await?;
+    match call_tool(&client, "user_error", json!({})).await {
+        Err(ClientError::Tool { text, content }) => {
+            assert_eq!(text, "The city is unknown.");
+            assert_eq!(content.len(), 1);
+        }
+        other => panic!("expected the tool's error, got {other:?}"),
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn an_unknown_tool_is_a_protocol_error() -> Result<(), ClientError> {
+    let client = Client::connect(&kitchen_server()).await?;
+    match call_tool(&client, "no_such_tool", json!({})).await {
+        Err(ClientError::Protocol(error)) => assert_eq!(error.code, -32602),
+        other => panic!("expected a protocol error, got {other:?}"),
+    }
+    Ok(())
+}
+
+/// A server that answers every request with the same result, whatever it declares.
+struct Canned(Value);
+
+impl Transport for Canned {
+    fn request<'a>(&'a self, _method: &'a str, _params: Value) -> ReplyFuture<'a> {
+        let reply = self.0.clone();
+        Box::pin(async move { Ok(reply) })
+    }
+
+    fn notify(&self, _method: &str, _params: Value) -> Result<(), ClientError> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_result_that_breaks_the_declared_type_is_a_mismatch_naming_the_tool() {
+    let server = Canned(json!({
+        "content": [{"type": "text", "text": "{}"}],
+        "structuredContent": {"city": "Oslo", "temp": "warm"}
+    }));
+    let result = match call_tool(&server, "forecast", json!({})).await {
+        Ok(reply) => reply.structured::<Weather>(),
+        Err(error) => Err(error),
+    };
+    let Err(error @ ClientError::Mismatch { .. }) = result else {
+        panic!("expected a mismatch, got {result:?}");
+    };
+    let message = error.to_string();
+    assert!(message.contains("`forecast`"), "{message}");
+    assert!(message.contains("invalid type"), "{message}");
+}
+
+#[tokio::test]
+async fn a_reply_that_is_not_a_call_result_is_a_mismatch() {
+    let result = call_tool(&Canned(json!([1, 2])), "forecast", json!({})).await;
+    assert!(
+        matches!(result, Err(ClientError::Mismatch { ref tool, .. }) if tool == "forecast"),
+        "{result:?}"
+    );
+}
