@@ -35,6 +35,8 @@
 //! 12. `stdio`, `http/`: the transports, driving connections of a server.
 //! 13. `testing/`: a handler's context for unit tests and an in-process client, over a
 //!     connection like the transports.
+//! 14. `client/`: (feature `client`) calling MCP servers: the transport abstraction (the
+//!     in-process client of `testing/` is one), the stdio transport, typed `tools/call`.
 //!
 //! `protocol/` and `http/` list the layers of their own files in their module docs, checked
 //! the same way. The files of `connection/` are one `impl Connection` split by method family
