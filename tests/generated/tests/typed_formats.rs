@@ -545,6 +545,8 @@ proptest! {
         ].prop_flat_map(|p| (Just(p), proptest::collection::vec(near(p), 200)))
     ) {
         let valid = texts.iter().filter(|t| format_of(param).is_valid(t)).count();
-        prop_assert!((20..200).contains(&valid), "{param}: {valid} of 200");
+        // At least 10 (5 %): a datetime's near texts are valid about 1 in 5 times, so a
+        // bound of 20 failed now and then by chance (18 of 200 in one CI run).
+        prop_assert!((10..200).contains(&valid), "{param}: {valid} of 200");
     }
 }
