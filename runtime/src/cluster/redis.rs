@@ -494,17 +494,8 @@ impl RedisTaskStore {
             return Ok(());
         }
         let [_, lease_key, _] = &self.keys(id);
-        let instance = &self.redis.inner.instance;
         self.redis
-            .run(|mut c| async move {
-                ::redis::cmd("SET")
-                    .arg(lease_key)
-                    .arg(instance)
-                    .arg("PX")
-                    .arg(LEASE_MS)
-                    .query_async::<()>(&mut c)
-                    .await
-            })
+            .set_px(lease_key, &self.redis.inner.instance, LEASE_MS)
             .await
     }
 }
@@ -535,23 +526,27 @@ impl Redis {
     fn session_key(&self, id: &str) -> String {
         self.key(&format!("session:{{{id}}}"))
     }
+
+    /// `SET key value PX ms`: a value that lapses unless renewed.
+    async fn set_px(&self, key: &str, value: &str, ms: u64) -> io::Result<()> {
+        self.run(|mut c| async move {
+            ::redis::cmd("SET")
+                .arg(key)
+                .arg(value)
+                .arg("PX")
+                .arg(ms)
+                .query_async::<()>(&mut c)
+                .await
+        })
+        .await
+    }
 }
 
 impl SessionDirectory for Redis {
     fn claim<'a>(&'a self, id: &'a str, addr: &'a str, ttl: Duration) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let key = &self.session_key(id);
             let ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
-            self.run(|mut c| async move {
-                ::redis::cmd("SET")
-                    .arg(key)
-                    .arg(addr)
-                    .arg("PX")
-                    .arg(ms)
-                    .query_async::<()>(&mut c)
-                    .await
-            })
-            .await
+            self.set_px(&self.session_key(id), addr, ms).await
         })
     }
 
