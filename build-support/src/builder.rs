@@ -136,6 +136,24 @@ impl Builder {
         self
     }
 
+    /// Also generates, per service, a typed client `XxxClient` beside the server (default
+    /// off, as tonic's `build_client`): one async method per tool, resource and prompt,
+    /// taking the input structs the server decodes and returning the declared types, each
+    /// result checked as the server checks arguments. The runtime needs its `client`
+    /// feature (docs/client.md).
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// toolidl_build::configure()
+    ///     .client(true)
+    ///     .compile(&["tools/weather.tool"])
+    ///     .unwrap();
+    /// ```
+    pub fn client(mut self, client: bool) -> Self {
+        self.options.client = client;
+        self
+    }
+
     /// Publishes the listings a client profile accepts (`Profile::Gemini`, …; default
     /// `Profile::Standard`): tool names and input schemas as `toolidl schema --profile`
     /// prints them, the server answering to the published names. Decoding and every check
@@ -560,6 +578,7 @@ mod tests {
             .runtime_crate("::my::rt")
             .hoist_shared(true)
             .typed_formats(true)
+            .client(true)
             .type_attribute(".", "#[derive(Hash)]")
             .field_attribute("acme.common.Page.size", "#[serde(default)]")
             .extern_path("acme.common", "::common_types");
@@ -567,6 +586,7 @@ mod tests {
         assert_eq!(options.runtime_crate, "::my::rt");
         assert!(options.hoist_shared);
         assert!(options.typed_formats);
+        assert!(options.client);
         assert_eq!(
             options.type_attributes,
             [(".".into(), "#[derive(Hash)]".into())]

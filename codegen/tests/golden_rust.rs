@@ -143,6 +143,83 @@ fn several_roots_share_an_imported_package() {
     );
 }
 
+/// The typed clients (`client: true`) of the goldens that have every result kind
+/// (`results`), resources and prompts (`weather`, `resources`), and an enum, a record and
+/// constraints (`shop`), against their `.client` snapshots: the client items only, which
+/// follow the server's (tests/generated compiles a client for every golden).
+#[test]
+fn clients_match_their_snapshots() {
+    let files = tool_files(&golden_dir());
+    let mut loader = MemoryLoader::new();
+    for (name, text) in &files {
+        loader.insert(name, text.clone());
+    }
+    for name in [
+        "results.tool",
+        "weather.tool",
+        "resources.tool",
+        "shop.tool",
+    ] {
+        let text = &files.iter().find(|(n, _)| n == name).expect("golden").1;
+        let output = toolidl::compile(&loader, SourceId::new(name), text.clone());
+        assert!(!output.has_errors(), "{}", output.render());
+        let model = output.model.expect("model");
+        let options = RustOptions {
+            client: true,
+            ..RustOptions::default()
+        };
+        let with = rust::generate(&[&model], &options).expect("generate");
+        let without = rust::generate(&[&model], &RustOptions::default()).expect("generate");
+        let root = with
+            .iter()
+            .find(|f| f.package == model.package)
+            .expect("the root's package");
+        syn::parse_file(&root.code).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let start = root
+            .code
+            .find("/// Calls a server of")
+            .unwrap_or_else(|| panic!("{name}: no client"));
+        let server_part = root.code[..start].trim_end();
+        let plain = without
+            .iter()
+            .find(|f| f.package == model.package)
+            .expect("the root's package");
+        assert_eq!(
+            server_part,
+            plain.code.trim_end(),
+            "{name}: the client adds items after the server's and changes none of them"
+        );
+        let stem = format!("{}.client", name.trim_end_matches(".tool"));
+        settings().bind(|| insta::assert_snapshot!(stem, &root.code[start..]));
+    }
+}
+
+/// A tool whose client method would take the name of one of the client's own methods is
+/// refused, naming the declaration.
+#[test]
+fn a_tool_named_like_a_client_method_is_refused() {
+    let text = "package clash;\nservice Jobs {\n    tool spawn(name: string) -> string;\n}\n";
+    let output = toolidl::compile(
+        &MemoryLoader::new(),
+        SourceId::new("clash.tool"),
+        text.into(),
+    );
+    assert!(!output.has_errors(), "{}", output.render());
+    let model = output.model.expect("model");
+    assert!(rust::generate(&[&model], &RustOptions::default()).is_ok());
+    let options = RustOptions {
+        client: true,
+        ..RustOptions::default()
+    };
+    let error = rust::generate(&[&model], &options).unwrap_err();
+    assert_eq!(
+        error.message,
+        "service `Jobs`, tool `spawn`: its client method would be `spawn`, which `JobsClient` \
+         has already (it makes the client); rename the tool and keep its published name with \
+         `@name(\"spawn\")`, or generate without the client"
+    );
+}
+
 /// `typed_formats.tool` generated with `typed_formats: true`, against its `.typed` snapshot
 /// (tests/generated compiles and runs it).
 #[test]

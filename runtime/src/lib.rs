@@ -94,6 +94,10 @@ pub mod codegen {
     pub use crate::args::{
         self, ArgError, Decode, Format, Path, Pattern, Profile, Reader, check, read,
     };
+    // Generated clients (`client(true)`) call through here; without the feature, rustc
+    // notes that the item is gated behind the `client` feature.
+    #[cfg(feature = "client")]
+    pub use crate::client;
     pub use crate::content;
     pub use crate::protocol::{LogLevel, Revision, RpcError};
     pub use crate::service::{

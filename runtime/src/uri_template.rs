@@ -123,6 +123,36 @@ pub fn capture<'u>(template: &str, uri: &'u str) -> Option<Vec<Cow<'u, str>>> {
     Some(values)
 }
 
+/// The URI of `template` with each variable replaced by its value (`value(name)`, the empty
+/// text when it has none), percent-encoded as RFC 6570's simple string expansion has it:
+/// every byte but letters, digits, `-`, `.`, `_` and `~`. [`capture`] gives the values back.
+///
+/// ```
+/// use toolidl_runtime::uri_template::{capture, expand};
+///
+/// let uri = expand("weather://cities/{name}", |_| Some("New York/Bronx".into()));
+/// assert_eq!(uri, "weather://cities/New%20York%2FBronx");
+/// assert_eq!(capture("weather://cities/{name}", &uri).unwrap(), ["New York/Bronx"]);
+/// ```
+pub fn expand(template: &str, value: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    for part in parts(template) {
+        match part {
+            Part::Literal(lit) => out.push_str(lit),
+            Part::Variable(name) => {
+                for b in value(name).unwrap_or_default().bytes() {
+                    if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                        out.push(char::from(b));
+                    } else {
+                        out.push_str(&format!("%{b:02X}"));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Decodes `%XX` escapes; `None` for a malformed escape or bytes that are not UTF-8.
 fn percent_decode(s: &str) -> Option<Cow<'_, str>> {
     if !s.contains('%') {

@@ -100,7 +100,7 @@ async fn a_result_that_breaks_the_declared_type_is_a_mismatch_naming_the_tool() 
 async fn a_reply_that_is_not_a_call_result_is_a_mismatch() {
     let result = call_tool(&Canned(json!([1, 2])), "forecast", json!({})).await;
     assert!(
-        matches!(result, Err(ClientError::Mismatch { ref tool, .. }) if tool == "forecast"),
+        matches!(result, Err(ClientError::Mismatch { ref call, .. }) if call == "tool `forecast`"),
         "{result:?}"
     );
 }

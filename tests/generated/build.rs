@@ -109,8 +109,10 @@ fn main() {
     println!("cargo:rerun-if-changed=../golden/codegen");
     println!("cargo:rerun-if-changed=../golden/servers");
     // Golden files warn on purpose (names with dots); their warnings are not this crate's.
+    // With their typed clients: every golden's client compiles warning-free too.
     let result = toolidl_build::configure()
         .emit_warnings(false)
+        .client(true)
         .compile(&roots);
     if let Err(e) = result {
         eprintln!("{e}");
@@ -140,6 +142,25 @@ fn main() {
         .typed_formats(true)
         .include_file(false)
         .compile(&["../golden/codegen/typed_formats.tool"]);
+    if let Err(e) = result {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+
+    // Every example's `.tool` files with their typed clients (`examples`, in lib.rs): the
+    // examples build their servers alone.
+    let examples_dir = Path::new(&std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("examples");
+    let mut examples = Vec::new();
+    for example in ["axum", "conformance", "notes", "weather"] {
+        let dir = Path::new("../../examples").join(example).join("tools");
+        println!("cargo:rerun-if-changed={}", dir.display());
+        examples.extend(tool_files(&dir));
+    }
+    let result = toolidl_build::configure()
+        .out_dir(examples_dir)
+        .emit_warnings(false)
+        .client(true)
+        .compile(&examples);
     if let Err(e) = result {
         eprintln!("{e}");
         std::process::exit(1);

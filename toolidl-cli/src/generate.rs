@@ -1,4 +1,4 @@
-//! `toolidl generate FILE... [--out DIR] [--runtime-crate PATH] [--hoist-shared] [--typed-formats]`
+//! `toolidl generate FILE... [--out DIR] [--runtime-crate PATH] [--hoist-shared] [--typed-formats] [--client]`
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,6 +14,7 @@ pub struct Args {
     pub runtime_crate: Option<String>,
     pub hoist_shared: bool,
     pub typed_formats: bool,
+    pub client: bool,
 }
 
 /// Generates the Rust modules of `files`, one per package, with the build.rs API (the same
@@ -25,6 +26,7 @@ pub fn run(args: &Args) -> i32 {
     let mut builder = toolidl_build::configure()
         .hoist_shared(args.hoist_shared)
         .typed_formats(args.typed_formats)
+        .client(args.client)
         .emit_rerun_if_changed(false)
         .emit_warnings(false);
     if let Some(path) = &args.runtime_crate {

@@ -102,6 +102,10 @@ enum Command {
         /// `String`s; the runtime needs its `typed-formats` feature (docs/build.md).
         #[arg(long)]
         typed_formats: bool,
+        /// Also generate a typed client per service (`XxxClient`); the runtime needs its
+        /// `client` feature (docs/client.md).
+        #[arg(long)]
+        client: bool,
     },
     /// Write a `.tool` file that publishes the listings of an MCP server, saved as JSON (a
     /// `tools/list` result, or `toolidl schema`'s output) or read from the server started
@@ -192,12 +196,14 @@ fn main() {
             runtime_crate,
             hoist_shared,
             typed_formats,
+            client,
         } => generate::run(&generate::Args {
             files,
             out,
             runtime_crate,
             hoist_shared,
             typed_formats,
+            client,
         }),
         Command::Import {
             file,

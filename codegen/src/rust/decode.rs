@@ -37,7 +37,7 @@ pub fn is_plain(ty: &Type) -> bool {
 
 impl Context<'_> {
     /// [`is_plain`] for this build: a typed format value's `Decode` impl checks its format.
-    fn plain(&self, ty: &Type) -> bool {
+    pub(super) fn plain(&self, ty: &Type) -> bool {
         match ty {
             Type::Primitive { name } => format_of(*name).is_none() || self.is_typed(*name),
             Type::List { item, each } => each.is_empty() && self.plain(item),

@@ -126,6 +126,20 @@ pub fn generate(
         for (s, _) in &services {
             local.insert(names::type_name(&s.name));
             local.insert(names::server_name(&s.name));
+            if options.client {
+                let client = service::client_name(&s.name);
+                if let Some(t) = types.iter().find(|t| names::type_name(t.name()) == client) {
+                    return Err(GenerateError {
+                        message: format!(
+                            "`{package}.{}` takes the name of service `{}`'s client, `{client}`; \
+                             rename the type, or generate without the client",
+                            t.name(),
+                            s.name
+                        ),
+                    });
+                }
+                local.insert(client);
+            }
         }
         let mut cx = Context::new(&facts, options, package, local);
         cx.tool_variants = variants;
@@ -223,6 +237,14 @@ impl Context<'_> {
                     use ::std::collections::BTreeMap;
                 )
             });
+        let clients = if self.options.client {
+            services
+                .iter()
+                .map(|(s, _)| self.client(s))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            Vec::new()
+        };
         let services = services.iter().map(|(s, l)| self.service(s, l));
         let runtime: TokenStream =
             self.options
@@ -248,6 +270,7 @@ impl Context<'_> {
 
             #(#items)*
             #(#services)*
+            #(#clients)*
         };
         let file: syn::File = syn::parse2(tokens).map_err(|e| GenerateError {
             message: format!("internal error: generated code does not parse: {e}"),

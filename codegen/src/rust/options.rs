@@ -31,6 +31,11 @@ pub struct RustOptions {
     /// RFC 3986 `iri_string` URI) instead of checked `String`s. The accepted texts do not
     /// change. The runtime needs its `typed-formats` feature.
     pub typed_formats: bool,
+    /// Also generate, per service, `XxxClient`: one async method per tool, resource and
+    /// prompt, with the input types the server decodes and the declared result types, each
+    /// result checked as the server checks arguments. The runtime needs its `client`
+    /// feature.
+    pub client: bool,
 }
 
 impl Default for RustOptions {
@@ -43,6 +48,7 @@ impl Default for RustOptions {
             extern_paths: Vec::new(),
             profile: Profile::Standard,
             typed_formats: false,
+            client: false,
         }
     }
 }

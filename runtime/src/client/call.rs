@@ -1,36 +1,41 @@
-//! `tools/call` from the client side: the reply sorted into success and the ways it fails.
+//! `tools/call` from the client side: the reply sorted into success and the ways it fails,
+//! and read back as the declared result type.
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
+use super::decode::{self, ReadValue, mismatch};
 use super::{ClientError, Transport};
 
 /// A successful `CallToolResult` (`isError` absent or false) of the tool it names.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolReply {
-    tool: String,
+    /// `tool `locate``, as errors name it.
+    call: String,
     result: Map<String, Value>,
 }
 
-/// Calls the tool `name` with `arguments` (a JSON object) and sorts the reply: a JSON-RPC
-/// error is [`ClientError::Protocol`], `isError: true` is [`ClientError::Tool`] with the
-/// server's text and content, a reply that is not a `CallToolResult` is
-/// [`ClientError::Mismatch`].
+/// Calls the tool `name` with `arguments` (anything that serializes as a JSON object: a
+/// generated input struct, a `serde_json::Value`) and sorts the reply: a JSON-RPC error is
+/// [`ClientError::Protocol`], `isError: true` is [`ClientError::Tool`] with the server's
+/// text and content, a reply that is not a `CallToolResult` is [`ClientError::Mismatch`].
 pub async fn call_tool(
     transport: &dyn Transport,
     name: &str,
-    arguments: Value,
+    arguments: impl Serialize,
 ) -> Result<ToolReply, ClientError> {
+    let call = format!("tool `{name}`");
+    let arguments = serde_json::to_value(arguments).map_err(|e| {
+        ClientError::Transport(format!("cannot write the arguments of {call}: {e}"))
+    })?;
     let reply = transport
         .request("tools/call", json!({"name": name, "arguments": arguments}))
         .await?;
     let Value::Object(result) = reply else {
-        return Err(mismatch(name, "the result is not a JSON object"));
+        return Err(mismatch(&call, "the result is not a JSON object"));
     };
-    let reply = ToolReply {
-        tool: name.to_owned(),
-        result,
-    };
+    let reply = ToolReply { call, result };
     if reply.result.get("isError") == Some(&Value::Bool(true)) {
         return Err(ClientError::Tool {
             text: reply.text(),
@@ -41,7 +46,7 @@ pub async fn call_tool(
 }
 
 impl ToolReply {
-    /// The result's content blocks (none when `content` is missing or not a list).
+    /// The content blocks (`content`), empty when there are none.
     pub fn content(&self) -> &[Value] {
         match self.result.get("content") {
             Some(Value::Array(blocks)) => blocks,
@@ -49,7 +54,16 @@ impl ToolReply {
         }
     }
 
-    /// The text of the text blocks, joined by newlines.
+    /// The content blocks, owned: the result of a tool declared `-> content`.
+    pub fn into_content(mut self) -> Vec<Value> {
+        match self.result.remove("content") {
+            Some(Value::Array(blocks)) => blocks,
+            _ => Vec::new(),
+        }
+    }
+
+    /// The text of the text blocks, joined by line breaks: the result of a tool declared
+    /// `-> string`.
     pub fn text(&self) -> String {
         let texts: Vec<&str> = self
             .content()
@@ -60,27 +74,52 @@ impl ToolReply {
         texts.join("\n")
     }
 
-    /// `structuredContent` decoded as the tool's declared output type `T`.
-    ///
-    /// A missing `structuredContent`, or one that does not decode as `T`, is
-    /// [`ClientError::Mismatch`] naming the tool and serde's account of what was wrong.
+    /// The result of a tool declared `-> string?`: the text, or `None` for the text `null`
+    /// (how the server sends no string, so a tool cannot tell the two apart either).
+    pub fn nullable_text(&self) -> Option<String> {
+        Some(self.text()).filter(|text| text != "null")
+    }
+
+    /// The result of a tool declared `-> Enum` or `-> Enum?`: the member the text names,
+    /// read with `read` (the text `null` is no member).
+    pub fn member<T>(&self, read: impl ReadValue<T>) -> Result<T, ClientError> {
+        decode::member(&self.call, &self.text(), read)
+    }
+
+    /// The result of a tool whose value is sent as JSON text (numbers, `bool`, formats,
+    /// lists, `json`, `object`), read with `read`: checked as the server checks arguments.
+    pub fn json<T>(&self, read: impl ReadValue<T>) -> Result<T, ClientError> {
+        decode::json_text(&self.call, &self.text(), read)
+    }
+
+    /// The result of a tool declared with a record or map result (or one that is nullable):
+    /// `structuredContent`, read with `read` and checked as the server checks arguments; the
+    /// same JSON in the text where there is no `structuredContent` (revision 2024-11-05,
+    /// and a null result before 2026-07-28).
+    pub fn structured_with<T>(&self, read: impl ReadValue<T>) -> Result<T, ClientError> {
+        match self.result.get("structuredContent") {
+            Some(value) => decode::json_value(&self.call, value, read),
+            None if self.content().is_empty() => Err(mismatch(
+                &self.call,
+                "the result has neither `structuredContent` nor text",
+            )),
+            None => self.json(read),
+        }
+    }
+
+    /// `structuredContent` decoded with serde as `T`, for types without a generated decoder;
+    /// a missing one, or one that does not decode, is a [`ClientError::Mismatch`] naming the
+    /// tool and serde's account of what was wrong.
     pub fn structured<T: DeserializeOwned>(&self) -> Result<T, ClientError> {
         let value = self
             .result
             .get("structuredContent")
-            .ok_or_else(|| mismatch(&self.tool, "the result has no `structuredContent`"))?;
-        T::deserialize(value).map_err(|error| mismatch(&self.tool, &error.to_string()))
+            .ok_or_else(|| mismatch(&self.call, "the result has no `structuredContent`"))?;
+        T::deserialize(value).map_err(|error| mismatch(&self.call, error.to_string()))
     }
 
-    /// The whole `CallToolResult` object, for `call_result` tools.
+    /// The whole `CallToolResult`: the result of a tool declared `-> call_result`.
     pub fn into_json(self) -> Value {
         Value::Object(self.result)
-    }
-}
-
-fn mismatch(tool: &str, problem: &str) -> ClientError {
-    ClientError::Mismatch {
-        tool: tool.to_owned(),
-        problem: problem.to_owned(),
     }
 }

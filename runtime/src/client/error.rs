@@ -24,11 +24,12 @@ pub enum ClientError {
     Protocol(RpcError),
     /// The connection failed: the server went away, or sent something that is not JSON-RPC.
     Transport(String),
-    /// The reply does not match what the tool declares (its output type, or the shape of a
-    /// `CallToolResult`).
+    /// The reply does not match what the `.tool` file declares: the result type of a tool,
+    /// resource or prompt, or the shape of its result object.
     Mismatch {
-        /// The tool's name.
-        tool: String,
+        /// What was called, as the message names it: ``tool `locate` ``,
+        /// ``resource `weather://cities/Oslo` ``, ``prompt `summarize` ``.
+        call: String,
         /// What was wrong.
         problem: String,
     },
@@ -40,9 +41,9 @@ impl std::fmt::Display for ClientError {
             ClientError::Tool { text, .. } => write!(f, "the tool failed: {text}"),
             ClientError::Protocol(error) => write!(f, "the server refused the request: {error}"),
             ClientError::Transport(problem) => write!(f, "the connection failed: {problem}"),
-            ClientError::Mismatch { tool, problem } => write!(
+            ClientError::Mismatch { call, problem } => write!(
                 f,
-                "the result of tool `{tool}` does not match its declaration: {problem}"
+                "the result of {call} does not match its declaration: {problem}"
             ),
         }
     }

@@ -12,18 +12,30 @@
 //!   ways it can go wrong, [`ClientError`], with [`ToolReply::structured`] decoding the
 //!   structured result into the declared output type.
 //!
+//! - [`read_resource`] and [`get_prompt`], with [`ResourceReply`] and [`PromptReply`]; and
+//!   [`template_uri`], the URI of a resource template for its variables.
 //! - [`StdioTransport`]: a server in a child process, over its stdin and stdout, with the
 //!   `initialize` handshake; the server's requests to the client go to a [`RequestHandler`].
+//!
+//! The replies read results with the decoders generated code passes in ([`ReadValue`]), the
+//! ones the server runs on arguments, so a result is checked against its declared type with
+//! every constraint of that type.
 //!
 //! Not here yet: the Streamable HTTP transport, and progress and cancellation on the
 //! client side.
 
 mod call;
+mod decode;
 mod error;
+mod read;
 mod stdio;
 mod transport;
 
 pub use call::{ToolReply, call_tool};
+pub use decode::ReadValue;
 pub use error::ClientError;
+pub use read::{PromptReply, ResourceReply, get_prompt, read_resource, template_uri};
 pub use stdio::{RequestHandler, StdioTransport};
+/// The command a [`StdioTransport`] starts: tokio's, re-exported for generated clients.
+pub use tokio::process::Command;
 pub use transport::{ReplyFuture, Transport};

@@ -6,6 +6,7 @@
 //! decoded and checked, whose fields are the parameters: an implementer destructures it
 //! with `..`, so a parameter added with a default does not break the implementation.
 
+mod client;
 mod completion;
 mod prompts;
 mod resources;
@@ -20,6 +21,7 @@ use super::decode::format_of;
 use super::names;
 use crate::listings::{Listing, ServiceListings};
 use crate::profile::Profile;
+pub use client::client_name;
 pub use completion::{argument_enum_name, completable, has_completions};
 
 /// A JSON listing as a raw string literal (`r#"{…}"#`), as a person would write it.

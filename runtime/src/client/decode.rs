@@ -1,0 +1,68 @@
+//! Checking what a server sent against what the `.tool` file declares: a value is read with
+//! the same decoders the server runs on arguments, so every constraint of the declared type
+//! is checked on the way in, and a failure names the call and the place in the value.
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::ClientError;
+use crate::args::{ArgError, Path, Reader};
+
+/// How generated code reads a value of its declared type: `<T as Decode>::read`, or a
+/// reader that also checks the type's formats and item constraints.
+pub trait ReadValue<T>: FnOnce(&mut Reader<'_>, &Path<'_>) -> Result<T, ArgError> {}
+
+impl<T, F: FnOnce(&mut Reader<'_>, &Path<'_>) -> Result<T, ArgError>> ReadValue<T> for F {}
+
+/// The reply of `call` (`tool `locate``) breaks its declaration: `problem`.
+pub(super) fn mismatch(call: &str, problem: impl Into<String>) -> ClientError {
+    ClientError::Mismatch {
+        call: call.to_owned(),
+        problem: problem.into(),
+    }
+}
+
+/// Reads `json` (JSON text a server sent) with `read`.
+pub(super) fn json_text<T>(
+    call: &str,
+    json: &str,
+    read: impl ReadValue<T>,
+) -> Result<T, ClientError> {
+    // Parsed first, so that text which is not one JSON value is refused as such.
+    let raw: Box<RawValue> = serde_json::from_str(json)
+        .map_err(|e| mismatch(call, format!("the result is not JSON: {e}")))?;
+    read(&mut Reader::new(raw.get()), &Path::Root).map_err(|e| invalid(call, &e))
+}
+
+/// Reads `value` (already parsed by the transport) with `read`.
+pub(super) fn json_value<T>(
+    call: &str,
+    value: &Value,
+    read: impl ReadValue<T>,
+) -> Result<T, ClientError> {
+    let json = serde_json::to_string(value)
+        .map_err(|e| mismatch(call, format!("the result cannot be read: {e}")))?;
+    read(&mut Reader::new(&json), &Path::Root).map_err(|e| invalid(call, &e))
+}
+
+/// Reads an enum member sent as its name (`sad`), or the text `null` for none.
+pub(super) fn member<T>(call: &str, text: &str, read: impl ReadValue<T>) -> Result<T, ClientError> {
+    let json = if text == "null" {
+        "null".to_owned()
+    } else {
+        Value::String(text.to_owned()).to_string()
+    };
+    read(&mut Reader::new(&json), &Path::Root).map_err(|e| invalid(call, &e))
+}
+
+/// A decoder's refusal, as the problem of a mismatch: where in the value, and why.
+fn invalid(call: &str, error: &ArgError) -> ClientError {
+    let place = match error.path() {
+        "" => "the value".to_owned(),
+        path => format!("`{path}`"),
+    };
+    let reason = error
+        .reason()
+        .unwrap_or("It does not have the declared type.");
+    mismatch(call, format!("{place} is not valid: {reason}"))
+}
