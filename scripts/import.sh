@@ -13,8 +13,13 @@
 #    schemas of every tool and mutated, each validated against the original schema and the
 #    imported one; a disagreement fails unless interop/import/differences.json lists it.
 #
-# Exit status: 0 when every server imports, resolves and agrees; 1 otherwise. The listings,
-# imported files and warnings: .cache/import-results/ (IMPORT_RESULTS).
+# 3. The loop: a typed client generated from the file imported from mcp-server-time
+#    (interop/import/loop, built with `client(true)`) calls that live server and checks its
+#    typed results.
+#
+# Exit status: 0 when every server imports, resolves and agrees and the loop passes; 1
+# otherwise. The listings, imported files and warnings: .cache/import-results/
+# (IMPORT_RESULTS).
 #
 # Environment: IMPORT_CACHE, IMPORT_RESULTS, IMPORT_PYTHON (the Python that makes the venv;
 # default python3), CARGO_TARGET_DIR.
@@ -120,4 +125,23 @@ for entry in "${SERVERS[@]}"; do
     "$PYTHON" interop/import/check.py "$name" "$out.listing.json" "$out.imported.json" \
         interop/import/differences.json || failed=1
 done
+
+# --- 3. The loop: import → generate a client → call the live server -----------------------
+# interop/import/loop (a workspace of its own, with this workspace's lock) generates the
+# typed client of the file just imported from mcp-server-time and calls that server with it.
+if [ -s "$RESULTS/time.tool" ]; then
+    cp Cargo.lock interop/import/loop/Cargo.lock
+    if IMPORTED_TOOL=$RESULTS/time.tool CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target} \
+        cargo build --quiet --manifest-path interop/import/loop/Cargo.toml; then
+        "${CARGO_TARGET_DIR:-$ROOT/target}/debug/import-loop" -- \
+            "$VENV/bin/mcp-server-time" --local-timezone UTC 2>"$RESULTS/loop.stderr.txt" |
+            sed 's/^/import loop: /' || failed=1
+    else
+        echo "import loop: the client generated from time.tool does not build" >&2
+        failed=1
+    fi
+else
+    echo "import loop: time.tool was not imported" >&2
+    failed=1
+fi
 exit "$failed"
