@@ -15,15 +15,23 @@
 //! - [`StdioTransport`]: a server in a child process, over its stdin and stdout, with the
 //!   `initialize` handshake; the server's requests to the client go to a [`RequestHandler`].
 //!
-//! Not here yet: the Streamable HTTP transport, and progress and cancellation on the
-//! client side.
+//! - [`HttpTransport`] (feature `http` too): a server at an `http://` URL over Streamable
+//!   HTTP; 2026-07-28 stateless when the server speaks it, else the `initialize` handshake
+//!   and a session. In a session, the server's requests arriving in an event stream go to
+//!   the [`RequestHandler`] too.
+//!
+//! Not here yet: progress, log messages and cancellation on the client side.
 
 mod call;
 mod error;
+#[cfg(feature = "http")]
+mod http;
 mod stdio;
 mod transport;
 
 pub use call::{ToolReply, call_tool};
 pub use error::ClientError;
+#[cfg(feature = "http")]
+pub use http::{HttpTransport, HttpTransportBuilder, MAX_REPLY_BYTES};
 pub use stdio::{RequestHandler, StdioTransport};
 pub use transport::{ReplyFuture, Transport};
