@@ -62,7 +62,9 @@ const META_SERVER: &str = "io.modelcontextprotocol/serverInfo";
 /// are not surfaced yet. Under 2026-07-28 the server asks for input with an
 /// `input_required` result instead, which [`Transport::request`] returns unchanged to the
 /// caller, as it does every 2026-07-28 result (`resultType`, `_meta` and cache hints
-/// included).
+/// included). Tool parameters marked `x-mcp-header` are not mirrored into `Mcp-Param-*`
+/// headers, so a 2026-07-28 server refuses calls that give them (`-32020`); a handshake
+/// revision ([`HttpTransportBuilder::revision`]) calls such tools.
 ///
 /// Errors are [`ClientError::Transport`] naming the HTTP method, the URL and the status
 /// (the server unreachable, a status without a JSON-RPC reply to the request, a body that
