@@ -108,17 +108,25 @@ enum Command {
         client: bool,
     },
     /// Write a `.tool` file that publishes the listings of an MCP server, saved as JSON (a
-    /// `tools/list` result, or `toolidl schema`'s output) or read from the server started
-    /// with `-- COMMAND ARGS…` (stdio): tools, resources, templates and prompts, with their
+    /// `tools/list` result, or `toolidl schema`'s output), read from the server started
+    /// with `-- COMMAND ARGS…` (stdio), or from the one running at `--url URL` (Streamable
+    /// HTTP): tools, resources, templates and prompts, with their
     /// schemas as records, enums, unions and constraints. What the language cannot say is
     /// widened and reported on stderr, never dropped silently.
     Import {
-        /// The saved listings (or give a server to start after `--`).
-        #[arg(required_unless_present = "command", conflicts_with = "command")]
+        /// The saved listings (or give a server to start after `--`, or `--url`).
+        #[arg(
+            required_unless_present_any = ["command", "url"],
+            conflicts_with_all = ["command", "url"]
+        )]
         file: Option<PathBuf>,
         /// A stdio server's command line, after `--`.
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,
+        /// A running server's MCP endpoint (`http://host:port/mcp`), read over Streamable
+        /// HTTP.
+        #[arg(long, value_name = "URL", conflicts_with = "command")]
+        url: Option<String>,
         /// Also write the listings read to this file, as JSON.
         #[arg(long, value_name = "FILE")]
         save_listing: Option<PathBuf>,
@@ -208,6 +216,7 @@ fn main() {
         Command::Import {
             file,
             command,
+            url,
             save_listing,
             package,
             service,
@@ -215,6 +224,7 @@ fn main() {
         } => import::run(&import::Args {
             file,
             command,
+            url,
             save_listing,
             package,
             service,

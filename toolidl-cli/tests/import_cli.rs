@@ -304,3 +304,191 @@ fn what_is_not_a_listing_is_refused_and_nothing_is_written() {
         assert!(!out.exists(), "{name}: nothing is written");
     }
 }
+
+/// The fixture server of the `--url` test: two tools (one with a nested record and an
+/// enum), a resource, a template and a prompt.
+mod fixture {
+    use std::sync::Arc;
+
+    use toolidl_runtime::codegen::{
+        BoxFuture, ListingDef, RawValue, RequestContext, Service, ToolDef, ToolResult,
+    };
+    use toolidl_runtime::{Server, ToolOutput};
+
+    static TOOLS: [ToolDef; 2] = [
+        ToolDef::new(
+            "forecast",
+            r#"{"name":"forecast","title":"Forecast","description":"The weather of a place.","inputSchema":{"type":"object","properties":{"place":{"type":"object","properties":{"city":{"type":"string","minLength":1},"country":{"type":"string"}},"required":["city"],"additionalProperties":false},"units":{"type":"string","enum":["metric","imperial"]},"days":{"type":"integer","minimum":1,"maximum":7}},"required":["place"],"additionalProperties":false},"annotations":{"readOnlyHint":true}}"#,
+        ),
+        ToolDef::new(
+            "ping",
+            r#"{"name":"ping","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#,
+        ),
+    ];
+    static RESOURCES: [ListingDef; 1] = [ListingDef::new(
+        r#"{"uri":"mem://readme","name":"readme","mimeType":"text/plain"}"#,
+    )];
+    static TEMPLATES: [ListingDef; 1] = [ListingDef::new(
+        r#"{"uriTemplate":"mem://notes/{id}","name":"note","mimeType":"text/markdown"}"#,
+    )];
+    static PROMPTS: [ListingDef; 1] = [ListingDef::new(
+        r#"{"name":"summarize","description":"Summarizes a city.","arguments":[{"name":"city","required":true}]}"#,
+    )];
+
+    struct Fixture;
+
+    impl Service for Fixture {
+        fn tools(&self) -> &[ToolDef] {
+            &TOOLS
+        }
+        fn call_tool(
+            self: Arc<Self>,
+            _: &str,
+            _: &RawValue,
+            _: RequestContext,
+        ) -> BoxFuture<ToolResult> {
+            Box::pin(async { Ok(ToolOutput::Empty) })
+        }
+        fn resources(&self) -> &[ListingDef] {
+            &RESOURCES
+        }
+        fn resource_templates(&self) -> &[ListingDef] {
+            &TEMPLATES
+        }
+        fn prompts(&self) -> &[ListingDef] {
+            &PROMPTS
+        }
+    }
+
+    pub fn server() -> Server {
+        Server::builder("weather_fixture", "1.0.0")
+            .service(Arc::new(Fixture))
+            .build()
+    }
+}
+
+/// Set in the environment of the test process re-run as the fixture's stdio server.
+const SERVE_STDIO: &str = "TOOLIDL_IMPORT_FIXTURE_STDIO";
+
+/// Not a test of its own: [`a_server_read_over_http_imports_as_over_stdio`] runs this test
+/// binary again with only this test and [`SERVE_STDIO`] set, as the stdio server. The
+/// test harness prints on stdout, so the shell moves it to stderr and hands the pipe to
+/// the server as file descriptor 3.
+#[cfg(target_os = "linux")]
+#[test]
+fn fixture_server_on_stdio() {
+    if std::env::var_os(SERVE_STDIO).is_none() {
+        return;
+    }
+    let output = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/fd/3")
+        .unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let config = toolidl_runtime::stdio::StdioConfig::default();
+    let serve =
+        toolidl_runtime::transport::serve_io(fixture::server(), std::io::stdin(), output, config);
+    runtime.block_on(serve).unwrap();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_server_read_over_http_imports_as_over_stdio() {
+    let scratch = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (addr, stop) = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let config = toolidl_runtime::http::HttpConfig::new();
+        let http =
+            toolidl_runtime::http::HttpServer::from_listener(fixture::server(), listener, config)
+                .unwrap();
+        let addr = http.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(http.run_until(async {
+            let _ = stopped.await;
+        }));
+        (addr, stop)
+    });
+    let url = format!("http://{addr}/mcp");
+    let over_http = scratch.path().join("http.tool");
+    let listing = scratch.path().join("http.json");
+    let read = toolidl(
+        &[
+            "import",
+            "--url",
+            &url,
+            "--save-listing",
+            listing.to_str().unwrap(),
+            "-o",
+            over_http.to_str().unwrap(),
+        ],
+        scratch.path(),
+    );
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+
+    let me = std::env::current_exe().unwrap();
+    let over_stdio = scratch.path().join("stdio.tool");
+    let read = Command::new(env!("CARGO_BIN_EXE_toolidl"))
+        .args([
+            "import",
+            "-o",
+            over_stdio.to_str().unwrap(),
+            "--",
+            "sh",
+            "-c",
+        ])
+        .arg(r#"exec "$0" --exact fixture_server_on_stdio --nocapture --test-threads=1 3>&1 1>&2"#)
+        .arg(&me)
+        .env(SERVE_STDIO, "1")
+        .current_dir(scratch.path())
+        .output()
+        .unwrap();
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+
+    let (http_text, stdio_text) = (
+        fs::read_to_string(&over_http).unwrap(),
+        fs::read_to_string(&over_stdio).unwrap(),
+    );
+    assert_eq!(
+        http_text,
+        stdio_text,
+        "{}",
+        first_difference(&http_text, &stdio_text)
+    );
+    // The package is the server's name, and every list was read.
+    assert!(
+        http_text.starts_with("package weather_fixture"),
+        "{http_text}"
+    );
+    let saved: Value = serde_json::from_str(&fs::read_to_string(&listing).unwrap()).unwrap();
+    for key in ["tools", "resources", "resourceTemplates", "prompts"] {
+        assert!(
+            saved[key].as_array().is_some_and(|l| !l.is_empty()),
+            "{key}: {saved}"
+        );
+    }
+    let _ = stop.send(());
+}
+
+#[test]
+fn a_url_nothing_listens_at_is_an_error_naming_it() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    drop(listener);
+    let scratch = tempfile::tempdir().unwrap();
+    let read = toolidl(&["import", "--url", &url], scratch.path());
+    assert_eq!(read.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&read.stderr);
+    assert!(
+        stderr.contains(&url) && stderr.contains("cannot connect"),
+        "{stderr}"
+    );
+}

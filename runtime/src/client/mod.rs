@@ -17,16 +17,22 @@
 //! - [`StdioTransport`]: a server in a child process, over its stdin and stdout, with the
 //!   `initialize` handshake; the server's requests to the client go to a [`RequestHandler`].
 //!
+//! - [`HttpTransport`] (feature `http` too): a server at an `http://` URL over Streamable
+//!   HTTP; 2026-07-28 stateless when the server speaks it, else the `initialize` handshake
+//!   and a session. In a session, the server's requests arriving in an event stream go to
+//!   the [`RequestHandler`] too.
+//!
 //! The replies read results with the decoders generated code passes in ([`ReadValue`]), the
 //! ones the server runs on arguments, so a result is checked against its declared type with
 //! every constraint of that type.
 //!
-//! Not here yet: the Streamable HTTP transport, and progress and cancellation on the
-//! client side.
+//! Not here yet: progress, log messages and cancellation on the client side.
 
 mod call;
 mod decode;
 mod error;
+#[cfg(feature = "http")]
+mod http;
 mod read;
 mod stdio;
 mod transport;
@@ -34,6 +40,8 @@ mod transport;
 pub use call::{ToolReply, call_tool};
 pub use decode::ReadValue;
 pub use error::ClientError;
+#[cfg(feature = "http")]
+pub use http::{HttpTransport, HttpTransportBuilder, MAX_REPLY_BYTES};
 pub use read::{PromptReply, ResourceReply, get_prompt, read_resource, template_uri};
 pub use stdio::{RequestHandler, StdioTransport};
 /// The command a [`StdioTransport`] starts: tokio's, re-exported for generated clients.

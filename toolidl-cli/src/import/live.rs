@@ -1,4 +1,5 @@
-//! The listings of a running server over stdio: `toolidl import -- COMMAND ARGS…`.
+//! The listings of a running server over stdio: `toolidl import -- COMMAND ARGS…`; the
+//! pages read the same way over Streamable HTTP ([`read_lists`], used by [`super::url`]).
 //!
 //! A minimal MCP client: `initialize`, `notifications/initialized`, then every page of
 //! `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list` the server's
@@ -74,6 +75,22 @@ fn session(child: &mut Child) -> Result<Listed, String> {
     )?;
     peer.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
     let capabilities = initialized.get("capabilities").cloned().unwrap_or_default();
+    Ok(Listed {
+        listing: read_lists(&capabilities, |method, params| peer.request(method, params))?,
+        server_name: initialized
+            .pointer("/serverInfo/name")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    })
+}
+
+/// Every page of each list the server's `capabilities` offer, asked with `request` (a
+/// method and its params in, the result out): `{"tools": […], "resources": […],
+/// "resourceTemplates": […], "prompts": […]}`, each present when offered.
+pub fn read_lists(
+    capabilities: &Value,
+    mut request: impl FnMut(&str, Value) -> Result<Value, String>,
+) -> Result<Value, String> {
     let mut listing = Map::new();
     let lists = [
         ("tools", "tools/list", "tools"),
@@ -92,7 +109,7 @@ fn session(child: &mut Child) -> Result<Listed, String> {
                 Some(cursor) => json!({ "cursor": cursor }),
                 None => json!({}),
             };
-            let page = peer.request(method, params)?;
+            let page = request(method, params)?;
             let items = page
                 .get(key)
                 .and_then(Value::as_array)
@@ -105,13 +122,7 @@ fn session(child: &mut Child) -> Result<Listed, String> {
         }
         listing.insert(key.to_owned(), Value::Array(entries));
     }
-    Ok(Listed {
-        listing: Value::Object(listing),
-        server_name: initialized
-            .pointer("/serverInfo/name")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-    })
+    Ok(Value::Object(listing))
 }
 
 struct Peer<'a> {

@@ -1,5 +1,6 @@
-//! `toolidl import FILE.json`, `toolidl import -- COMMAND ARGS…`: a `.tool` file from an MCP
-//! server's listings, saved or read from the running server over stdio ([`live`]).
+//! `toolidl import FILE.json`, `toolidl import -- COMMAND ARGS…`, `toolidl import --url URL`:
+//! a `.tool` file from an MCP server's listings, saved, or read from the running server over
+//! stdio ([`live`]) or Streamable HTTP ([`url`]).
 //!
 //! The listings are a `tools/list` result, or the `tools`, `resources`, `resourceTemplates`
 //! and `prompts` lists together (what `toolidl schema` prints), or a JSON-RPC response holding
@@ -12,6 +13,7 @@
 mod live;
 mod names;
 mod types;
+mod url;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -25,8 +27,10 @@ use types::{Gap, Types, docs, required_set};
 pub struct Args {
     /// The saved listings; or
     pub file: Option<PathBuf>,
-    /// the server to start and ask (a stdio server's command line).
+    /// the server to start and ask (a stdio server's command line); or
     pub command: Vec<String>,
+    /// the running server to ask over Streamable HTTP.
+    pub url: Option<String>,
     /// Also write the listings read, as JSON.
     pub save_listing: Option<PathBuf>,
     /// The package of the file written (default: from the input file's or server's name).
@@ -91,15 +95,15 @@ pub fn run(args: &Args) -> i32 {
 /// The listings (from the file, or from the server started), what to call their source in
 /// messages, and the name to derive the package from.
 fn read_listing(args: &Args) -> Result<(Value, String, String), String> {
-    match (&args.file, args.command.as_slice()) {
-        (Some(file), []) => {
+    match (&args.file, args.command.as_slice(), &args.url) {
+        (Some(file), [], None) => {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| format!("cannot read `{}`: {e}", file.display()))?;
             let listing = serde_json::from_str(&text)
                 .map_err(|e| format!("`{}` is not JSON: {e}", file.display()))?;
             Ok((listing, format!("`{}`", file.display()), stem(file)))
         }
-        (None, [program, ..]) => {
+        (None, [program, ..], None) => {
             let listed =
                 live::list(&args.command).map_err(|e| format!("the server `{program}`: {e}"))?;
             let name = listed
@@ -108,9 +112,18 @@ fn read_listing(args: &Args) -> Result<(Value, String, String), String> {
                 .unwrap_or_else(|| stem(Path::new(program)));
             Ok((listed.listing, format!("the server `{program}`"), name))
         }
-        _ => {
-            Err("give either a saved listing (FILE) or a server to start (-- COMMAND ARGS…)".into())
+        (None, [], Some(address)) => {
+            let listed = url::list(address).map_err(|e| format!("the server at {address}: {e}"))?;
+            let name = listed
+                .server_name
+                .clone()
+                .unwrap_or_else(|| url::host(address));
+            Ok((listed.listing, format!("the server at {address}"), name))
         }
+        _ => Err(
+            "give one of a saved listing (FILE), a server to start (-- COMMAND ARGS…) or a running server's URL (--url URL)"
+                .into(),
+        ),
     }
 }
 
