@@ -41,7 +41,8 @@ pub async fn read_resource(
 }
 
 /// Renders the prompt `name` with `arguments` (a generated input struct, or any value that
-/// serializes as an object), each sent in its text form ([`text_arguments`]).
+/// serializes as an object), each sent in its text form: a string as itself,
+/// any other value as its JSON (`3`, `true`); members that are `null` are left out.
 pub async fn get_prompt(
     transport: &dyn Transport,
     name: &str,
