@@ -397,7 +397,10 @@ async fn a_result_that_breaks_its_declaration_is_a_mismatch_naming_the_place() {
         json!({"content": [], "structuredContent": {"born": "02/29/2020"}}),
     ));
     let message = mismatch(client.stamps().await);
-    assert!(message.ends_with("`[\"born\"]` is not valid: Expected a date (YYYY-MM-DD)."), "{message}");
+    assert!(
+        message.ends_with("`[\"born\"]` is not valid: Expected a date (YYYY-MM-DD)."),
+        "{message}"
+    );
     let client = WeatherToolsClient::new(Canned(json!({"contents": []})));
     assert_eq!(
         mismatch(
