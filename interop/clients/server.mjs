@@ -2,15 +2,16 @@
 // `@modelcontextprotocol/server` 2.x, its low-level `Server`), for the typed clients' interop
 // run (scripts/interop.sh, docs/interop.md "Typed clients").
 //
-//   node server.mjs --modules DIR --listing FILE [--http PORT]
+//   node server.mjs --modules DIR --listing FILE [--http HOST:PORT]
 //
 // DIR is the node_modules folder the SDK is installed in. FILE is the listing `toolidl schema`
 // prints for weather.tool and manual.tool, published as it is. The behaviour is
 // examples/weather/src/lib.rs's, in the wire shapes of docs/runtime.md's result table (a string
 // one text block, a list or an integer one text block of JSON, a record `structuredContent`
 // plus the same JSON as text, a tool error `isError` with its text). Serves stdio with
-// `serveStdio`, or Streamable HTTP on 127.0.0.1:PORT at /mcp with `createMcpHandler`
-// (2026-07-28, and the handshake revisions served statelessly) behind node:http.
+// `serveStdio`, or Streamable HTTP at http://HOST:PORT/mcp with `createMcpHandler` (2026-07-28,
+// and the handshake revisions served statelessly: the SDK's entry keeps no session) behind
+// node:http. `--http` is the example servers' flag, so interop.sh starts all of them alike.
 
 import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
@@ -22,7 +23,7 @@ const { values: opts } = parseArgs({
     options: { modules: { type: 'string' }, listing: { type: 'string' }, http: { type: 'string' } },
 });
 if (!opts.modules || !opts.listing) {
-    console.error('usage: server.mjs --modules DIR --listing FILE [--http PORT]');
+    console.error('usage: server.mjs --modules DIR --listing FILE [--http HOST:PORT]');
     process.exit(2);
 }
 const require = createRequire(join(opts.modules, 'package.json'));
@@ -111,7 +112,8 @@ function makeServer() {
 
 // node:http to the handler's web-standard fetch and back (what @modelcontextprotocol/node's
 // toNodeHandler does; not installed here).
-async function serveHttp(port) {
+async function serveHttp(addr) {
+    const [, host, port] = addr.match(/^(.*):(\d+)$/) ?? [];
     const handler = createMcpHandler(makeServer);
     const http = createServer(async (req, res) => {
         try {
@@ -129,7 +131,7 @@ async function serveHttp(port) {
             res.end();
         }
     });
-    http.listen(Number(port), '127.0.0.1', () => console.error(`serving MCP at http://127.0.0.1:${port}/mcp`));
+    http.listen(Number(port), host, () => console.error(`serving MCP at http://${addr}/mcp`));
 }
 
 if (opts.http) {

@@ -1,14 +1,15 @@
 """examples/weather on the official Python SDK's low-level server (PyPI `mcp` 2.x), for the
 typed clients' interop run (scripts/interop.sh, docs/interop.md "Typed clients").
 
-    server.py --listing FILE [--http PORT [--stateless]]
+    server.py --listing FILE [--http HOST:PORT [--stateless]]
 
 FILE is the listing `toolidl schema` prints for weather.tool and manual.tool (its `tools`,
 `resourceTemplates` and `prompts`), published as it is. The behaviour is
 examples/weather/src/lib.rs's, answered in the wire shapes of docs/runtime.md's result
 table: a string is one text block, a list or an integer one text block of JSON, a record
 `structuredContent` plus the same JSON as text, a tool error `isError` with its text.
-Serves stdio, or Streamable HTTP on 127.0.0.1:PORT at /mcp.
+Serves stdio, or Streamable HTTP at http://HOST:PORT/mcp (with sessions; none with
+--stateless). `--http` is the example servers' flag, so interop.sh starts all of them alike.
 """
 
 import argparse
@@ -162,7 +163,7 @@ async def serve_stdio(server):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--listing", required=True)
-    parser.add_argument("--http", type=int, metavar="PORT")
+    parser.add_argument("--http", metavar="HOST:PORT")
     parser.add_argument("--stateless", action="store_true")
     args = parser.parse_args()
     with open(args.listing, encoding="utf-8") as f:
@@ -172,8 +173,9 @@ def main():
         return
     import uvicorn
 
-    app = server.streamable_http_app(stateless_http=args.stateless)
-    uvicorn.run(app, host="127.0.0.1", port=args.http, log_level="warning")
+    host, _, port = args.http.rpartition(":")
+    app = server.streamable_http_app(stateless_http=args.stateless, host=host)
+    uvicorn.run(app, host=host, port=int(port), log_level="warning")
 
 
 if __name__ == "__main__":

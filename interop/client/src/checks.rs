@@ -39,12 +39,23 @@ impl Tally {
     }
 }
 
+/// An error as a failed check names it: its variant, then its message.
+fn why(e: &ClientError) -> String {
+    let variant = match e {
+        ClientError::Tool { .. } => "Tool",
+        ClientError::Protocol(_) => "Protocol",
+        ClientError::Transport(_) => "Transport",
+        ClientError::Mismatch { .. } => "Mismatch",
+    };
+    format!("{variant}: {e}")
+}
+
 /// The call answered `want`.
 fn equals<T: PartialEq + Debug>(got: Result<T, ClientError>, want: T) -> Outcome {
     match got {
         Ok(value) if value == want => Ok(String::new()),
         Ok(value) => Err(format!("got {value:?}, expected {want:?}")),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(why(&e)),
     }
 }
 
@@ -55,7 +66,7 @@ fn tool_error<T: Debug>(got: Result<T, ClientError>, want: &str) -> Outcome {
         Err(ClientError::Tool { text, .. }) => {
             Err(format!("tool error {text:?}, expected {want:?}"))
         }
-        Err(e) => Err(format!("{e}, expected the tool error {want:?}")),
+        Err(e) => Err(format!("{}, expected the tool error {want:?}", why(&e))),
         Ok(value) => Err(format!("got {value:?}, expected the tool error {want:?}")),
     }
 }
@@ -66,7 +77,7 @@ fn refused<T: Debug>(got: Result<T, ClientError>) -> Outcome {
     match got {
         Err(ClientError::Tool { text, .. }) => Ok(format!("tool error: {text}")),
         Err(ClientError::Protocol(e)) if e.code == -32602 => Ok(format!("-32602: {}", e.message)),
-        Err(e) => Err(format!("{e}, expected a tool error or -32602")),
+        Err(e) => Err(format!("{}, expected a tool error or -32602", why(&e))),
         Ok(value) => Err(format!("got {value:?}, expected a refusal")),
     }
 }
@@ -81,7 +92,10 @@ fn not_found<T: Debug>(got: Result<T, ClientError>, message: &str) -> Outcome {
         {
             Ok(format!("{}", e.code))
         }
-        Err(e) => Err(format!("{e}, expected -32002 or -32602 {message:?}")),
+        Err(e) => Err(format!(
+            "{}, expected -32002 or -32602 {message:?}",
+            why(&e)
+        )),
         Ok(value) => Err(format!(
             "got {value:?}, expected -32002 or -32602 {message:?}"
         )),
