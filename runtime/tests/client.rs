@@ -7,7 +7,11 @@ mod common;
 use common::kitchen_server;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolidl_runtime::client::{ClientError, ReplyFuture, Transport, call_tool};
+use std::sync::{Arc, Mutex};
+
+use toolidl_runtime::client::{
+    ClientError, Progress, ReplyFuture, Transport, call_tool, with_progress,
+};
 use toolidl_runtime::testing::Client;
 
 #[derive(Debug, Deserialize, PartialEq)]
@@ -103,4 +107,37 @@ async fn a_reply_that_is_not_a_call_result_is_a_mismatch() {
         matches!(result, Err(ClientError::Mismatch { ref call, .. }) if call == "tool `forecast`"),
         "{result:?}"
     );
+}
+
+/// In process, a call's progress reaches its `with_progress` handler once the reply is in,
+/// and only that call's: the other notifications stay with the client.
+#[tokio::test]
+async fn the_progress_of_an_in_process_call_reaches_its_handler() -> Result<(), ClientError> {
+    let client = Client::connect(&kitchen_server()).await?;
+    client
+        .request("logging/setLevel", json!({"level": "info"}))
+        .await?;
+    let reports = Arc::new(Mutex::new(Vec::new()));
+    let keep = Arc::clone(&reports);
+    let call = call_tool(&client, "progress", json!({}));
+    with_progress(move |p| keep.lock().unwrap().push(p), call).await?;
+    let expected = [
+        Progress {
+            progress: 1.0,
+            total: Some(2.0),
+            message: Some("half".into()),
+        },
+        Progress {
+            progress: 2.0,
+            total: Some(2.0),
+            message: None,
+        },
+    ];
+    assert_eq!(*reports.lock().unwrap(), expected);
+    assert_eq!(
+        client.take_notifications("notifications/progress"),
+        Vec::<Value>::new()
+    );
+    assert_eq!(client.take_notifications("notifications/message").len(), 1);
+    Ok(())
 }

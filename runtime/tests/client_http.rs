@@ -10,7 +10,10 @@ use std::sync::{Arc, Mutex};
 use common::serve_kitchen;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use toolidl_runtime::client::{ClientError, HttpTransport, RequestHandler, Transport, call_tool};
+use toolidl_runtime::client::{
+    ClientError, HttpTransport, NotificationHandler, Progress, RequestHandler, Transport,
+    call_tool, with_progress,
+};
 use toolidl_runtime::http::HttpConfig;
 use toolidl_runtime::protocol::Revision;
 
@@ -117,6 +120,60 @@ async fn a_reply_in_an_event_stream_is_read_past_the_notifications() {
     }
 }
 
+/// The progress in a call's event stream goes to its `with_progress` handler, in both
+/// modes; in a session, the log messages beside it go to the notification handler.
+#[tokio::test]
+async fn a_calls_progress_and_log_messages_reach_their_handlers() {
+    let (url, _, _stop) = kitchen().await;
+    let logged = Arc::new(Mutex::new(Vec::new()));
+    let keep = Arc::clone(&logged);
+    let on_notification: NotificationHandler = Arc::new(move |method: &str, params: &Value| {
+        keep.lock()
+            .unwrap()
+            .push((method.to_owned(), params.clone()));
+    });
+    let stateless = HttpTransport::connect(&url).await.unwrap();
+    let session = HttpTransport::builder(&url)
+        .revision(Revision::V2025_11_25)
+        .on_notification(on_notification)
+        .connect()
+        .await
+        .unwrap();
+    session
+        .request("logging/setLevel", json!({"level": "info"}))
+        .await
+        .unwrap();
+    for server in [&stateless, &session] {
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let keep = Arc::clone(&reports);
+        let call = call_tool(server, "progress", json!({}));
+        with_progress(move |p| keep.lock().unwrap().push(p), call)
+            .await
+            .unwrap();
+        let expected = [
+            Progress {
+                progress: 1.0,
+                total: Some(2.0),
+                message: Some("half".into()),
+            },
+            Progress {
+                progress: 2.0,
+                total: Some(2.0),
+                message: None,
+            },
+        ];
+        assert_eq!(*reports.lock().unwrap(), expected);
+    }
+    let logged = logged.lock().unwrap().clone();
+    assert_eq!(
+        logged,
+        [(
+            "notifications/message".to_owned(),
+            json!({"level": "info", "logger": "kitchen", "data": "info message"})
+        )]
+    );
+}
+
 #[tokio::test]
 async fn an_elicitation_in_a_session_is_answered_by_the_handler() {
     let (url, _, _stop) = kitchen().await;
@@ -130,7 +187,7 @@ async fn an_elicitation_in_a_session_is_answered_by_the_handler() {
     });
     let server = HttpTransport::builder(&url)
         .revision(Revision::V2025_11_25)
-        .handler(handler)
+        .on_request(handler)
         .capabilities(json!({"elicitation": {}}))
         .connect()
         .await

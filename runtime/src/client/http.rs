@@ -14,6 +14,7 @@ use hyper::body::Incoming;
 use hyper::{Method, Response, StatusCode, header};
 use serde_json::{Map, Value, json};
 
+use super::observe::{self, NotificationHandler, ProgressHandler};
 use super::{ClientError, ReplyFuture, RequestHandler, Transport};
 use crate::protocol::{Revision, RpcError, code, reply_message, reply_result};
 use exchange::{Endpoint, next_piece, read_all};
@@ -58,8 +59,9 @@ const META_SERVER: &str = "io.modelcontextprotocol/serverInfo";
 /// Replies come as `application/json` or `text/event-stream`. In an event stream, the
 /// server's requests to the client (elicitation, sampling, roots; handshake revisions)
 /// are answered by the [`RequestHandler`] (or "method not found" without one), each answer
-/// POSTed back in the same session; the stream's notifications (progress, log messages)
-/// are not surfaced yet. Under 2026-07-28 the server asks for input with an
+/// POSTed back in the same session; the stream's notifications go to the progress handler of
+/// [`with_progress`](super::with_progress) (the request's own progress) or to the
+/// [`NotificationHandler`] (log messages and the rest). Under 2026-07-28 the server asks for input with an
 /// `input_required` result instead, which [`Transport::request`] returns unchanged to the
 /// caller, as it does every 2026-07-28 result (`resultType`, `_meta` and cache hints
 /// included). Tool parameters marked `x-mcp-header` are not mirrored into `Mcp-Param-*`
@@ -81,6 +83,7 @@ pub struct HttpTransport {
 pub struct HttpTransportBuilder {
     url: String,
     handler: Option<RequestHandler>,
+    notifications: Option<NotificationHandler>,
     capabilities: Value,
     revision: Option<Revision>,
 }
@@ -102,7 +105,7 @@ impl HttpTransport {
     ) -> Result<HttpTransport, ClientError> {
         let builder = HttpTransport::builder(url).capabilities(capabilities);
         match handler {
-            Some(handler) => builder.handler(handler),
+            Some(handler) => builder.on_request(handler),
             None => builder,
         }
         .connect()
@@ -114,6 +117,7 @@ impl HttpTransport {
         HttpTransportBuilder {
             url: url.to_owned(),
             handler: None,
+            notifications: None,
             capabilities: json!({}),
             revision: None,
         }
@@ -172,8 +176,16 @@ impl HttpTransport {
 
 impl HttpTransportBuilder {
     /// Routes the server's requests to the client to `handler`.
-    pub fn handler(mut self, handler: RequestHandler) -> Self {
+    pub fn on_request(mut self, handler: RequestHandler) -> Self {
         self.handler = Some(handler);
+        self
+    }
+
+    /// Routes the notifications in the server's event streams (log messages, and progress
+    /// no [`with_progress`](super::with_progress) awaits) to `handler`; without one they
+    /// are dropped.
+    pub fn on_notification(mut self, handler: NotificationHandler) -> Self {
+        self.notifications = Some(handler);
         self
     }
 
@@ -198,6 +210,7 @@ impl HttpTransportBuilder {
             revision: None,
             session: None,
             handler: self.handler,
+            notifications: self.notifications,
             capabilities: self.capabilities,
             next_id: AtomicI64::new(1),
         };
@@ -218,8 +231,26 @@ impl HttpTransportBuilder {
 impl Transport for HttpTransport {
     fn request<'a>(&'a self, method: &'a str, params: Value) -> ReplyFuture<'a> {
         Box::pin(async move {
-            let (id, response) = self.peer.send_request(method, params).await?;
-            Ok(reply_result(self.peer.reply_to(id, response).await?)?)
+            let progress = observe::progress_handler();
+            let id = self.peer.next_id();
+            let params = match progress {
+                Some(_) => observe::with_token(params, id),
+                None => params,
+            };
+            let mut in_flight = InFlight {
+                peer: &self.peer,
+                id,
+                // A 2026-07-28 request is cancelled by closing its connection, which
+                // dropping the response does.
+                cancel: method != "initialize" && !self.peer.stateless(),
+            };
+            let reply = async {
+                let response = self.peer.send_request(id, method, params).await?;
+                self.peer.reply_to(id, response, progress.as_ref()).await
+            }
+            .await;
+            in_flight.cancel = false;
+            Ok(reply_result(reply?)?)
         })
     }
 
@@ -243,6 +274,7 @@ struct Peer {
     revision: Option<Revision>,
     session: Option<String>,
     handler: Option<RequestHandler>,
+    notifications: Option<NotificationHandler>,
     capabilities: Value,
     next_id: AtomicI64,
 }
@@ -290,9 +322,10 @@ impl Peer {
         revision: Revision,
     ) -> Result<Result<Value, ClientError>, ClientError> {
         self.revision = Some(revision);
-        let (id, response) = self.send_request("server/discover", json!({})).await?;
+        let id = self.next_id();
+        let response = self.send_request(id, "server/discover", json!({})).await?;
         Ok(self
-            .reply_to(id, response)
+            .reply_to(id, response, None)
             .await
             .and_then(|reply| Ok(reply_result(reply)?)))
     }
@@ -305,13 +338,14 @@ impl Peer {
             "capabilities": self.capabilities,
             "clientInfo": client_info(),
         });
-        let (id, response) = self.send_request("initialize", params).await?;
+        let id = self.next_id();
+        let response = self.send_request(id, "initialize", params).await?;
         let session = response
             .headers()
             .get("mcp-session-id")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        let result = reply_result(self.reply_to(id, response).await?)?;
+        let result = reply_result(self.reply_to(id, response, None).await?)?;
         let answered = result.get("protocolVersion").and_then(Value::as_str);
         let revision = answered
             .and_then(Revision::parse)
@@ -369,15 +403,20 @@ impl Peer {
         self.endpoint.send(Method::POST, &headers, Some(body)).await
     }
 
-    /// POSTs the request `method` with the next id; the response as it starts.
+    /// POSTs the request `method` as request `id`; the response as it starts.
     async fn send_request(
         &self,
+        id: i64,
         method: &str,
         params: Value,
-    ) -> Result<(i64, Response<Incoming>), ClientError> {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+    ) -> Result<Response<Incoming>, ClientError> {
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        Ok((id, self.post(message).await?))
+        self.post(message).await
+    }
+
+    /// The id of the next request.
+    fn next_id(&self) -> i64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
     }
 
     /// POSTs a notification, or the client's answer to a request of the server.
@@ -420,7 +459,12 @@ impl Peer {
     }
 
     /// The JSON-RPC response to request `id`, from a JSON body or an event stream.
-    async fn reply_to(&self, id: i64, response: Response<Incoming>) -> Result<Value, ClientError> {
+    async fn reply_to(
+        &self,
+        id: i64,
+        response: Response<Incoming>,
+        progress: Option<&ProgressHandler>,
+    ) -> Result<Value, ClientError> {
         let (head, mut body) = response.into_parts();
         let content_type = head
             .headers
@@ -449,7 +493,7 @@ impl Peer {
                     }
                 }
             }
-            "text/event-stream" => self.read_events(id, &mut body).await,
+            "text/event-stream" => self.read_events(id, &mut body, progress).await,
             other => Err(self.failed(format!(
                 "HTTP {} with Content-Type `{other}`, neither JSON nor an event stream",
                 head.status
@@ -458,7 +502,12 @@ impl Peer {
     }
 
     /// Reads an event stream up to the response to `id`, answering the server's requests.
-    async fn read_events(&self, id: i64, body: &mut Incoming) -> Result<Value, ClientError> {
+    async fn read_events(
+        &self,
+        id: i64,
+        body: &mut Incoming,
+        progress: Option<&ProgressHandler>,
+    ) -> Result<Value, ClientError> {
         let mut reader = EventReader::default();
         while let Some(piece) = next_piece(body).await.map_err(|e| self.failed(e))? {
             let events = reader.feed(&piece, MAX_REPLY_BYTES).map_err(|e| match e {
@@ -483,11 +532,31 @@ impl Peer {
                             .await?;
                     }
                     (None, Some(answered)) if *answered == json!(id) => return Ok(message),
+                    (Some(method), None) => {
+                        let params = message.get("params").unwrap_or(&Value::Null);
+                        self.notified(id, method, params, progress);
+                    }
                     _ => {}
                 }
             }
         }
         Err(self.failed("the event stream ended before the reply".into()))
+    }
+
+    /// A notification in the stream of request `id`: its own progress to `progress`,
+    /// anything else to the notification handler.
+    fn notified(&self, id: i64, method: &str, params: &Value, progress: Option<&ProgressHandler>) {
+        if let (true, Some(handler), Some((token, report))) = (
+            method == "notifications/progress",
+            progress,
+            observe::progress_of(params),
+        ) && token == id
+        {
+            return handler(report);
+        }
+        if let Some(handler) = &self.notifications {
+            handler(method, params);
+        }
     }
 
     /// The handler's answer to a request of the server.
@@ -544,6 +613,31 @@ impl Peer {
 }
 
 /// The newest revision this runtime knows among a list of revision names.
+/// A request awaiting its reply; dropped before it (the caller stopped waiting), it tells
+/// the server with `notifications/cancelled`.
+struct InFlight<'a> {
+    peer: &'a Arc<Peer>,
+    id: i64,
+    cancel: bool,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if self.cancel {
+            let peer = Arc::clone(self.peer);
+            let params = observe::cancelled(self.id);
+            runtime.spawn(async move {
+                if let Err(e) = peer.notify("notifications/cancelled", params).await {
+                    tracing::debug!(error = %e, "a cancellation was not delivered");
+                }
+            });
+        }
+    }
+}
+
 fn newest_known(supported: Option<&Value>) -> Option<Revision> {
     supported?
         .as_array()?

@@ -26,13 +26,19 @@
 //! ones the server runs on arguments, so a result is checked against its declared type with
 //! every constraint of that type.
 //!
-//! Not here yet: progress, log messages and cancellation on the client side.
+//! - [`with_progress`]: the progress of one call, [`Progress`] by [`Progress`]; the server's
+//!   other notifications (log messages, list changes) go to the [`NotificationHandler`]
+//!   given to [`StdioTransportBuilder::on_notification`] or
+//!   [`HttpTransportBuilder::on_notification`]. A call whose future is dropped before its
+//!   reply (a timeout, a `select!`) is cancelled: the transport sends
+//!   `notifications/cancelled`, or, for a 2026-07-28 HTTP request, closes its connection.
 
 mod call;
 mod decode;
 mod error;
 #[cfg(feature = "http")]
 mod http;
+mod observe;
 mod read;
 mod stdio;
 mod transport;
@@ -42,8 +48,11 @@ pub use decode::ReadValue;
 pub use error::ClientError;
 #[cfg(feature = "http")]
 pub use http::{HttpTransport, HttpTransportBuilder, MAX_REPLY_BYTES};
+pub use observe::{
+    NotificationHandler, Progress, ProgressHandler, progress_handler, with_progress,
+};
 pub use read::{PromptReply, ResourceReply, get_prompt, read_resource, template_uri};
-pub use stdio::{RequestHandler, StdioTransport};
+pub use stdio::{RequestHandler, StdioTransport, StdioTransportBuilder};
 /// The command a [`StdioTransport`] starts: tokio's, re-exported for generated clients.
 pub use tokio::process::Command;
 pub use transport::{ReplyFuture, Transport};

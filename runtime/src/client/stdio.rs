@@ -12,6 +12,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+use super::observe::{self, NotificationHandler, ProgressHandler};
 use super::{ClientError, ReplyFuture, Transport};
 use crate::peer::lock;
 use crate::protocol::{Revision, RpcError, code, reply_message, reply_result};
@@ -23,6 +24,9 @@ pub type RequestHandler = Arc<dyn Fn(&str, &Value) -> Result<Value, RpcError> + 
 
 /// Replies awaited, by request id.
 type Waiting = Arc<Mutex<HashMap<i64, oneshot::Sender<Result<Value, RpcError>>>>>;
+
+/// The progress handlers of the requests in flight, by progress token (the request's id).
+type Progressing = Arc<Mutex<HashMap<i64, ProgressHandler>>>;
 
 /// The child's stdin, shared by requests and the replies to the server's own requests;
 /// `None` once closed (a pipe closes when dropped: its `shutdown` does nothing).
@@ -36,6 +40,7 @@ type Input = Arc<tokio::sync::Mutex<Option<ChildStdin>>>;
 pub struct StdioTransport {
     input: Input,
     waiting: Waiting,
+    progressing: Progressing,
     next_id: AtomicI64,
     child: Child,
     reader: JoinHandle<()>,
@@ -51,15 +56,36 @@ impl StdioTransport {
     }
 
     /// Starts `command` as an MCP server, declares `capabilities` and routes the server's
-    /// requests to the client (elicitation, sampling, roots) to `handler`.
-    ///
-    /// The client offers the newest handshake revision; the server may answer with an
-    /// older one it prefers, which is accepted if this runtime knows it.
+    /// requests to the client (elicitation, sampling, roots) to `handler`: the same as
+    /// [`builder`](StdioTransport::builder) with those options.
     pub async fn spawn_with(
-        mut command: Command,
+        command: Command,
         handler: Option<RequestHandler>,
         capabilities: Value,
     ) -> Result<StdioTransport, ClientError> {
+        let mut builder = StdioTransport::builder(command).capabilities(capabilities);
+        builder.requests = handler;
+        builder.spawn().await
+    }
+
+    /// Options for starting `command`: handlers for the server's requests and
+    /// notifications, and the capabilities declared.
+    pub fn builder(command: Command) -> StdioTransportBuilder {
+        StdioTransportBuilder {
+            command,
+            requests: None,
+            notifications: None,
+            capabilities: json!({}),
+        }
+    }
+
+    async fn start(options: StdioTransportBuilder) -> Result<StdioTransport, ClientError> {
+        let StdioTransportBuilder {
+            mut command,
+            requests: handler,
+            notifications,
+            capabilities,
+        } = options;
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -74,15 +100,21 @@ impl StdioTransport {
         };
         let input: Input = Arc::new(tokio::sync::Mutex::new(Some(stdin)));
         let waiting = Waiting::default();
+        let progressing = Progressing::default();
         let reader = tokio::spawn(read_replies(
             stdout,
             Arc::clone(&waiting),
             Arc::clone(&input),
-            handler,
+            Handlers {
+                requests: handler,
+                notifications,
+                progress: Arc::clone(&progressing),
+            },
         ));
         let mut transport = StdioTransport {
             input,
             waiting,
+            progressing,
             next_id: AtomicI64::new(1),
             child,
             reader,
@@ -143,6 +175,44 @@ impl StdioTransport {
     }
 }
 
+/// Options for [`StdioTransport::builder`].
+pub struct StdioTransportBuilder {
+    command: Command,
+    requests: Option<RequestHandler>,
+    notifications: Option<NotificationHandler>,
+    capabilities: Value,
+}
+
+impl StdioTransportBuilder {
+    /// Routes the server's requests to the client (elicitation, sampling, roots) to
+    /// `handler`; without one they are answered "method not found".
+    pub fn on_request(mut self, handler: RequestHandler) -> Self {
+        self.requests = Some(handler);
+        self
+    }
+
+    /// Routes the server's notifications (log messages, list changes, resource updates,
+    /// and progress no [`with_progress`](super::with_progress) awaits) to `handler`; without
+    /// one they are dropped. It runs on the task reading the server's output: keep it short.
+    pub fn on_notification(mut self, handler: NotificationHandler) -> Self {
+        self.notifications = Some(handler);
+        self
+    }
+
+    /// The capabilities the client declares in `initialize` (`{}` by default).
+    pub fn capabilities(mut self, capabilities: Value) -> Self {
+        self.capabilities = capabilities;
+        self
+    }
+
+    /// Starts the server and runs the handshake: the client offers the newest handshake
+    /// revision; the server may answer with an older one it prefers, which is accepted if
+    /// this runtime knows it.
+    pub async fn spawn(self) -> Result<StdioTransport, ClientError> {
+        StdioTransport::start(self).await
+    }
+}
+
 impl Drop for StdioTransport {
     fn drop(&mut self) {
         self.reader.abort();
@@ -155,12 +225,27 @@ impl Transport for StdioTransport {
             let id = self.next_id.fetch_add(1, Ordering::Relaxed);
             let (tx, reply) = oneshot::channel();
             lock(&self.waiting).insert(id, tx);
+            let mut in_flight = InFlight {
+                transport: self,
+                id,
+                // The handshake cannot be cancelled (the transport is dropped with it).
+                cancel: method != "initialize",
+            };
+            let params = match observe::progress_handler() {
+                Some(handler) => {
+                    lock(&self.progressing).insert(id, handler);
+                    observe::with_token(params, id)
+                }
+                None => params,
+            };
             let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
             if let Err(error) = StdioTransport::send(&self.input, &request).await {
-                lock(&self.waiting).remove(&id);
+                in_flight.cancel = false;
                 return Err(error);
             }
-            match reply.await {
+            let reply = reply.await;
+            in_flight.cancel = false;
+            match reply {
                 Ok(reply) => Ok(reply?),
                 Err(_) => Err(ClientError::Transport(
                     "the server closed its output before replying".into(),
@@ -172,20 +257,66 @@ impl Transport for StdioTransport {
     fn notify(&self, method: &str, params: Value) -> Result<(), ClientError> {
         let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
         let input = Arc::clone(&self.input);
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
+            ClientError::Transport("no tokio runtime to send a notification".into())
+        })?;
         // Notifications are not awaited: written in order behind the lock, off the caller.
-        tokio::spawn(async move { StdioTransport::send(&input, &message).await.ok() });
+        runtime.spawn(async move { StdioTransport::send(&input, &message).await.ok() });
         Ok(())
     }
 }
 
+/// A request awaiting its reply. Dropped with the reply, it forgets the request; dropped
+/// before (the caller stopped waiting: a timeout, a `select!`), it also tells the server
+/// with `notifications/cancelled`, so the server stops the work.
+struct InFlight<'a> {
+    transport: &'a StdioTransport,
+    id: i64,
+    cancel: bool,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        lock(&self.transport.waiting).remove(&self.id);
+        lock(&self.transport.progressing).remove(&self.id);
+        if self.cancel {
+            let params = observe::cancelled(self.id);
+            self.transport
+                .notify("notifications/cancelled", params)
+                .ok();
+        }
+    }
+}
+
+/// Where the server's messages that are not replies go.
+struct Handlers {
+    requests: Option<RequestHandler>,
+    notifications: Option<NotificationHandler>,
+    progress: Progressing,
+}
+
+impl Handlers {
+    /// A notification: the progress of a request in [`with_progress`](super::with_progress)
+    /// to its handler, anything else to the notification handler.
+    fn notified(&self, method: &str, params: &Value) {
+        if method == "notifications/progress"
+            && let Some((token, progress)) = observe::progress_of(params)
+        {
+            let handler = lock(&self.progress).get(&token).cloned();
+            if let Some(handler) = handler {
+                handler(progress);
+                return;
+            }
+        }
+        if let Some(handler) = &self.notifications {
+            handler(method, params);
+        }
+    }
+}
+
 /// Reads the server's output until it ends: replies go to the requests awaiting them,
-/// the server's requests to `handler`; notifications and unreadable lines are skipped.
-async fn read_replies(
-    stdout: ChildStdout,
-    waiting: Waiting,
-    input: Input,
-    handler: Option<RequestHandler>,
-) {
+/// the server's requests and notifications to `handlers`; unreadable lines are skipped.
+async fn read_replies(stdout: ChildStdout, waiting: Waiting, input: Input, handlers: Handlers) {
     let mut lines = BufReader::new(stdout).lines();
     while let Ok(Some(line)) = lines.next_line().await {
         let Ok(message) = serde_json::from_str::<Value>(&line) else {
@@ -198,7 +329,7 @@ async fn read_replies(
         ) {
             (Some(method), Some(id)) => {
                 let params = message.get("params").cloned().unwrap_or(Value::Null);
-                let answer = match &handler {
+                let answer = match &handlers.requests {
                     Some(handler) => handler(method, &params),
                     None => Err(RpcError::new(
                         code::METHOD_NOT_FOUND,
@@ -213,6 +344,9 @@ async fn read_replies(
                     continue;
                 };
                 sender.send(reply_result(message)).ok();
+            }
+            (Some(method), None) => {
+                handlers.notified(method, message.get("params").unwrap_or(&Value::Null));
             }
             _ => {}
         }

@@ -343,6 +343,20 @@ impl Client {
         taken.into_iter().map(|mut m| m["params"].take()).collect()
     }
 
+    /// The `params` of the `notifications/progress` for `token` that have arrived so far,
+    /// removed from the messages (others stay).
+    #[cfg(feature = "client")]
+    pub(crate) fn take_progress(&self, token: i64) -> Vec<Value> {
+        let mut received = lock(&self.inner.received);
+        let (taken, kept): (VecDeque<Value>, VecDeque<Value>) = received.drain(..).partition(|m| {
+            m["method"] == "notifications/progress"
+                && m.get("id").is_none()
+                && m["params"]["progressToken"] == token
+        });
+        *received = kept;
+        taken.into_iter().map(|mut m| m["params"].take()).collect()
+    }
+
     /// Ends the client's input, waits until every call in flight has answered and the server
     /// can send nothing more, and returns the messages no request awaited.
     pub async fn close(self) -> Vec<Value> {
