@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use toolidl_runtime::client::{
     ClientError, Progress, ReplyFuture, Transport, call_tool, with_progress,
 };
+use toolidl_runtime::protocol::{Revision, RpcError};
 use toolidl_runtime::testing::Client;
 
 #[derive(Debug, Deserialize, PartialEq)]
@@ -140,4 +141,49 @@ async fn the_progress_of_an_in_process_call_reaches_its_handler() -> Result<(), 
     );
     assert_eq!(client.take_notifications("notifications/message").len(), 1);
     Ok(())
+}
+
+/// Under 2026-07-28 in process, an `input_required` result goes to the builder's
+/// `on_request` handler and the call is retried with its answer and the server's state.
+#[tokio::test]
+async fn an_in_process_input_request_is_answered_and_retried() -> Result<(), ClientError> {
+    let client = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .capabilities(json!({"elicitation": {}}))
+        .on_request(|method, _| match method {
+            "elicitation/create" => Ok(json!({"action": "accept", "content": {"name": "Lin"}})),
+            _ => Err(RpcError::new(-32601, "no")),
+        })
+        .connect(&kitchen_server())
+        .await?;
+    let reply = call_tool(&client, "input_required", json!({})).await?;
+    assert_eq!(reply.text(), "hello Lin, state s1");
+    // The raw request still shows what the server asked.
+    let raw = client
+        .request(
+            "tools/call",
+            json!({"name": "input_required", "arguments": {}}),
+        )
+        .await?;
+    assert_eq!(raw["resultType"], "input_required");
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_refused_input_request_ends_the_call_with_the_handlers_error() {
+    let client = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .on_request(|_, _| Err(RpcError::new(-1, "the user closed the dialog")))
+        .connect(&kitchen_server())
+        .await
+        .unwrap();
+    let outcome = call_tool(&client, "input_required", json!({})).await;
+    assert_eq!(
+        outcome.map(|r| r.text()),
+        Err(ClientError::Input {
+            key: "login".into(),
+            method: "elicitation/create".into(),
+            error: Box::new(RpcError::new(-1, "the user closed the dialog")),
+        })
+    );
 }

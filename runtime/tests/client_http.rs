@@ -174,10 +174,12 @@ async fn a_calls_progress_and_log_messages_reach_their_handlers() {
     );
 }
 
-#[tokio::test]
-async fn an_elicitation_in_a_session_is_answered_by_the_handler() {
-    let (url, _, _stop) = kitchen().await;
-    let asked = Arc::new(Mutex::new(Vec::new()));
+/// What the server asked (method, message), and a handler that accepts every elicitation
+/// with the name Ada.
+type Asked = Arc<Mutex<Vec<(String, Value)>>>;
+
+fn accepting_ada() -> (Asked, RequestHandler) {
+    let asked = Asked::default();
     let seen = Arc::clone(&asked);
     let handler: RequestHandler = Arc::new(move |method, params| {
         seen.lock()
@@ -185,6 +187,13 @@ async fn an_elicitation_in_a_session_is_answered_by_the_handler() {
             .push((method.to_owned(), params["message"].clone()));
         Ok(json!({"action": "accept", "content": {"name": "Ada"}}))
     });
+    (asked, handler)
+}
+
+#[tokio::test]
+async fn an_elicitation_in_a_session_is_answered_by_the_handler() {
+    let (url, _, _stop) = kitchen().await;
+    let (asked, handler) = accepting_ada();
     let server = HttpTransport::builder(&url)
         .revision(Revision::V2025_11_25)
         .on_request(handler)
@@ -220,16 +229,41 @@ async fn without_a_handler_the_servers_request_is_refused() {
     );
 }
 
+/// Under 2026-07-28 the kitchen's `input_required` tool asks for a login with
+/// `inputRequests` and `requestState: "s1"`; the transport answers through the handler and
+/// retries, so the caller sees the final result.
 #[tokio::test]
-async fn an_input_required_result_is_returned_unchanged_under_2026_07_28() {
+async fn an_input_required_result_is_answered_by_the_handler_and_retried() {
+    let (url, _, _stop) = kitchen().await;
+    let (asked, handler) = accepting_ada();
+    let server = HttpTransport::builder(&url)
+        .on_request(handler)
+        .capabilities(json!({"elicitation": {}}))
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(server.revision(), Revision::V2026_07_28);
+    let reply = call_tool(&server, "input_required", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(reply.text(), "hello Ada, state s1");
+    assert_eq!(
+        *asked.lock().unwrap(),
+        [("elicitation/create".to_owned(), json!("Login?"))]
+    );
+}
+
+#[tokio::test]
+async fn an_input_request_without_a_handler_ends_the_call_naming_it() {
     let (url, _, _stop) = kitchen().await;
     let server = HttpTransport::connect(&url).await.unwrap();
-    let params = json!({"name": "input_required", "arguments": {}});
-    let result = server.request("tools/call", params).await.unwrap();
-    assert_eq!(result["resultType"], "input_required", "{result}");
+    let outcome = call_tool(&server, "input_required", json!({})).await;
+    let Err(error @ ClientError::Input { .. }) = outcome else {
+        panic!("{outcome:?}");
+    };
     assert_eq!(
-        result["inputRequests"]["login"]["method"],
-        "elicitation/create"
+        error.to_string(),
+        "the server asked for `elicitation/create` (input `login`), which the client did not answer: this client does not handle `elicitation/create` (-32601)"
     );
 }
 

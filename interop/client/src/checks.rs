@@ -46,6 +46,7 @@ fn why(e: &ClientError) -> String {
         ClientError::Protocol(_) => "Protocol",
         ClientError::Transport(_) => "Transport",
         ClientError::Mismatch { .. } => "Mismatch",
+        ClientError::Input { .. } => "Input",
     };
     format!("{variant}: {e}")
 }

@@ -9,8 +9,9 @@ use crate::protocol::RpcError;
 /// The variants keep apart what a caller reacts to differently: a tool that ran and said
 /// no ([`Tool`](ClientError::Tool)), a request the server refused
 /// ([`Protocol`](ClientError::Protocol)), a connection that broke
-/// ([`Transport`](ClientError::Transport)), and a server whose reply breaks its own
-/// declaration ([`Mismatch`](ClientError::Mismatch)).
+/// ([`Transport`](ClientError::Transport)), a server whose reply breaks its own
+/// declaration ([`Mismatch`](ClientError::Mismatch)), and a request for input (2026-07-28)
+/// the client did not answer ([`Input`](ClientError::Input)).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientError {
     /// The tool's own error result (`isError: true`), as the server sent it.
@@ -33,6 +34,18 @@ pub enum ClientError {
         /// What was wrong.
         problem: String,
     },
+    /// Under 2026-07-28 the server answered `input_required`, asking for something the
+    /// client's request handler did not give (no handler, or its error): the call ends
+    /// here, as the protocol has no way to send the server an error for it.
+    Input {
+        /// The server's key for the request, in `inputRequests`.
+        key: String,
+        /// What the server asked for: `elicitation/create`, `sampling/createMessage`,
+        /// `roots/list`.
+        method: String,
+        /// Why it was not answered: the handler's error, or -32601 without a handler.
+        error: Box<RpcError>,
+    },
 }
 
 impl std::fmt::Display for ClientError {
@@ -44,6 +57,10 @@ impl std::fmt::Display for ClientError {
             ClientError::Mismatch { call, problem } => write!(
                 f,
                 "the result of {call} does not match its declaration: {problem}"
+            ),
+            ClientError::Input { key, method, error } => write!(
+                f,
+                "the server asked for `{method}` (input `{key}`), which the client did not answer: {error}"
             ),
         }
     }

@@ -15,7 +15,7 @@ use hyper::{Method, Response, StatusCode, header};
 use serde_json::{Map, Value, json};
 
 use super::observe::{self, NotificationHandler, ProgressHandler};
-use super::{ClientError, ReplyFuture, RequestHandler, Transport};
+use super::{ClientError, ReplyFuture, RequestHandler, Transport, input};
 use crate::protocol::{Revision, RpcError, code, reply_message, reply_result};
 use exchange::{Endpoint, next_piece, read_all};
 use sse::{EventReader, StreamError};
@@ -61,10 +61,13 @@ const META_SERVER: &str = "io.modelcontextprotocol/serverInfo";
 /// are answered by the [`RequestHandler`] (or "method not found" without one), each answer
 /// POSTed back in the same session; the stream's notifications go to the progress handler of
 /// [`with_progress`](super::with_progress) (the request's own progress) or to the
-/// [`NotificationHandler`] (log messages and the rest). Under 2026-07-28 the server asks for input with an
-/// `input_required` result instead, which [`Transport::request`] returns unchanged to the
-/// caller, as it does every 2026-07-28 result (`resultType`, `_meta` and cache hints
-/// included). Tool parameters marked `x-mcp-header` are not mirrored into `Mcp-Param-*`
+/// [`NotificationHandler`] (log messages and the rest). Under 2026-07-28 the server asks
+/// for input with an `input_required` result instead (`tools/call`, `prompts/get`,
+/// `resources/read`): its `inputRequests` go to the same handler, and the request is sent
+/// again with their answers as `inputResponses` and the server's `requestState`, until the
+/// result is another one; a request the handler does not answer ends the call with
+/// [`ClientError::Input`]. Every other 2026-07-28 result is returned as it came
+/// (`resultType`, `_meta` and cache hints included). Tool parameters marked `x-mcp-header` are not mirrored into `Mcp-Param-*`
 /// headers, so a 2026-07-28 server refuses calls that give them (`-32020`); a handshake
 /// revision ([`HttpTransportBuilder::revision`]) calls such tools.
 ///
@@ -228,29 +231,43 @@ impl HttpTransportBuilder {
     }
 }
 
+impl HttpTransport {
+    /// One request and its reply, whatever the result.
+    async fn request_once(&self, method: &str, params: Value) -> Result<Value, ClientError> {
+        let progress = observe::progress_handler();
+        let id = self.peer.next_id();
+        let params = match progress {
+            Some(_) => observe::with_token(params, id),
+            None => params,
+        };
+        let mut in_flight = InFlight {
+            peer: &self.peer,
+            id,
+            // A 2026-07-28 request is cancelled by closing its connection, which
+            // dropping the response does.
+            cancel: method != "initialize" && !self.peer.stateless(),
+        };
+        let reply = async {
+            let response = self.peer.send_request(id, method, params).await?;
+            self.peer.reply_to(id, response, progress.as_ref()).await
+        }
+        .await;
+        in_flight.cancel = false;
+        Ok(reply_result(reply?)?)
+    }
+}
+
 impl Transport for HttpTransport {
     fn request<'a>(&'a self, method: &'a str, params: Value) -> ReplyFuture<'a> {
         Box::pin(async move {
-            let progress = observe::progress_handler();
-            let id = self.peer.next_id();
-            let params = match progress {
-                Some(_) => observe::with_token(params, id),
-                None => params,
-            };
-            let mut in_flight = InFlight {
-                peer: &self.peer,
-                id,
-                // A 2026-07-28 request is cancelled by closing its connection, which
-                // dropping the response does.
-                cancel: method != "initialize" && !self.peer.stateless(),
-            };
-            let reply = async {
-                let response = self.peer.send_request(id, method, params).await?;
-                self.peer.reply_to(id, response, progress.as_ref()).await
+            if !self.peer.stateless() {
+                return self.request_once(method, params).await;
             }
-            .await;
-            in_flight.cancel = false;
-            Ok(reply_result(reply?)?)
+            let handler = self.peer.handler.as_deref();
+            input::answering(method, params, handler, |params| {
+                self.request_once(method, params)
+            })
+            .await
         })
     }
 

@@ -8,7 +8,7 @@
 //!   [`testing::Client`](crate::testing::Client) implements it; requests the server sends to
 //!   the client (elicitation, sampling) reach the handler given to
 //!   [`testing::ClientBuilder::on_request`](crate::testing::ClientBuilder::on_request).
-//! - [`call_tool`] and [`ToolReply`]: a `tools/call` whose reply is sorted into the four
+//! - [`call_tool`] and [`ToolReply`]: a `tools/call` whose reply is sorted into the
 //!   ways it can go wrong, [`ClientError`], with [`ToolReply::structured`] decoding the
 //!   structured result into the declared output type.
 //!
@@ -38,6 +38,7 @@ mod decode;
 mod error;
 #[cfg(feature = "http")]
 mod http;
+mod input;
 mod observe;
 mod read;
 mod stdio;
@@ -48,6 +49,8 @@ pub use decode::ReadValue;
 pub use error::ClientError;
 #[cfg(feature = "http")]
 pub use http::{HttpTransport, HttpTransportBuilder, MAX_REPLY_BYTES};
+pub(crate) use input::Answer;
+pub use input::MAX_INPUT_ROUNDS;
 pub use observe::{
     NotificationHandler, Progress, ProgressHandler, progress_handler, with_progress,
 };

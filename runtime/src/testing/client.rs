@@ -105,6 +105,12 @@ impl Client {
         self.revision
     }
 
+    /// What answers the server's requests to the client, if the builder was given one.
+    #[cfg(feature = "client")]
+    pub(crate) fn responder(&self) -> Option<&crate::client::Answer> {
+        self.inner.responder.as_deref()
+    }
+
     /// The server's `initialize` result (handshake revisions; `None` under 2026-07-28).
     pub fn initialize_result(&self) -> Option<&Value> {
         self.initialize.as_ref()
