@@ -20,7 +20,7 @@ pub const MAX_INPUT_ROUNDS: usize = 16;
 
 /// What answers the server's requests: a [`RequestHandler`](super::RequestHandler), or
 /// the in-process client's responder.
-pub(crate) type Answer = dyn Fn(&str, &Value) -> Result<Value, RpcError> + Send + Sync;
+type Answer = crate::testing::Respond;
 
 /// The methods a server may answer `input_required` (the specification's list).
 const RETRIED: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];

@@ -49,7 +49,6 @@ pub use decode::ReadValue;
 pub use error::ClientError;
 #[cfg(feature = "http")]
 pub use http::{HttpTransport, HttpTransportBuilder, MAX_REPLY_BYTES};
-pub(crate) use input::Answer;
 pub use input::MAX_INPUT_ROUNDS;
 pub use observe::{
     NotificationHandler, Progress, ProgressHandler, progress_handler, with_progress,

@@ -18,7 +18,9 @@ use crate::service::{PromptInput, ToolInput};
 /// What answers the server's requests to the client (`elicitation/create`,
 /// `sampling/createMessage`, `roots/list`): the method and its params in, a result or an
 /// error out.
-type Responder = Box<dyn Fn(&str, &Value) -> Result<Value, RpcError> + Send + Sync>;
+/// What answers the server's requests to a client (also the client module's handlers).
+pub(crate) type Respond = dyn Fn(&str, &Value) -> Result<Value, RpcError> + Send + Sync;
+type Responder = Box<Respond>;
 
 /// An MCP client in the same process as the server, for tests.
 ///
@@ -107,7 +109,7 @@ impl Client {
 
     /// What answers the server's requests to the client, if the builder was given one.
     #[cfg(feature = "client")]
-    pub(crate) fn responder(&self) -> Option<&crate::client::Answer> {
+    pub(crate) fn responder(&self) -> Option<&Respond> {
         self.inner.responder.as_deref()
     }
 

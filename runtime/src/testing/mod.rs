@@ -37,6 +37,8 @@ mod client;
 mod context;
 mod listing;
 
+#[cfg(feature = "client")]
+pub(crate) use client::Respond;
 pub use client::{CallResult, Client, ClientBuilder, PendingRequest};
 pub use context::{LogMessage, Progress, TestContext, TestContextBuilder};
 pub use listing::Listing;
