@@ -67,9 +67,10 @@ const META_SERVER: &str = "io.modelcontextprotocol/serverInfo";
 /// again with their answers as `inputResponses` and the server's `requestState`, until the
 /// result is another one; a request the handler does not answer ends the call with
 /// [`ClientError::Input`]. Every other 2026-07-28 result is returned as it came
-/// (`resultType`, `_meta` and cache hints included). Tool parameters marked `x-mcp-header` are not mirrored into `Mcp-Param-*`
-/// headers, so a 2026-07-28 server refuses calls that give them (`-32020`); a handshake
-/// revision ([`HttpTransportBuilder::revision`]) calls such tools.
+/// (`resultType`, `_meta` and cache hints included). Tool parameters marked
+/// `x-mcp-header` are not mirrored into `Mcp-Param-*` headers, so a 2026-07-28 server
+/// refuses calls that give them (`-32020`); a handshake revision
+/// ([`HttpTransportBuilder::revision`]) calls such tools.
 ///
 /// Errors are [`ClientError::Transport`] naming the HTTP method, the URL and the status
 /// (the server unreachable, a status without a JSON-RPC reply to the request, a body that
@@ -578,13 +579,7 @@ impl Peer {
 
     /// The handler's answer to a request of the server.
     fn answer(&self, method: &str, params: &Value) -> Result<Value, RpcError> {
-        match &self.handler {
-            Some(handler) => handler(method, params),
-            None => Err(RpcError::new(
-                code::METHOD_NOT_FOUND,
-                format!("this client does not handle `{method}`"),
-            )),
-        }
+        input::ask(self.handler.as_deref(), method, params)
     }
 
     /// A status that is not success: the JSON-RPC error response to `id` when the body is

@@ -76,14 +76,7 @@ fn retry(params: &Value, asked: &Value, answer: Option<&Answer>) -> Result<Value
         for (key, request) in requests {
             let method = request.get("method").and_then(Value::as_str).unwrap_or("");
             let params = request.get("params").unwrap_or(&Value::Null);
-            let outcome = match answer {
-                Some(answer) => answer(method, params),
-                None => Err(RpcError::new(
-                    code::METHOD_NOT_FOUND,
-                    format!("this client does not handle `{method}`"),
-                )),
-            };
-            let result = outcome.map_err(|error| ClientError::Input {
+            let result = ask(answer, method, params).map_err(|error| ClientError::Input {
                 key: key.clone(),
                 method: method.to_owned(),
                 error: Box::new(error),
@@ -96,6 +89,22 @@ fn retry(params: &Value, asked: &Value, answer: Option<&Answer>) -> Result<Value
         retry.insert("requestState".into(), state.clone());
     }
     Ok(Value::Object(retry))
+}
+
+/// The handler's answer to the server's request `method`, or -32601 without a handler:
+/// what every transport replies, or sends back as an input response.
+pub(super) fn ask(
+    answer: Option<&Answer>,
+    method: &str,
+    params: &Value,
+) -> Result<Value, RpcError> {
+    match answer {
+        Some(answer) => answer(method, params),
+        None => Err(RpcError::new(
+            code::METHOD_NOT_FOUND,
+            format!("this client does not handle `{method}`"),
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -13,9 +13,9 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::observe::{self, NotificationHandler, ProgressHandler};
-use super::{ClientError, ReplyFuture, Transport};
+use super::{ClientError, ReplyFuture, Transport, input};
 use crate::peer::lock;
-use crate::protocol::{Revision, RpcError, code, reply_message, reply_result};
+use crate::protocol::{Revision, RpcError, reply_message, reply_result};
 
 /// What answers the server's requests to the client (`elicitation/create`,
 /// `sampling/createMessage`, `roots/list`): the method and its params in, a result or an
@@ -329,13 +329,7 @@ async fn read_replies(stdout: ChildStdout, waiting: Waiting, input: Input, handl
         ) {
             (Some(method), Some(id)) => {
                 let params = message.get("params").cloned().unwrap_or(Value::Null);
-                let answer = match &handlers.requests {
-                    Some(handler) => handler(method, &params),
-                    None => Err(RpcError::new(
-                        code::METHOD_NOT_FOUND,
-                        format!("this client does not handle `{method}`"),
-                    )),
-                };
+                let answer = input::ask(handlers.requests.as_deref(), method, &params);
                 let reply = reply_message(id.clone(), answer);
                 StdioTransport::send(&input, &reply).await.ok();
             }

@@ -17,8 +17,7 @@ use crate::service::{PromptInput, ToolInput};
 
 /// What answers the server's requests to the client (`elicitation/create`,
 /// `sampling/createMessage`, `roots/list`): the method and its params in, a result or an
-/// error out.
-/// What answers the server's requests to a client (also the client module's handlers).
+/// error out. The client module's handlers have this type too.
 pub(crate) type Respond = dyn Fn(&str, &Value) -> Result<Value, RpcError> + Send + Sync;
 type Responder = Box<Respond>;
 
