@@ -131,7 +131,8 @@ impl Connection {
     /// 2026-07-28 `subscriptions/listen`: acknowledges the list changes this server can
     /// announce (only with `list_changed(true)`, only for lists it has) and the subscribable
     /// URIs of `resourceSubscriptions`, and keeps the request open; it ends when the client
-    /// cancels it or the connection closes.
+    /// cancels it or the connection closes. When it honors nothing, it is answered with its
+    /// completion result right after the acknowledgment.
     pub(super) fn listen(&self, id: &str, p: &Params<'_>, registry: &Registry) {
         let Some(filter) = p.notifications.as_ref().filter(|f| f.is_object()) else {
             return self.reply_error(
@@ -173,6 +174,11 @@ impl Connection {
         match &route {
             Some(route) => send_routed(route, ack, false),
             None => self.shared.send(ack),
+        }
+        if kinds.is_empty() && resources.is_empty() {
+            // Nothing this server could ever send on it: ended at once, gracefully, rather
+            // than held open for nothing.
+            return self.emit(protocol::listen_complete_message(id));
         }
         lock(&self.shared.subscriptions).push(Subscription {
             id: id.into(),

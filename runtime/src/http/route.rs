@@ -5,6 +5,7 @@ use std::sync::Arc;
 use hyper::{Method, Request, Response, StatusCode};
 
 use super::body::{self, Out, RequestBody};
+use super::limits::ClientKey;
 use super::state::State;
 use super::{headers, post, session_requests};
 
@@ -79,14 +80,29 @@ async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<
     {
         return body::drained(response, &mut incoming, limit).await;
     }
+    let client = ClientKey::of(&state.config, &parts);
+    if parts.method == Method::POST {
+        // Read whole before anything else, and before the request takes a slot: a slow
+        // body holds one of its client's body slots, never a request's.
+        let bytes = match post::read_body(state, &parts, &mut incoming, &client).await {
+            Ok(bytes) => bytes,
+            Err(refused) => return refused,
+        };
+        drop(incoming);
+        #[cfg(feature = "redis")]
+        let bytes = match super::forward::elsewhere(state, &parts, bytes, &client).await {
+            Ok(response) => return response,
+            Err(bytes) => bytes,
+        };
+        return post::post(state, parts, bytes, client).await;
+    }
     #[cfg(feature = "redis")]
-    if let Some(response) = super::forward::elsewhere(state, &parts, &mut incoming).await {
-        return response;
+    if let Ok(response) = super::forward::elsewhere(state, &parts, Vec::new(), &client).await {
+        return body::drained(response, &mut incoming, limit).await;
     }
     match parts.method {
-        Method::POST => post::post(state, parts, incoming).await,
         Method::GET => {
-            let response = session_requests::get(state, &parts).await;
+            let response = session_requests::get(state, &parts, &client).await;
             body::drained(response, &mut incoming, limit).await
         }
         Method::DELETE => {
