@@ -156,3 +156,25 @@ async fn a_full_table_ends_handshakes_in_progress_before_a_settled_session() {
     );
     let _ = stop.send(());
 }
+
+#[tokio::test]
+async fn a_burst_of_handshakes_from_one_client_ends_its_idle_session_not_each_other() {
+    let config = HttpConfig::new().max_sessions_per_client(3);
+    let (addr, stop) = common::serve_kitchen(config).await;
+    let idle = open(&addr, true).await;
+    // Three handshakes in progress at once, from the same address: the third goes over the
+    // client's share, and the session it ends is the idle settled one, not a handshake.
+    let mut burst = Vec::new();
+    for _ in 0..3 {
+        burst.push(open(&addr, false).await);
+    }
+    for sid in &burst {
+        assert_eq!(
+            post(&addr, Some(sid), INITIALIZED).await.0,
+            202,
+            "a handshake was ended"
+        );
+    }
+    assert!(!alive(&addr, &idle).await);
+    let _ = stop.send(());
+}

@@ -398,8 +398,9 @@ impl HttpConfig {
 
     /// How many sessions one client may hold (default 64, at least 1; with
     /// [`HttpConfig::auth`], [`AuthConfig::max_sessions_per_subject`] for a token's
-    /// principal): its next `initialize` ends its own oldest session still in its handshake,
-    /// else its longest idle one; 429 with `Retry-After` when each is serving a request.
+    /// principal): its next `initialize` ends one of its own sessions (a stale one, else its
+    /// settled one idle longest, else its oldest still in its handshake); 429 with
+    /// `Retry-After` when each is serving a request.
     pub fn max_sessions_per_client(mut self, n: usize) -> Self {
         self.max_sessions_per_client = n.max(1);
         self

@@ -192,12 +192,17 @@ impl Sessions {
     pub fn insert(&self, session: Arc<Session>, limits: Limits) -> Result<(), Refusal> {
         let mut map = lock(&self.map);
         let now = Instant::now();
-        // The client's share: its own oldest handshake, else its own longest idle session.
+        // The client's share: its own stale sessions, else its own settled session idle
+        // longest (a burst of new sessions from one address must not end each other's
+        // handshakes), else its own oldest handshake (a flood of them only churns itself).
         if let Some(cap) = limits.per_client {
             let mine = |s: &Session| s.client == session.client;
             if map.values().filter(|s| mine(s)).count() >= cap {
-                let id = oldest_half_open(&map, &mine)
-                    .or_else(|| longest_idle(&map, now, &mine, Duration::ZERO))
+                let stale = |s: &Session| mine(s) && limits.stale(s, now);
+                let settled = |s: &Session| mine(s) && s.settled();
+                let id = longest_idle(&map, now, &stale, Duration::ZERO)
+                    .or_else(|| longest_idle(&map, now, &settled, Duration::ZERO))
+                    .or_else(|| oldest_half_open(&map, &mine))
                     .ok_or(Refusal::Client)?;
                 end(&mut map, &id, "the client's session ended for its new one");
             }
@@ -211,9 +216,7 @@ impl Sessions {
         if map.len() >= limits.max {
             let stale: Vec<String> = map
                 .iter()
-                .filter(|(_, s)| {
-                    s.abandoned(now, limits.handshake) || s.idle_for(now) >= limits.idle
-                })
+                .filter(|(_, s)| limits.stale(s, now))
                 .map(|(id, _)| id.clone())
                 .collect();
             for id in stale {
@@ -256,6 +259,13 @@ pub(crate) struct Limits {
     pub max_half_open: usize,
     /// Sessions of the new one's client (`None`: an unknown client, no share).
     pub per_client: Option<usize>,
+}
+
+impl Limits {
+    /// A handshake left half done past its timeout, or a session unused past its idle time.
+    fn stale(&self, s: &Session, now: Instant) -> bool {
+        s.abandoned(now, self.handshake) || s.idle_for(now) >= self.idle
+    }
 }
 
 /// The id of the session that `only` admits which opened longest ago and has not finished
