@@ -3,6 +3,7 @@
 use std::convert::Infallible;
 use std::future::poll_fn;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::config::HttpConfig;
-use super::limits::Ticket;
+use super::limits::{Budget, ClientKey, Refusal, Ticket};
 use crate::connection::Connection;
 use crate::peer::Routed;
 use crate::protocol::{RpcError, code, error_message};
@@ -483,7 +484,7 @@ pub(crate) async fn drained<B: RequestBody>(
 ) -> Response<Out> {
     let mut read = 0usize;
     let complete = loop {
-        match next_frame(body, Instant::now() + DRAIN_TIMEOUT).await {
+        match next_frame(body, Instant::now() + DRAIN_TIMEOUT, None).await {
             None => break true,
             Some(Ok(frame)) => {
                 read += frame.data_ref().map_or(0, |d| d.len());
@@ -518,16 +519,60 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 enum FrameError {
     Broken,
     TimedOut,
+    /// It would have to wait, and the client has no body slot left.
+    Refused(Refusal),
 }
 
-/// The next piece of a body, unless `deadline` passes first.
+/// One of a client's slots for a body it has to wait for (see [`read`]).
+pub(crate) struct BodySlot<'a> {
+    pub budget: &'a Arc<Budget>,
+    pub client: &'a ClientKey,
+    held: Option<Ticket>,
+}
+
+impl<'a> BodySlot<'a> {
+    pub(crate) fn new(budget: &'a Arc<Budget>, client: &'a ClientKey) -> Self {
+        BodySlot {
+            budget,
+            client,
+            held: None,
+        }
+    }
+
+    fn hold(&mut self) -> Result<(), Refusal> {
+        if self.held.is_none() {
+            self.held = Some(self.budget.try_take(self.client)?);
+        }
+        Ok(())
+    }
+}
+
+/// The next piece of a body, unless `deadline` passes first. A piece that is there already
+/// is taken at once; waiting for one first takes `slot` (when given), or fails with its
+/// refusal.
 async fn next_frame<B: RequestBody>(
     body: &mut B,
     deadline: Instant,
+    slot: Option<&mut BodySlot<'_>>,
 ) -> Option<Result<Frame<Bytes>, FrameError>> {
-    let next = poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx));
+    // B::Error need not be Send: it never lives across an await.
+    let broken = |f: Result<Frame<Bytes>, B::Error>| f.map_err(|_| FrameError::Broken);
+    let ready = poll_fn(|cx| match Pin::new(&mut *body).poll_frame(cx) {
+        Poll::Ready(frame) => Poll::Ready(Some(frame.map(broken))),
+        Poll::Pending => Poll::Ready(None),
+    })
+    .await;
+    if let Some(frame) = ready {
+        return frame;
+    }
+    if let Some(slot) = slot
+        && let Err(refusal) = slot.hold()
+    {
+        return Some(Err(FrameError::Refused(refusal)));
+    }
+    let next = poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx).map(|f| f.map(broken)));
     match tokio::time::timeout_at(deadline, next).await {
-        Ok(frame) => frame.map(|f| f.map_err(|_| FrameError::Broken)),
+        Ok(frame) => frame,
         Err(_) => Some(Err(FrameError::TimedOut)),
     }
 }
@@ -541,6 +586,8 @@ pub(crate) enum BodyError {
     Broken,
     /// The body did not arrive whole within its deadline.
     TimedOut,
+    /// The body has to be waited for, and the client holds its share of such bodies.
+    Refused(Refusal),
 }
 
 /// An over-limit body is scanned for its id up to 4 times the limit, and at least this far.
@@ -548,12 +595,15 @@ const SCAN_AT_LEAST: usize = 16 * 1024 * 1024;
 
 /// Reads a request body of at most `limit` bytes, whole by `deadline`. A longer one is not
 /// kept: it only goes through an id scanner, up to 4 times `limit` (at least 16 MiB) in all;
-/// the connection closes after the answer if the body was longer still.
+/// the connection closes after the answer if the body was longer still. A body that is all
+/// there (the common case: it came with the head) is read without a slot; one that has to
+/// be waited for holds `slot` until it is read, or is refused.
 pub(crate) async fn read<B: RequestBody>(
     body: &mut B,
     declared: Option<u64>,
     limit: usize,
     deadline: Instant,
+    slot: &mut BodySlot<'_>,
 ) -> Result<Vec<u8>, BodyError> {
     let mut buf = Vec::new();
     let mut scanner: Option<crate::protocol::IdScanner> = None;
@@ -566,10 +616,11 @@ pub(crate) async fn read<B: RequestBody>(
     let scan_limit = limit.saturating_mul(4).max(SCAN_AT_LEAST);
     let mut read = 0usize;
     let complete = loop {
-        match next_frame(body, deadline).await {
+        match next_frame(body, deadline, Some(&mut *slot)).await {
             None => break true,
             Some(Err(FrameError::Broken)) => return Err(BodyError::Broken),
             Some(Err(FrameError::TimedOut)) => return Err(BodyError::TimedOut),
+            Some(Err(FrameError::Refused(r))) => return Err(BodyError::Refused(r)),
             Some(Ok(frame)) => {
                 let Ok(data) = frame.into_data() else {
                     continue;

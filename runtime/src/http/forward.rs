@@ -11,6 +11,7 @@
 //! hold; the holder unreachable (it died, or shut down) → the session is gone: 404, and
 //! the client initializes again.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,7 +21,7 @@ use hyper_util::rt::TokioIo;
 
 use super::body::{self, Out};
 use super::headers;
-use super::limits::{ClientAddr, ClientKey};
+use super::limits::ClientKey;
 use super::post::refused;
 use super::state::State;
 
@@ -48,6 +49,7 @@ pub(crate) async fn elsewhere(
     parts: &Parts,
     body: Vec<u8>,
     client: &ClientKey,
+    peer: Option<SocketAddr>,
 ) -> Result<Response<Out>, Vec<u8>> {
     let Some(directory) = state.directory.as_ref() else {
         return Err(body);
@@ -96,7 +98,7 @@ pub(crate) async fn elsewhere(
         Ok(t) => t,
         Err((refusal, what)) => return Ok(refused(&state.config, refusal, "null", what)),
     };
-    match forward(&owner, parts, body).await {
+    match forward(&owner, parts, body, peer).await {
         Ok((head, incoming)) => {
             // A GET stream lasts: it ends when this instance shuts down, as its own do.
             let stop =
@@ -131,6 +133,7 @@ async fn forward(
     owner: &str,
     parts: &Parts,
     bytes: Vec<u8>,
+    peer: Option<SocketAddr>,
 ) -> Result<(hyper::http::response::Parts, hyper::body::Incoming), (std::io::Error, Vec<u8>)> {
     let connect = tokio::net::TcpStream::connect(owner);
     let tcp = match tokio::time::timeout(CONNECT_TIMEOUT, connect).await {
@@ -164,7 +167,7 @@ async fn forward(
     }
     // As a proxy: the address this request came from joins X-Forwarded-For, so that the
     // holder (trusting this instance) counts it against its client, not this instance.
-    if let Some(forwarded) = forwarded_for(parts) {
+    if let Some(forwarded) = peer.map(|peer| forwarded_for(parts, peer)) {
         request = request.header("x-forwarded-for", forwarded);
     }
     // Shared, not copied, until the request is sent: a refused connection hands it back
@@ -191,8 +194,7 @@ async fn forward(
 }
 
 /// `X-Forwarded-For` with the address this instance got the request from added at the end.
-fn forwarded_for(parts: &Parts) -> Option<String> {
-    let ClientAddr(peer) = parts.extensions.get::<ClientAddr>()?;
+fn forwarded_for(parts: &Parts, peer: SocketAddr) -> String {
     let mut list: Vec<&str> = parts
         .headers
         .get_all("x-forwarded-for")
@@ -201,5 +203,5 @@ fn forwarded_for(parts: &Parts) -> Option<String> {
         .collect();
     let peer = peer.ip().to_string();
     list.push(&peer);
-    Some(list.join(", "))
+    list.join(", ")
 }

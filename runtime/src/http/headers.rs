@@ -108,14 +108,18 @@ fn parse_host(value: &str) -> Option<Host<'_>> {
 /// A host is allowed when the list has its name alone (any port) or `name:port` exactly;
 /// never with an empty port (`localhost:`).
 fn host_allowed(config: &HttpConfig, host: Host<'_>) -> bool {
-    let name = host.name.to_ascii_lowercase();
+    let name = host.name;
+    // The list is lower case; compared without a copy (this runs on every request).
+    let named = |h: &str| h.eq_ignore_ascii_case(name);
     match host.port {
-        None => config.hosts.contains(&name),
+        None => config.hosts.iter().any(|h| named(h)),
         Some("") => false,
-        Some(port) => {
-            let full = format!("{name}:{port}");
-            config.hosts.iter().any(|h| *h == name || *h == full)
-        }
+        Some(port) => config.hosts.iter().any(|h| {
+            named(h)
+                || h.strip_suffix(port)
+                    .and_then(|h| h.strip_suffix(':'))
+                    .is_some_and(named)
+        }),
     }
 }
 

@@ -8,6 +8,7 @@
 //! named with [`HttpConfig::trust_proxy`], the address they forwarded.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -44,8 +45,10 @@ pub(crate) enum ClientKey {
 }
 
 impl ClientKey {
-    /// The client of a request: its principal when authenticated, else its address.
-    pub(crate) fn of(config: &HttpConfig, parts: &Parts) -> ClientKey {
+    /// The client of a request: its principal when authenticated, else its address (`peer`,
+    /// the connection's, from the runtime's listener, else a [`ClientAddr`] the application
+    /// put in the request).
+    pub(crate) fn of(config: &HttpConfig, parts: &Parts, peer: Option<SocketAddr>) -> ClientKey {
         #[cfg(feature = "auth")]
         if let Some(principal) = parts
             .extensions
@@ -54,11 +57,17 @@ impl ClientKey {
         {
             return ClientKey::Principal(principal.into());
         }
-        match parts.extensions.get::<ClientAddr>() {
-            Some(ClientAddr(peer)) => ClientKey::Addr(forwarded_client(config, parts, peer.ip())),
+        match peer_of(parts, peer) {
+            Some(peer) => ClientKey::Addr(forwarded_client(config, parts, peer.ip())),
             None => ClientKey::Unknown,
         }
     }
+}
+
+/// The address a request's connection comes from: `peer` when the runtime's listener knows
+/// it, else the [`ClientAddr`] the application gave.
+pub(crate) fn peer_of(parts: &Parts, peer: Option<SocketAddr>) -> Option<SocketAddr> {
+    peer.or_else(|| parts.extensions.get::<ClientAddr>().map(|a| a.0))
 }
 
 /// The client's address behind trusted proxies: `X-Forwarded-For` read from the right,
@@ -163,21 +172,39 @@ impl Budget {
     /// One more for `client`, held until the ticket drops; refused when the client holds
     /// its share (an unknown client has no share of its own) or the total is reached.
     pub(crate) fn try_take(self: &Arc<Self>, client: &ClientKey) -> Result<Ticket, Refusal> {
-        let mut counts = self.counts();
-        let keyed = *client != ClientKey::Unknown;
-        if keyed && counts.by_client.get(client).copied().unwrap_or(0) >= self.per_client {
-            return Err(Refusal::Client);
+        let mut guard = self.counts();
+        let counts = &mut *guard;
+        if *client == ClientKey::Unknown {
+            if counts.used >= self.total {
+                return Err(Refusal::Total);
+            }
+            counts.used += 1;
+            return Ok(Ticket {
+                budget: self.clone(),
+                client: None,
+            });
         }
-        if counts.used >= self.total {
-            return Err(Refusal::Total);
+        // One lookup: an entry made here for a refusal is removed again.
+        let entry = counts.by_client.entry(client.clone());
+        let n = entry.or_insert(0);
+        let refusal = if *n >= self.per_client {
+            Some(Refusal::Client)
+        } else if counts.used >= self.total {
+            Some(Refusal::Total)
+        } else {
+            None
+        };
+        if let Some(refusal) = refusal {
+            if *n == 0 {
+                counts.by_client.remove(client);
+            }
+            return Err(refusal);
         }
+        *n += 1;
         counts.used += 1;
-        if keyed {
-            *counts.by_client.entry(client.clone()).or_insert(0) += 1;
-        }
         Ok(Ticket {
             budget: self.clone(),
-            client: keyed.then(|| client.clone()),
+            client: Some(client.clone()),
         })
     }
 
@@ -198,12 +225,12 @@ impl Drop for Ticket {
     fn drop(&mut self) {
         let mut counts = self.budget.counts();
         counts.used = counts.used.saturating_sub(1);
-        if let Some(client) = &self.client
-            && let Some(n) = counts.by_client.get_mut(client)
+        if let Some(client) = self.client.take()
+            && let Entry::Occupied(mut n) = counts.by_client.entry(client)
         {
-            *n -= 1;
-            if *n == 0 {
-                counts.by_client.remove(client);
+            *n.get_mut() -= 1;
+            if *n.get() == 0 {
+                n.remove();
             }
         }
     }

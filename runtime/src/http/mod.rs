@@ -206,10 +206,9 @@ impl HttpServer {
             let mut stop = stop_rx.clone();
             let done = done_tx.clone();
             tokio::spawn(async move {
-                let service = service_fn(move |mut req: hyper::Request<_>| {
-                    req.extensions_mut().insert(ClientAddr(peer));
+                let service = service_fn(move |req| {
                     let state = state.clone();
-                    async move { Ok::<_, Infallible>(handle(state, req).await) }
+                    async move { Ok::<_, Infallible>(handle(state, req, Some(peer)).await) }
                 });
                 let conn = http1::Builder::new()
                     .timer(TokioTimer::new())

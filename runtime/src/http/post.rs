@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::body::{self, Answer, BodyError, Guard, Out, Pulse, RequestBody, Resumable};
+use super::body::{self, Answer, BodyError, BodySlot, Guard, Out, Pulse, RequestBody, Resumable};
 use super::config::HttpConfig;
 use super::headers::{self, Mirrored};
 use super::limits::{ClientKey, Refusal, Ticket};
@@ -212,9 +212,10 @@ pub(crate) fn stop_future(state: &State) -> BoxFuture<()> {
 #[derive(Clone)]
 pub(crate) struct McpMethod(pub Option<String>);
 
-/// Reads a POST's body, whole within [`HttpConfig::body_timeout`], while it holds one of
-/// the client's body slots; the response that refuses it otherwise (without reading it,
-/// when the client has too many bodies on their way already).
+/// Reads a POST's body, whole within [`HttpConfig::body_timeout`]; one that has to be
+/// waited for holds one of the client's body slots meanwhile. The response that refuses it
+/// otherwise (without reading the rest, when the client has too many bodies on their way
+/// already).
 pub(crate) async fn read_body<B: RequestBody>(
     state: &Arc<State>,
     parts: &Parts,
@@ -222,27 +223,26 @@ pub(crate) async fn read_body<B: RequestBody>(
     client: &ClientKey,
 ) -> Result<Vec<u8>, Response<Out>> {
     let limit = state.config.max_body_bytes;
-    let slot = match state.bodies.try_take(client) {
-        Ok(slot) => slot,
-        Err(refusal) => {
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    let deadline = tokio::time::Instant::now() + state.config.body_timeout;
+    let mut slot = BodySlot::new(&state.bodies, client);
+    let read = body::read(incoming, declared, limit, deadline, &mut slot).await;
+    drop(slot);
+    match read {
+        Ok(bytes) => Ok(bytes),
+        Err(BodyError::Refused(refusal)) => {
+            // Refused unread: the rest of the body is never waited for.
             let r = refused(
                 &state.config,
                 refusal,
                 "null",
                 "request bodies on their way",
             );
-            return Err(closing(r));
+            Err(closing(r))
         }
-    };
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    let deadline = tokio::time::Instant::now() + state.config.body_timeout;
-    let read = body::read(incoming, declared, limit, deadline).await;
-    drop(slot);
-    match read {
-        Ok(bytes) => Ok(bytes),
         Err(BodyError::Broken) => Err(closing(body::error(
             StatusCode::BAD_REQUEST,
             "Bad request: the body could not be read.",
