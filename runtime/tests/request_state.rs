@@ -693,3 +693,23 @@ async fn post(
     let status = head[9..12].parse().unwrap();
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
+
+/// A unit test of a handler gives it its plain state, as the runtime hands it over once
+/// opened (`TestContextBuilder::request_state`).
+#[tokio::test]
+async fn a_handler_unit_test_gives_the_plain_state() {
+    let ctx = toolidl_runtime::testing::TestContext::builder()
+        .revision(Revision::V2026_07_28)
+        .input_responses(json!({"confirm": yes()}))
+        .request_state("ask-plain")
+        .build();
+    let args = RawValue::from_string("{}".to_owned()).unwrap();
+    let out = Arc::new(Asker::default())
+        .call_tool("ask", &args, ctx.context())
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        ToolOutput::text(r#"ask done: state=Some("ask-plain")"#)
+    );
+}
