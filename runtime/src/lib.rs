@@ -17,9 +17,10 @@
 //!    that find an id in a message too broken or too long to parse) and out (written
 //!    straight into strings), the error object and its codes, the revisions, log levels.
 //! 2. `args`, `uri_template`: decoding and checking arguments; URI templates.
-//! 3. `bytes`, `typed`, `content`, `banner`, `auth/`: leaves over those (binary values, typed
-//!    format values (feature `typed-formats`), content blocks,
-//!    the stdio banner; access tokens checked, feature `auth`).
+//! 3. `bytes`, `typed`, `content`, `banner`, `seal`, `auth/`: leaves over those (binary
+//!    values, typed format values (feature `typed-formats`), content blocks, the stdio
+//!    banner, the 2026-07-28 `requestState` sealed and opened; access tokens checked,
+//!    feature `auth`).
 //! 4. `peer`: the outgoing half of a connection: the outbox, calls in flight, requests to
 //!    the client awaiting an answer, the log level, subscriptions. No server inside.
 //! 5. `tasks/`: task stores and the task policy types (which tools run as tasks, the
@@ -61,6 +62,7 @@ pub mod http;
 mod output;
 mod peer;
 pub mod protocol;
+mod seal;
 mod server;
 pub mod service;
 pub mod stdio;
@@ -75,6 +77,7 @@ pub use args::Profile;
 pub use bytes::Bytes;
 pub use context::RequestContext;
 pub use protocol::{LogLevel, RpcError};
+pub use seal::RequestStateKey;
 pub use server::{Server, ServerBuilder};
 pub use service::{Service, ToolError, ToolOutput, ToolResult};
 pub use stdio::serve_stdio;
