@@ -71,6 +71,9 @@ pub struct Types {
     /// Declared names → the shape of their values (records, enums), for defaults.
     shapes: BTreeMap<String, Shape>,
     taken: Vec<String>,
+    /// Where the schema being translated stands in the document it came from (a JSON
+    /// pointer an OpenAPI import writes under [`POINTER`]); gaps name it instead of the path.
+    pointer: Option<String>,
     /// The `$defs` of the schema being translated, and which of them are declared (by name).
     defs: Map<String, Value>,
     defs_declared: BTreeMap<String, String>,
@@ -132,7 +135,9 @@ impl Types {
     }
 
     fn gap(&mut self, path: &str, what: impl Into<String>) {
-        let at = if path.is_empty() {
+        let at = if let Some(pointer) = &self.pointer {
+            format!("{}, `{pointer}`", self.context)
+        } else if path.is_empty() {
             self.context.clone()
         } else {
             format!("{} `{path}`", self.context)
@@ -172,6 +177,29 @@ impl Types {
     }
 
     fn translate_object(
+        &mut self,
+        object: &Map<String, Value>,
+        hint: &str,
+        at: &str,
+        pos: Position,
+        description: Option<&str>,
+    ) -> FieldType {
+        let saved = self.enter(object);
+        let out = self.translate_kind(object, hint, at, pos, description);
+        self.pointer = saved;
+        out
+    }
+
+    /// Makes the pointer `object` carries (if any) the place gaps name; returns the one to
+    /// restore afterwards.
+    fn enter(&mut self, object: &Map<String, Value>) -> Option<String> {
+        match object.get(POINTER).and_then(Value::as_str) {
+            Some(pointer) => self.pointer.replace(pointer.to_owned()),
+            None => self.pointer.clone(),
+        }
+    }
+
+    fn translate_kind(
         &mut self,
         object: &Map<String, Value>,
         hint: &str,
@@ -269,6 +297,7 @@ impl Types {
             "examples",
             "readOnly",
             "writeOnly",
+            POINTER,
         ];
         for key in object.keys() {
             if !ALWAYS.contains(&key.as_str()) && !read.contains(&key.as_str()) {
@@ -640,6 +669,7 @@ impl Types {
         at: &str,
         doc: Option<&str>,
     ) -> String {
+        let saved = self.enter(object);
         self.ignored_keywords(
             object,
             at,
@@ -672,6 +702,7 @@ impl Types {
         self.shapes
             .insert(name.to_owned(), Shape::Record(fields.shapes));
         self.decls.push(text);
+        self.pointer = saved;
         name.to_owned()
     }
 
@@ -1058,6 +1089,10 @@ fn keywords_of_kind(object: &Map<String, Value>, kind: &str) -> Map<String, Valu
 fn structure(object: &Map<String, Value>) -> String {
     let mut structure = object.clone();
     structure.remove("description");
+    // Where a schema came from does not make it another type.
+    if structure.contains_key(POINTER) || object.values().any(has_pointer) {
+        strip_pointers(&mut structure);
+    }
     if let Some(Value::Array(types)) = structure.get_mut("type") {
         types.retain(|t| t != "null");
         if types.len() == 1 {
@@ -1069,6 +1104,31 @@ fn structure(object: &Map<String, Value>) -> String {
         values.retain(|v| !v.is_null());
     }
     Value::Object(structure).to_string()
+}
+
+/// Whether a pointer is written anywhere inside `value`.
+fn has_pointer(value: &Value) -> bool {
+    match value {
+        Value::Object(o) => o.contains_key(POINTER) || o.values().any(has_pointer),
+        Value::Array(items) => items.iter().any(has_pointer),
+        _ => false,
+    }
+}
+
+/// Removes every pointer written inside `object`.
+fn strip_pointers(object: &mut Map<String, Value>) {
+    object.remove(POINTER);
+    for value in object.values_mut() {
+        match value {
+            Value::Object(o) => strip_pointers(o),
+            Value::Array(items) => items.iter_mut().for_each(|item| {
+                if let Value::Object(o) = item {
+                    strip_pointers(o);
+                }
+            }),
+            _ => {}
+        }
+    }
 }
 
 /// `required`, as names.
@@ -1105,6 +1165,11 @@ fn common_tag(branches: &[&Value]) -> Option<String> {
     }
     Some(tag)
 }
+
+/// The key under which an OpenAPI import writes, in each schema object it hands over, the
+/// JSON pointer of that schema in the document: warnings name the pointer, not a path
+/// inside the tool's input. Listings never carry it.
+pub const POINTER: &str = "x-toolidl-pointer";
 
 /// The pattern toolidl publishes for `duration`.
 const DURATION_PATTERN: &str = r"^-?(\d{1,8}\.)?([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,7})?$";
