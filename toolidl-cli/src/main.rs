@@ -106,6 +106,11 @@ enum Command {
         /// `client` feature (docs/client.md).
         #[arg(long)]
         client: bool,
+        /// Also generate handlers that forward the tools a binding names to the HTTP API
+        /// they were imported from (`toolidl import --openapi --forward`); the runtime needs
+        /// its `forward` feature (docs/openapi.md). Repeatable.
+        #[arg(long, value_name = "BINDING")]
+        forward: Vec<PathBuf>,
     },
     /// Write a `.tool` file that publishes the listings of an MCP server, saved as JSON (a
     /// `tools/list` result, or `toolidl schema`'s output), read from the server started
@@ -224,6 +229,7 @@ fn main() {
             hoist_shared,
             typed_formats,
             client,
+            forward,
         } => generate::run(&generate::Args {
             files,
             out,
@@ -231,6 +237,7 @@ fn main() {
             hoist_shared,
             typed_formats,
             client,
+            forward,
         }),
         Command::Import {
             openapi: Some(source),
