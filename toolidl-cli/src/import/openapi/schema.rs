@@ -446,13 +446,11 @@ impl<'a> Schemas<'a> {
                 .into_iter()
                 .flatten()
             {
-                match properties.get(name) {
-                    Some(existing) if strip(existing) != strip(schema) => return None,
-                    Some(_) => {}
-                    None => {
-                        properties.insert(name.clone(), schema.clone());
-                    }
-                }
+                let merged = match properties.get(name) {
+                    Some(existing) => combine(existing, schema)?,
+                    None => schema.clone(),
+                };
+                properties.insert(name.clone(), merged);
             }
             for name in part
                 .get("required")
@@ -681,6 +679,116 @@ fn nullable(out: &mut Map<String, Value>) {
         && !values.contains(&Value::Null)
     {
         values.push(Value::Null);
+    }
+}
+
+/// One schema that accepts what both `a` and `b` accept (what `allOf` of a member given
+/// twice means), where it is simple to say: either is `{}`, they are the same, or they are
+/// arrays whose items combine, or objects whose members do. `None` otherwise.
+fn combine(a: &Value, b: &Value) -> Option<Value> {
+    let (sa, sb) = (strip(a), strip(b));
+    let bare = |s: &Value| {
+        s.as_object()
+            .is_some_and(|o| o.keys().all(|k| k == "description" || k == "title"))
+    };
+    if bare(&sb) || sa == sb {
+        return Some(a.clone());
+    }
+    if bare(&sa) {
+        return Some(b.clone());
+    }
+    // Any object, and a reference (to a component, which is an object here): the reference.
+    let any_object = |s: &Value| {
+        s.as_object().is_some_and(|o| {
+            o.get("type") == Some(&Value::from("object"))
+                && o.keys()
+                    .all(|k| ["type", "description", "title"].contains(&k.as_str()))
+        })
+    };
+    if any_object(&sa) && b.get("$ref").is_some() {
+        return Some(b.clone());
+    }
+    if any_object(&sb) && a.get("$ref").is_some() {
+        return Some(a.clone());
+    }
+    let kind = |s: &Value| s.get("type").and_then(Value::as_str).map(str::to_owned);
+    let (oa, ob) = (a.as_object()?, b.as_object()?);
+    match (kind(&sa).as_deref(), kind(&sb).as_deref()) {
+        (Some("array"), Some("array")) => {
+            let others = |o: &Map<String, Value>| {
+                o.keys().all(|k| {
+                    ["type", "items", "description", "title", POINTER].contains(&k.as_str())
+                })
+            };
+            if !others(oa) || !others(ob) {
+                return None;
+            }
+            let items = match (oa.get("items"), ob.get("items")) {
+                (Some(x), Some(y)) => combine(x, y)?,
+                (Some(x), None) | (None, Some(x)) => x.clone(),
+                (None, None) => return Some(a.clone()),
+            };
+            let mut out = oa.clone();
+            out.insert("items".into(), items);
+            Some(Value::Object(out))
+        }
+        (Some("object"), Some("object")) => {
+            let simple = |o: &Map<String, Value>| {
+                o.keys().all(|k| {
+                    [
+                        "type",
+                        "properties",
+                        "required",
+                        "description",
+                        "title",
+                        POINTER,
+                    ]
+                    .contains(&k.as_str())
+                })
+            };
+            if !simple(oa) || !simple(ob) {
+                return None;
+            }
+            let mut properties = oa
+                .get("properties")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            for (name, schema) in ob
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                let merged = match properties.get(name) {
+                    Some(existing) => combine(existing, schema)?,
+                    None => schema.clone(),
+                };
+                properties.insert(name.clone(), merged);
+            }
+            let mut required: Vec<Value> = oa
+                .get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for name in ob
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if !required.contains(name) {
+                    required.push(name.clone());
+                }
+            }
+            let mut out = oa.clone();
+            out.insert("properties".into(), Value::Object(properties));
+            if !required.is_empty() {
+                out.insert("required".into(), Value::Array(required));
+            }
+            Some(Value::Object(out))
+        }
+        _ => None,
     }
 }
 
