@@ -271,10 +271,10 @@ impl Context<'_> {
         };
         let mut forwards = Vec::new();
         for (s, _) in services {
-            let bindings = self.options.forward.iter();
-            if let Some(binding) = bindings
-                .filter(|b| b.package == self.package && b.service == s.name)
-                .next_back()
+            // The last binding given for the service wins.
+            let mut bindings = self.options.forward.iter();
+            if let Some(binding) =
+                bindings.rfind(|b| b.package == self.package && b.service == s.name)
             {
                 forwards.push(self.forward(s, binding)?);
             }

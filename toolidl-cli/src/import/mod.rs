@@ -329,7 +329,7 @@ pub(crate) fn tool_decl_at(
         (Some(t), Some(a)) if t != a => {
             types_gap(
                 types,
-                &at,
+                at,
                 format!(
                     "`annotations.title` ({a:?}) differs from `title`; the file has one title, `title`"
                 ),
@@ -366,7 +366,7 @@ pub(crate) fn tool_decl_at(
             {
                 types_gap(
                     types,
-                    &at,
+                    at,
                     format!("the annotation `{key}` has no attribute; left out"),
                 );
             }

@@ -81,10 +81,10 @@ fn url_stem(url: &str) -> String {
 /// JSON, else YAML (1.2; a JSON document is YAML too, but JSON is read as JSON first so that
 /// its numbers keep their text).
 pub fn parse(text: &str) -> Result<Value, String> {
-    if text.trim_start().starts_with('{') {
-        if let Ok(value) = serde_json::from_str(text) {
-            return Ok(value);
-        }
+    if text.trim_start().starts_with('{')
+        && let Ok(value) = serde_json::from_str(text)
+    {
+        return Ok(value);
     }
     let documents =
         YamlLoader::load_from_str(text).map_err(|e| format!("neither JSON nor YAML: {e}"))?;
