@@ -874,6 +874,27 @@ impl Types {
             inner.shape = Shape::Nullable(Box::new(inner.shape));
             return inner;
         }
+        // A union an OpenAPI import meets again (the same component's, from another
+        // operation) is the one declared already.
+        let key = branches.iter().any(|b| has_pointer(b)).then(|| {
+            let mut stripped: Vec<Value> = branches.iter().map(|b| (*b).clone()).collect();
+            for branch in &mut stripped {
+                if let Value::Object(o) = branch {
+                    strip_pointers(o);
+                }
+            }
+            (
+                format!("union:{tagged}:{}", Value::Array(stripped)),
+                doc.map(str::to_owned),
+            )
+        });
+        if let Some(name) = key.as_ref().and_then(|k| self.by_shape.get(k)) {
+            let mut out = plain(name, Shape::Json);
+            if nullable {
+                out.expr.push('?');
+            }
+            return out;
+        }
         // `anyOf` of records told apart by a `const` property is a tagged union too: the tag
         // values exclude each other, so `anyOf` and `oneOf` accept the same values.
         let tag = common_tag(&branches);
@@ -881,6 +902,9 @@ impl Types {
             self.gap(at, "`oneOf` whose branches are not records told apart by a `const` property: imported as an untagged union (the first branch that fits)");
         }
         let name = self.reserve(hint);
+        if let Some(key) = key {
+            self.by_shape.insert(key, name.clone());
+        }
         let mut variants = Vec::new();
         let mut used: Vec<String> = Vec::new();
         for (i, branch) in branches.iter().enumerate() {

@@ -240,11 +240,8 @@ mod tests {
     #[test]
     fn references_are_followed() {
         let doc = serde_json::json!({"components": {"parameters": {"a": {"$ref": "#/components/parameters/b"}, "b": {"name": "b"}}}});
-        let (value, pointer) = resolve(
-            &doc,
-            &serde_json::json!({"$ref": "#/components/parameters/a"}),
-        )
-        .unwrap();
+        let reference = serde_json::json!({"$ref": "#/components/parameters/a"});
+        let (value, pointer) = resolve(&doc, &reference).unwrap();
         assert_eq!(value["name"], "b");
         assert_eq!(pointer, "#/components/parameters/b");
     }
