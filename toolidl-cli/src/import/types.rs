@@ -745,13 +745,16 @@ impl Types {
             line.push_str(&ident);
             match (is_required, default) {
                 (true, _) => line.push_str(&format!(": {}", ty.expr)),
-                (false, Some(value)) => match self.literal(value, &ty.shape) {
+                (false, Some(value)) => match self
+                    .literal(value, &ty.shape)
+                    .filter(|_| default_fits(schema, value))
+                {
                     Some(literal) => line.push_str(&format!(": {} = {literal}", ty.expr)),
                     None => {
                         self.gap(
                             &format!("{at}{wire}"),
                             format!(
-                                "the default {value} cannot be written for `{}`; left out",
+                                "the default {value} is not a value of `{}`; left out",
                                 ty.expr
                             ),
                         );
@@ -992,6 +995,7 @@ impl Types {
             (_, Value::Null) => "null".into(),
             (Shape::Nullable(inner), v) => self.literal(v, inner)?,
             (Shape::Enum(members), Value::String(s)) => members.get(s)?.clone(),
+            (Shape::Enum(_), _) => return None,
             (Shape::Char, Value::String(s)) if s.chars().count() == 1 => names::char_literal(s),
             (Shape::Json, v) => json_literal(v),
             (_, Value::String(s)) => names::string_literal(s),
@@ -1128,6 +1132,43 @@ fn structure(object: &Map<String, Value>) -> String {
         values.retain(|v| !v.is_null());
     }
     Value::Object(structure).to_string()
+}
+
+/// Whether `value` is one `schema` accepts, as far as the language checks a default (its
+/// format, length, bounds, enum members): one that is not is left out, as the compiler
+/// would refuse it.
+fn default_fits(schema: &Value, value: &Value) -> bool {
+    let Some(object) = schema.as_object() else {
+        return true;
+    };
+    if let Some(Value::Array(values)) = object.get("enum")
+        && !values.contains(value)
+    {
+        return false;
+    }
+    let number = |key: &str| object.get(key).and_then(Value::as_f64);
+    if let Value::String(text) = value {
+        let valid = match object.get("format").and_then(Value::as_str) {
+            Some("uri") => toolidl_formats::is_uri(text),
+            Some("uuid") => toolidl_formats::is_uuid(text),
+            Some("date-time") => toolidl_formats::is_date_time(text),
+            Some("date") => toolidl_formats::is_date(text),
+            Some("time") => toolidl_formats::is_time(text),
+            Some("email") => toolidl_formats::is_email(text),
+            _ => true,
+        };
+        let length = text.chars().count() as f64;
+        return valid
+            && number("minLength").is_none_or(|min| length >= min)
+            && number("maxLength").is_none_or(|max| length <= max);
+    }
+    if let Some(n) = value.as_f64() {
+        return number("minimum").is_none_or(|min| n >= min)
+            && number("maximum").is_none_or(|max| n <= max)
+            && number("exclusiveMinimum").is_none_or(|min| n > min)
+            && number("exclusiveMaximum").is_none_or(|max| n < max);
+    }
+    true
 }
 
 /// Whether a pointer is written anywhere inside `value`.
