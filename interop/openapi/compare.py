@@ -6,7 +6,7 @@ provider and of openapi-mcp-generator, on the same documents (scripts/openapi.sh
 For each document: toolidl's tools (`toolidl import --openapi` with `--forward`, then
 `toolidl schema`, the forward binding giving each tool's operationId), FastMCP's
 (`FastMCP.from_openapi`, every route a tool, listed by an in-memory client) and
-openapi-mcp-generator's (`getToolsFromOpenApi`, its programmatic API). Tools are matched by
+openapi-mcp-generator's (`getToolsFromOpenApi`, its programmatic API, dereferencing as its command does). Tools are matched by
 operationId (case and punctuation aside). For each matched tool, the input schema's
 properties and `required` list are compared; every difference is put in a class that says
 why (`WHY`), and a difference no class explains is listed as it is.
@@ -46,7 +46,7 @@ WHY = {
 
 NODE_LIST = r"""
 const { getToolsFromOpenApi } = require(process.argv[2] + "/dist/api.js");
-getToolsFromOpenApi(process.argv[1], { dereference: false, maxToolNameLength: 1000 })
+getToolsFromOpenApi(process.argv[1], { dereference: true, maxToolNameLength: 1000 })
   .then((tools) => {
     const out = tools.map((t) => ({ name: t.name, operationId: t.operationId, inputSchema: t.inputSchema }));
     process.stdout.write(JSON.stringify(out));
@@ -112,11 +112,12 @@ def fastmcp_tools(document):
                 if ident:
                     ids[key(ident)] = ident
     out = {}
-    for t in tools:
+    for t in sorted(tools, key=lambda t: t.name):
         k = key(t.name)
-        # A name cut short: the operationId it starts.
+        # A name cut short (and numbered when two cut names meet): the operationId it starts.
         if k not in ids:
-            k = next((i for i in ids if i.startswith(k)), k)
+            stem = k if any(i.startswith(k) for i in ids) else k.rstrip("0123456789")
+            k = next((i for i in sorted(ids) if i.startswith(stem) and i not in out), k)
         out[k] = (t.name, t.inputSchema)
     return out
 
@@ -141,7 +142,8 @@ def read_only_names(document):
 
     def walk(value):
         if isinstance(value, dict):
-            for name, prop in (value.get("properties") or {}).items():
+            properties = value.get("properties")
+            for name, prop in properties.items() if isinstance(properties, dict) else ():
                 if isinstance(prop, dict) and prop.get("readOnly") is True:
                     names.add(name)
             for v in value.values():

@@ -217,6 +217,8 @@ impl Types {
         }
         for (keyword, tagged) in [("oneOf", true), ("anyOf", false)] {
             if let Some(branches) = object.get(keyword).and_then(Value::as_array) {
+                // What else the schema says beside its branches is not checked.
+                self.ignored_keywords(object, at, &[keyword, "default"]);
                 return self.union(branches, tagged, hint, at, doc);
             }
         }
