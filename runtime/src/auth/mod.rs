@@ -103,7 +103,7 @@ impl AuthInfo {
     }
 
     /// The same, holding the token it was read from (the transport does this for every
-    /// token it accepts, so that a [`forward::TokenExchange`](crate::forward) can trade it).
+    /// token it accepts, so that a token exchange of the `forward` feature can trade it).
     pub fn with_token(mut self, token: &str) -> AuthInfo {
         self.token = Some(SubjectToken(token.into()));
         self

@@ -8,7 +8,7 @@
 //! answer outside 2xx is a tool error with the status and the body's message.
 //!
 //! The MCP client's own token never reaches the API: nothing here reads the request that
-//! carried the tool call; the credentials are configuration, and a [`TokenExchange`] (RFC
+//! carried the tool call; the credentials are configuration, and a `TokenExchange` (RFC
 //! 8693) trades the client's token for another at a token service, never at the API.
 
 mod credentials;
