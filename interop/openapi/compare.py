@@ -37,8 +37,9 @@ WHY = {
     "body may be left out), the others keep them required",
     "default-not-required": "a parameter with a default: toolidl's is optional (its default is "
     "written), the other lists it as required",
-    "body-value": "a body that is not an object (an array, a scalar): toolidl names it `body`, "
-    "FastMCP flattens or names it otherwise",
+    "body-value": "a body that is not a plain object (an array, a scalar, an object with "
+    "`oneOf`/`anyOf` constraints between its members): toolidl keeps it whole as one `body` "
+    "parameter, so the constraint is checked; the others flatten it or name it otherwise",
     "body-missing": "a request body given by `$ref` to `components.requestBodies`: "
     "openapi-mcp-generator gives the tool no parameter for it",
     "other": "not classified: see compare.json",
@@ -158,7 +159,14 @@ def read_only_names(document):
 
 def classify(name, ours, theirs, side, other_schema, body_members, read_only):
     """Why property `name` is only on `side` (`ours` or `theirs`)."""
-    if side == "theirs" and name in read_only and name not in (ours.get("properties") or {}):
+    ours_properties = ours.get("properties") or {}
+    if side == "theirs" and name == "requestBody":
+        return "body-wrapped"
+    if side == "theirs" and "body" in ours_properties and name not in ours_properties:
+        return "body-value"
+    if re.search(r"_(path|query|header|cookie|body)\d*$", name) or "__" in name:
+        return "clash-renamed"
+    if side == "theirs" and name in read_only and name not in ours_properties:
         return "read-only"
     if side == "ours" and name in body_members and "requestBody" not in (other_schema.get("properties") or {}):
         return "body-missing"

@@ -758,8 +758,17 @@ impl Importer<'_> {
                 .cloned(),
             _ => Some(schema.clone()),
         };
+        // An object, or a nullable one (whose `null` a tool's parameters cannot send: a call
+        // sends the members it has).
+        let is_object = |o: &Value| match o.get("type") {
+            Some(Value::String(t)) => t == "object",
+            Some(Value::Array(ts)) => {
+                ts.iter().any(|t| t == "object") && ts.iter().all(|t| t == "object" || t == "null")
+            }
+            _ => false,
+        };
         let flat = object.as_ref().filter(|o| {
-            o.get("type").and_then(Value::as_str) == Some("object")
+            is_object(o)
                 && o.get("properties")
                     .is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()))
                 && !["oneOf", "anyOf", "allOf", "not", "if"]
