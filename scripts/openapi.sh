@@ -149,6 +149,10 @@ start_prism "$PETSTORE" "$PETSTORE_PORT" "$RESULTS/prism-petstore.log"
 TRAIN_PORT=$(free_port)
 start_prism "$TRAIN" "$TRAIN_PORT" "$RESULTS/prism-train-travel.log"
 wait_for "http://127.0.0.1:$PETSTORE_PORT/pets" && wait_for "http://127.0.0.1:$TRAIN_PORT/stations" || failed=1
+# Where Prism's logs stand before the servers' requests (the probes above carry no credential).
+from_line() { echo $(($(wc -l <"$RESULTS/prism-$1.log") + 1)); }
+petstore_from=$(from_line petstore)
+train_from=$(from_line train-travel)
 if "$BIN/openapi-drive" --server "$BIN/openapi-example" \
     --petstore "http://127.0.0.1:$PETSTORE_PORT" --train-travel "http://127.0.0.1:$TRAIN_PORT" \
     >"$RESULTS/drive.txt" 2>"$RESULTS/drive.stderr.txt"; then
@@ -158,8 +162,14 @@ else
     echo "openapi: openapi-drive failed" >&2
     failed=1
 fi
+# Prism validated every request the servers sent: none was refused.
+if tail -n "+$petstore_from" "$RESULTS/prism-petstore.log" | grep -E 'Violation' >&2 ||
+    tail -n "+$train_from" "$RESULTS/prism-train-travel.log" | grep -E 'Violation' >&2; then
+    echo "openapi: Prism found a request of the servers invalid" >&2
+    failed=1
+fi
 # The refused pets never reached the API: Prism received one pet per transport, the valid one.
-posted=$(grep -c 'post /pets .*Request received' "$RESULTS/prism-petstore.log" || true)
+posted=$(tail -n "+$petstore_from" "$RESULTS/prism-petstore.log" | grep -c 'post /pets .*Request received' || true)
 if [ "$posted" != 2 ]; then
     echo "openapi: Prism received $posted pets, expected 2 (the refused ones must not reach it)" >&2
     failed=1
@@ -172,11 +182,6 @@ if [ "$status" = 422 ]; then
     echo "openapi: Prism answers the same pet 422 ($(head -c 200 "$RESULTS/prism-refusal.json"))"
 else
     echo "openapi: Prism answered the pet whose name is a number $status, expected 422" >&2
-    failed=1
-fi
-# Prism validated every request the servers sent: none was refused.
-if grep -i -E 'violation|Request terminated' "$RESULTS"/prism-*.log >&2; then
-    echo "openapi: Prism found a request of the servers invalid" >&2
     failed=1
 fi
 stop_prism
