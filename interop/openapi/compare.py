@@ -84,7 +84,7 @@ def toolidl_tools(toolidl, document, scratch):
     return out, warnings, body
 
 
-def fastmcp_tools(document):
+def fastmcp_tools(document, ours):
     from fastmcp import Client, FastMCP
 
     text = Path(document).read_text()
@@ -113,12 +113,27 @@ def fastmcp_tools(document):
                 if ident:
                     ids[key(ident)] = ident
     out = {}
-    for t in sorted(tools, key=lambda t: t.name):
+    cut = []
+    for t in tools:
         k = key(t.name)
-        # A name cut short (and numbered when two cut names meet): the operationId it starts.
-        if k not in ids:
-            stem = k if any(i.startswith(k) for i in ids) else k.rstrip("0123456789")
-            k = next((i for i in sorted(ids) if i.startswith(stem) and i not in out), k)
+        if k in ids:
+            out[k] = (t.name, t.inputSchema)
+        else:
+            cut.append(t)
+    # A name cut short (and numbered when two cut names meet): the operationId it starts
+    # whose toolidl tool shares the most properties with it.
+    for t in cut:
+        k = key(t.name)
+        stem = k if any(i.startswith(k) for i in ids) else k.rstrip("0123456789")
+        candidates = [i for i in ids if i.startswith(stem) and i not in out]
+        mine = set((t.inputSchema.get("properties") or {}).keys())
+
+        def overlap(i):
+            theirs = set(((ours.get(i) or ("", {}))[1].get("properties") or {}).keys())
+            return (len(mine & theirs), -len(mine ^ theirs))
+
+        if candidates:
+            k = max(candidates, key=overlap)
         out[k] = (t.name, t.inputSchema)
     return out
 
@@ -219,7 +234,7 @@ def main():
         read_only = read_only_names(document)
         row = {"document": name, "toolidl": len(ours), "warnings": warnings}
         for other, lister in (
-            ("fastmcp", lambda: fastmcp_tools(document)),
+            ("fastmcp", lambda: fastmcp_tools(document, ours)),
             ("generator", lambda: generator_tools(node, generator, document)),
         ):
             try:
