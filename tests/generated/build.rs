@@ -176,11 +176,11 @@ fn main() {
         .out_dir(openapi_dir)
         .emit_warnings(false)
         .client(true);
-    let roots = tool_files(openapi);
-    for root in &roots {
+    let openapi_roots = tool_files(openapi);
+    for root in &openapi_roots {
         builder = builder.forward(root.with_extension("forward.json"));
     }
-    if let Err(e) = builder.compile(&roots) {
+    if let Err(e) = builder.compile(&openapi_roots) {
         eprintln!("{e}");
         std::process::exit(1);
     }
