@@ -38,6 +38,9 @@
 //!     connection like the transports.
 //! 14. `client/`: (feature `client`) calling MCP servers: the transport abstraction (the
 //!     in-process client of `testing/` is one), the stdio transport, typed `tools/call`.
+//! 15. `forward/`: (feature `forward`) forwarding tool calls to an HTTP API, for handlers
+//!     generated from an OpenAPI import: requests in OpenAPI's parameter styles,
+//!     credentials, retries, results read as declared.
 //!
 //! `protocol/` and `http/` list the layers of their own files in their module docs, checked
 //! the same way. The files of `connection/` are one `impl Connection` split by method family
@@ -57,6 +60,8 @@ pub mod cluster;
 mod connection;
 pub mod content;
 mod context;
+#[cfg(feature = "forward")]
+pub mod forward;
 #[cfg(feature = "http")]
 pub mod http;
 mod output;
@@ -102,6 +107,10 @@ pub mod codegen {
     #[cfg(feature = "client")]
     pub use crate::client;
     pub use crate::content;
+    // Code generated with a forward binding (`forward(…)`) calls the API through here;
+    // without the feature, rustc notes that the item is gated behind the `forward` feature.
+    #[cfg(feature = "forward")]
+    pub use crate::forward;
     pub use crate::protocol::{LogLevel, Revision, RpcError};
     pub use crate::service::{
         BoxFuture, Completion, CompletionRequest, ListingDef, PromptInput, Service, ToolDef,
