@@ -40,8 +40,8 @@
 //! 3. `sessions`: a session (its connection and outbox) and the table of them.
 //! 4. `directory`: (feature `redis`) which instance holds which session.
 //! 5. `body`: response bodies (JSON, event streams) and reading request bodies.
-//! 6. `headers`, `params`, `cors`: the header checks; `Mcp-Param-*` headers of tool
-//!    parameters; CORS for browser clients.
+//! 6. `headers`, `params`, `cors`, `card`: the header checks; `Mcp-Param-*` headers of tool
+//!    parameters; CORS for browser clients; the server card (a draft).
 //! 7. `authorize`: the OAuth resource server (feature `auth`): metadata, tokens, scopes.
 //! 8. `state`: what every request handler of one endpoint shares.
 //! 9. `post`: a POST's message, answered.
@@ -53,6 +53,7 @@
 #[cfg(feature = "auth")]
 mod authorize;
 mod body;
+mod card;
 mod config;
 mod cors;
 #[cfg(feature = "redis")]
