@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use toolidl::diagnostics::{self, Diagnostic};
 use toolidl::model::Model;
-use toolidl_codegen::profile::Profile;
 use toolidl_codegen::bundle::{self, Author, BundleInfo};
+use toolidl_codegen::profile::Profile;
 use toolidl_codegen::rust::{self, GeneratedFile, RustOptions};
 use toolidl_codegen::{Listings, SchemaOptions, listings};
 

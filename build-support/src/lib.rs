@@ -33,7 +33,7 @@ mod error;
 pub use builder::{
     Builder, Compiled, Generated, INCLUDE_FILE, MCPB_MANIFEST_FILE, compile, configure,
 };
-pub use toolidl_codegen::bundle::{Author, BundleInfo, UserOption};
 pub use error::Error;
+pub use toolidl_codegen::bundle::{Author, BundleInfo, UserOption};
 pub use toolidl_codegen::profile::Profile;
 pub use toolidl_codegen::rust::{GenerateError, GeneratedFile};

@@ -213,7 +213,10 @@ fn server(info: &BundleInfo) -> Value {
             .platform_entry_points
             .iter()
             .map(|(platform, entry)| (platform.clone(), json!({"command": command(entry)})));
-        config.insert("platform_overrides".into(), Map::from_iter(overrides).into());
+        config.insert(
+            "platform_overrides".into(),
+            Map::from_iter(overrides).into(),
+        );
     }
     json!({"type": "binary", "entry_point": info.entry_point, "mcp_config": config})
 }
@@ -304,7 +307,8 @@ fn check(info: &BundleInfo) -> Result<(), String> {
     }
     let mut keys = Vec::new();
     for o in &info.user_config {
-        let word = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let word =
+            |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !word(&o.key) {
             return Err(format!(
                 "user_config key `{}`: use letters, digits and `_`",
@@ -395,7 +399,10 @@ mod tests {
         ] {
             let mut i = info();
             i.user_config = vec![bad];
-            assert!(manifest(&empty, &i).is_err_and(|e| e.contains(says)), "{says}");
+            assert!(
+                manifest(&empty, &i).is_err_and(|e| e.contains(says)),
+                "{says}"
+            );
         }
         let mut twice = info();
         twice.user_config = vec![option("a", "A", "string"), option("a", "B", "string")];

@@ -148,15 +148,27 @@ fn bundle_refuses_what_the_format_cannot_say() {
     let cargo = dir.join("Cargo.toml");
     let original = fs::read_to_string(&cargo).unwrap();
     for (change, says) in [
-        (("env = \"DEMO_API_KEY\"", "env = \"DEMO-API-KEY\""), "environment variable"),
-        (("type = \"string\"", "type = \"secret\""), "unknown type `secret`"),
         (
-            ("compatibility = { claude_desktop = \">=0.10.0\" }", "compatibility = { platforms = [\"macos\"] }"),
+            ("env = \"DEMO_API_KEY\"", "env = \"DEMO-API-KEY\""),
+            "environment variable",
+        ),
+        (
+            ("type = \"string\"", "type = \"secret\""),
+            "unknown type `secret`",
+        ),
+        (
+            (
+                "compatibility = { claude_desktop = \">=0.10.0\" }",
+                "compatibility = { platforms = [\"macos\"] }",
+            ),
             "unknown platform `macos`",
         ),
     ] {
         fs::write(&cargo, original.replace(change.0, change.1)).unwrap();
-        let (code, _, stderr) = run(&dir, &["bundle", "--binary", "fake-server", "--out", "x.mcpb"]);
+        let (code, _, stderr) = run(
+            &dir,
+            &["bundle", "--binary", "fake-server", "--out", "x.mcpb"],
+        );
         assert_eq!(code, 1, "{says}: {stderr}");
         assert!(stderr.contains(says), "{says}: {stderr}");
         assert!(!dir.join("x.mcpb").exists(), "{says}: nothing written");
@@ -164,15 +176,23 @@ fn bundle_refuses_what_the_format_cannot_say() {
     fs::write(&cargo, &original).unwrap();
     let (code, _, stderr) = run(
         &dir,
-        &["bundle", "--binary", "fake-server", "--platform-binary", "linux=fake-server", "--out", "x.mcpb"],
+        &[
+            "bundle",
+            "--binary",
+            "fake-server",
+            "--platform-binary",
+            "linux=fake-server",
+            "--out",
+            "x.mcpb",
+        ],
     );
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("linux is given twice"), "{stderr}");
 }
 
 fn registry_validator() -> jsonschema::Validator {
-    let schema_path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/mcp-registry/server.schema.json");
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/mcp-registry/server.schema.json");
     let schema: Value = serde_json::from_str(&fs::read_to_string(schema_path).unwrap()).unwrap();
     jsonschema::draft7::meta::validate(&schema).unwrap();
     jsonschema::draft7::options()
@@ -187,7 +207,13 @@ fn server_json_lists_the_bundle_the_image_and_the_remote_and_validates() {
     let path = bundle(&dir, "demo.mcpb");
     let (code, stdout, stderr) = run(
         &dir,
-        &["registry", "--bundle", "demo.mcpb", "--remote", "https://demo.example.com/mcp"],
+        &[
+            "registry",
+            "--bundle",
+            "demo.mcpb",
+            "--remote",
+            "https://demo.example.com/mcp",
+        ],
     );
     assert_eq!(code, 0, "{stderr}");
     let mut doc: Value = serde_json::from_str(&stdout).unwrap();
@@ -197,18 +223,28 @@ fn server_json_lists_the_bundle_the_image_and_the_remote_and_validates() {
     // The bundle's SHA-256; the golden file holds a stand-in (it changes with the compressor).
     assert_eq!(doc["packages"][0]["fileSha256"], sha256(&path));
     doc["packages"][0]["fileSha256"] = json!("<sha256 of demo.mcpb>");
-    check_golden("server.json", &(serde_json::to_string_pretty(&doc).unwrap() + "\n"));
+    check_golden(
+        "server.json",
+        &(serde_json::to_string_pretty(&doc).unwrap() + "\n"),
+    );
 
     // The server card of the remote (SEP-2127, a draft).
     let (code, stdout, stderr) = run(
         &dir,
-        &["registry", "--card", "--remote", "https://demo.example.com/mcp"],
+        &[
+            "registry",
+            "--card",
+            "--remote",
+            "https://demo.example.com/mcp",
+        ],
     );
     assert_eq!(code, 0, "{stderr}");
     check_golden("card.json", &stdout);
 
     // The schema does refuse what it should: the check is not vacuous.
-    let mut bad = serde_json::from_str::<Value>(&fs::read_to_string(golden().join("server.json")).unwrap()).unwrap();
+    let mut bad =
+        serde_json::from_str::<Value>(&fs::read_to_string(golden().join("server.json")).unwrap())
+            .unwrap();
     bad["packages"][0]["fileSha256"] = json!("not a sha");
     assert!(!validator.is_valid(&bad));
 }
@@ -218,9 +254,24 @@ fn registry_refuses_names_descriptions_and_bundles_it_cannot_publish() {
     let (_tmp, dir) = fixture_crate();
     bundle(&dir, "demo.mcpb");
     let cases: [(&[&str], &str); 4] = [
-        (&["registry", "--name", "demo-server", "--remote", "https://x.example/mcp"], "is not a registry name"),
-        (&["registry", "--bundle", "demo.mcpb", "--bundle-url", ""], "needs the URL"),
-        (&["registry", "--bundle-url", "https://x.example/d.mcpb"], "needs the bundle itself"),
+        (
+            &[
+                "registry",
+                "--name",
+                "demo-server",
+                "--remote",
+                "https://x.example/mcp",
+            ],
+            "is not a registry name",
+        ),
+        (
+            &["registry", "--bundle", "demo.mcpb", "--bundle-url", ""],
+            "needs the URL",
+        ),
+        (
+            &["registry", "--bundle-url", "https://x.example/d.mcpb"],
+            "needs the bundle itself",
+        ),
         (&["registry", "--card"], "give its URL"),
     ];
     for (args, says) in cases {
@@ -250,24 +301,50 @@ fn registry_refuses_names_descriptions_and_bundles_it_cannot_publish() {
 /// step, the backup with the file before the step.
 #[test]
 fn install_round_trips_every_clients_configuration() {
-    let clients = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "gemini-cli"];
+    let clients = [
+        "claude-desktop",
+        "claude-code",
+        "cursor",
+        "vscode",
+        "windsurf",
+        "gemini-cli",
+    ];
     for client in clients {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
-        let before = fs::read_to_string(golden().join(format!("install/{client}.before.json"))).unwrap();
+        let before =
+            fs::read_to_string(golden().join(format!("install/{client}.before.json"))).unwrap();
         let config = dir.join("config.json");
         let backup = dir.join("config.json.bak");
         fs::write(&config, &before).unwrap();
-        let add = [
-            "install", "--client", client, "--config", "config.json", "--name", "demo", "--env",
-            "DEMO_TOKEN=abc", "--", "/opt/demo/bin/demo", "--db", "/var/demo.db",
+        let entry = [
+            "install",
+            "--client",
+            client,
+            "--config",
+            "config.json",
+            "--name",
+            "demo",
         ];
+        let stdio = [
+            "--env",
+            "DEMO_TOKEN=abc",
+            "--",
+            "/opt/demo/bin/demo",
+            "--db",
+            "/var/demo.db",
+        ];
+        let add = [&entry[..], &stdio[..]].concat();
         let (code, _, stderr) = run(dir, &add);
         assert_eq!(code, 0, "{client}: {stderr}");
         let added = fs::read_to_string(&config).unwrap();
         check_golden(&format!("install/{client}.added.json"), &added);
         others_kept(client, &before, &added);
-        assert_eq!(fs::read_to_string(&backup).unwrap(), before, "{client}: backup");
+        assert_eq!(
+            fs::read_to_string(&backup).unwrap(),
+            before,
+            "{client}: backup"
+        );
 
         // Idempotent: the same command changes nothing, not even the backup.
         fs::remove_file(&backup).unwrap();
@@ -278,17 +355,24 @@ fn install_round_trips_every_clients_configuration() {
         assert!(!backup.exists(), "{client}: no backup when nothing changes");
 
         // A dry run prints the change and writes nothing.
-        let mut moved: Vec<&str> = add.to_vec();
+        let mut moved: Vec<&str> = add.clone();
         *moved.last_mut().unwrap() = "/var/other.db";
         moved.insert(1, "--dry-run");
         let (code, stdout, stderr) = run(dir, &moved);
         assert_eq!(code, 0, "{client}: {stderr}");
-        assert!(stdout.contains("-") && stdout.contains("+") && stdout.contains("/var/other.db"), "{client}: {stdout}");
-        assert_eq!(fs::read_to_string(&config).unwrap(), added, "{client}: dry run wrote");
+        assert!(
+            stdout.contains("-") && stdout.contains("+") && stdout.contains("/var/other.db"),
+            "{client}: {stdout}"
+        );
+        assert_eq!(
+            fs::read_to_string(&config).unwrap(),
+            added,
+            "{client}: dry run wrote"
+        );
 
         // Updated: to the HTTP endpoint where the client's file has one, else new arguments.
+        let http = [&entry[..], &["--url", "https://demo.example.com/mcp"]].concat();
         let (code, _, stderr) = if client == "claude-desktop" {
-            let http = ["install", "--client", client, "--config", "config.json", "--name", "demo", "--url", "https://demo.example.com/mcp"];
             let (code, _, stderr) = run(dir, &http);
             assert_eq!(code, 1, "{client}: {stderr}");
             assert!(stderr.contains("takes only servers it starts"), "{stderr}");
@@ -296,16 +380,17 @@ fn install_round_trips_every_clients_configuration() {
             moved.remove(1);
             run(dir, &moved)
         } else {
-            run(
-                dir,
-                &["install", "--client", client, "--config", "config.json", "--name", "demo", "--url", "https://demo.example.com/mcp"],
-            )
+            run(dir, &http)
         };
         assert_eq!(code, 0, "{client}: {stderr}");
         let updated = fs::read_to_string(&config).unwrap();
         check_golden(&format!("install/{client}.updated.json"), &updated);
         others_kept(client, &before, &updated);
-        assert_eq!(fs::read_to_string(&backup).unwrap(), added, "{client}: backup");
+        assert_eq!(
+            fs::read_to_string(&backup).unwrap(),
+            added,
+            "{client}: backup"
+        );
     }
 }
 
@@ -322,13 +407,19 @@ fn others_kept(client: &str, before: &str, after: &str) {
             Some(servers) if name == "mcpServers" || name == "servers" => {
                 for server in servers.properties() {
                     if server.name().unwrap().decoded_value().unwrap() != "demo" {
-                        assert!(after.contains(&server.to_string()), "{client}: {server} changed");
+                        assert!(
+                            after.contains(&server.to_string()),
+                            "{client}: {server} changed"
+                        );
                         kept += 1;
                     }
                 }
             }
             _ => {
-                assert!(after.contains(&prop.to_string()), "{client}: {prop} changed");
+                assert!(
+                    after.contains(&prop.to_string()),
+                    "{client}: {prop} changed"
+                );
                 kept += 1;
             }
         }
@@ -342,11 +433,23 @@ fn install_creates_a_missing_file_and_refuses_files_it_cannot_edit() {
     let dir = tmp.path();
     let (code, _, stderr) = run(
         dir,
-        &["install", "--client", "cursor", "--config", "new/mcp.json", "--", "/opt/demo/bin/demo"],
+        &[
+            "install",
+            "--client",
+            "cursor",
+            "--config",
+            "new/mcp.json",
+            "--",
+            "/opt/demo/bin/demo",
+        ],
     );
     assert_eq!(code, 0, "{stderr}");
-    let created: Value = serde_json::from_str(&fs::read_to_string(dir.join("new/mcp.json")).unwrap()).unwrap();
-    assert_eq!(created, json!({"mcpServers": {"demo": {"command": "/opt/demo/bin/demo", "args": []}}}));
+    let created: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("new/mcp.json")).unwrap()).unwrap();
+    assert_eq!(
+        created,
+        json!({"mcpServers": {"demo": {"command": "/opt/demo/bin/demo", "args": []}}})
+    );
     for (content, says) in [
         ("{ not json", "not JSON"),
         ("[1, 2]", "top level is not an object"),
@@ -355,7 +458,15 @@ fn install_creates_a_missing_file_and_refuses_files_it_cannot_edit() {
         fs::write(dir.join("bad.json"), content).unwrap();
         let (code, _, stderr) = run(
             dir,
-            &["install", "--client", "cursor", "--config", "bad.json", "--", "/opt/demo/bin/demo"],
+            &[
+                "install",
+                "--client",
+                "cursor",
+                "--config",
+                "bad.json",
+                "--",
+                "/opt/demo/bin/demo",
+            ],
         );
         assert_eq!(code, 1, "{content}");
         assert!(stderr.contains(says), "{content}: {stderr}");
@@ -366,11 +477,17 @@ fn install_creates_a_missing_file_and_refuses_files_it_cannot_edit() {
     assert!(stderr.contains("unknown client `emacs`"), "{stderr}");
 }
 
+/// `toolidl install` of a bundle for Cursor, into `mcp.json`.
+fn install_bundle(bundle: &str) -> Vec<&str> {
+    let args = ["install", "--client", "cursor", "--config", "mcp.json"];
+    [&args[..], &["--bundle", bundle]].concat()
+}
+
 #[test]
 fn install_starts_a_bundle_as_its_manifest_says() {
     let (_tmp, dir) = fixture_crate();
     bundle(&dir, "demo.mcpb");
-    let args = ["install", "--client", "cursor", "--config", "mcp.json", "--bundle", "demo.mcpb"];
+    let args = install_bundle("demo.mcpb");
     // A required option without a value.
     let (code, _, stderr) = run(&dir, &args);
     assert_eq!(code, 1);
@@ -380,7 +497,8 @@ fn install_starts_a_bundle_as_its_manifest_says() {
     let (code, _, stderr) = run(&dir, &with_key);
     assert_eq!(code, 0, "{stderr}");
     let unpacked = fs::canonicalize(dir.join("demo")).unwrap();
-    let config: Value = serde_json::from_str(&fs::read_to_string(dir.join("mcp.json")).unwrap()).unwrap();
+    let config: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("mcp.json")).unwrap()).unwrap();
     assert_eq!(
         config["mcpServers"]["demo-server"],
         json!({
@@ -397,7 +515,10 @@ fn install_starts_a_bundle_as_its_manifest_says() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = fs::metadata(unpacked.join("server/demo")).unwrap().permissions().mode();
+        let mode = fs::metadata(unpacked.join("server/demo"))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o755);
     }
     let mut unknown = with_key.clone();
@@ -417,14 +538,12 @@ fn install_refuses_a_bundle_that_escapes_its_folder() {
     let mut zip = zip::ZipWriter::new(fs::File::create(dir.join("evil.mcpb")).unwrap());
     let options = zip::write::SimpleFileOptions::default();
     zip.start_file("manifest.json", options).unwrap();
-    zip.write_all(br#"{"name":"evil","server":{"mcp_config":{"command":"x"}}}"#).unwrap();
+    zip.write_all(br#"{"name":"evil","server":{"mcp_config":{"command":"x"}}}"#)
+        .unwrap();
     zip.start_file("../../escaped.txt", options).unwrap();
     zip.write_all(b"outside").unwrap();
     zip.finish().unwrap();
-    let (code, _, stderr) = run(
-        &dir,
-        &["install", "--client", "cursor", "--config", "mcp.json", "--bundle", "evil.mcpb"],
-    );
+    let (code, _, stderr) = run(&dir, &install_bundle("evil.mcpb"));
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("leaves the folder"), "{stderr}");
     assert!(!tmp.path().join("escaped.txt").exists());

@@ -140,8 +140,16 @@ fn bundle(args: &Args) -> Result<(), String> {
         out.display(),
         info.name,
         info.version,
-        listings.services.iter().map(|s| s.tools.len()).sum::<usize>(),
-        listings.services.iter().map(|s| s.prompts.len()).sum::<usize>(),
+        listings
+            .services
+            .iter()
+            .map(|s| s.tools.len())
+            .sum::<usize>(),
+        listings
+            .services
+            .iter()
+            .map(|s| s.prompts.len())
+            .sum::<usize>(),
     );
     Ok(())
 }
@@ -171,7 +179,8 @@ fn build(manifest: &Path, package: &Package, bin: &str) -> Result<PathBuf, Strin
 /// 0755 and other files 0644, so the same inputs give the same bytes (and `fileSha256`).
 fn write_zip(out: &Path, files: &[(String, Vec<u8>, bool)]) -> Result<(), String> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let failed = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", out.display());
     let file = std::fs::File::create(out).map_err(|e| failed(&e))?;
@@ -181,7 +190,8 @@ fn write_zip(out: &Path, files: &[(String, Vec<u8>, bool)]) -> Result<(), String
             .compression_method(zip::CompressionMethod::Deflated)
             .last_modified_time(zip::DateTime::default())
             .unix_permissions(if *executable { 0o755 } else { 0o644 });
-        zip.start_file(name.as_str(), options).map_err(|e| failed(&e))?;
+        zip.start_file(name.as_str(), options)
+            .map_err(|e| failed(&e))?;
         zip.write_all(bytes).map_err(|e| failed(&e))?;
     }
     zip.finish().map_err(|e| failed(&e))?;
@@ -201,7 +211,10 @@ fn info(args: &Args, package: &Package, table: &Value) -> Result<BundleInfo, Str
     let mut info = BundleInfo::default();
     info.name = or(&args.name, "name")?.unwrap_or_else(|| package.name.clone());
     info.display_name = or(&args.display_name, "display_name")?;
-    info.version = args.version.clone().unwrap_or_else(|| package.version.clone());
+    info.version = args
+        .version
+        .clone()
+        .unwrap_or_else(|| package.version.clone());
     info.description = or(&args.description, "description")?
         .or_else(|| package.description.clone())
         .ok_or("the bundle needs a description (Cargo.toml's `description`, or --description)")?;
@@ -230,7 +243,9 @@ fn info(args: &Args, package: &Package, table: &Value) -> Result<BundleInfo, Str
         args.args.clone()
     };
     if let Some(env) = table.get("env") {
-        let env = env.as_object().ok_or(format!("{what}.env must be a table"))?;
+        let env = env
+            .as_object()
+            .ok_or(format!("{what}.env must be a table"))?;
         for (name, value) in env {
             let value = value
                 .as_str()
@@ -244,9 +259,9 @@ fn info(args: &Args, package: &Package, table: &Value) -> Result<BundleInfo, Str
             if key == "platforms" {
                 info.platforms = strings(value, &format!("{what}.compatibility.platforms"))?;
             } else {
-                let range = value
-                    .as_str()
-                    .ok_or(format!("{what}.compatibility.{key} must be a version range"))?;
+                let range = value.as_str().ok_or(format!(
+                    "{what}.compatibility.{key} must be a version range"
+                ))?;
                 info.clients.push((key.clone(), range.to_owned()));
             }
         }

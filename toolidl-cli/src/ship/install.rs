@@ -142,10 +142,17 @@ enum Server {
 }
 
 fn install(args: &Args) -> Result<(), String> {
-    let client = CLIENTS.iter().find(|c| c.name == args.client).ok_or_else(|| {
-        let names: Vec<&str> = CLIENTS.iter().map(|c| c.name).collect();
-        format!("unknown client `{}` (one of: {})", args.client, names.join(", "))
-    })?;
+    let client = CLIENTS
+        .iter()
+        .find(|c| c.name == args.client)
+        .ok_or_else(|| {
+            let names: Vec<&str> = CLIENTS.iter().map(|c| c.name).collect();
+            format!(
+                "unknown client `{}` (one of: {})",
+                args.client,
+                names.join(", ")
+            )
+        })?;
     let (server, default_name) = server(args)?;
     let name = args
         .name
@@ -155,9 +162,11 @@ fn install(args: &Args) -> Result<(), String> {
     let entry = entry(client, &server)?;
     let path = match &args.config {
         Some(p) => p.clone(),
-        None if args.project => PathBuf::from(client.project.ok_or_else(|| {
-            format!("{} has no project configuration file", client.name)
-        })?),
+        None if args.project => PathBuf::from(
+            client
+                .project
+                .ok_or_else(|| format!("{} has no project configuration file", client.name))?,
+        ),
         None => (client.user)().ok_or("cannot tell the home folder (HOME)")?,
     };
     let before = match std::fs::read_to_string(&path) {
@@ -169,23 +178,38 @@ fn install(args: &Args) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let shown = path.display().to_string();
     if before.as_deref() == Some(after.as_str()) {
-        eprintln!("{shown}: `{name}` is already configured for {}", client.name);
+        eprintln!(
+            "{shown}: `{name}` is already configured for {}",
+            client.name
+        );
         return Ok(());
     }
     if args.dry_run {
         let old = before.as_deref().unwrap_or("");
         let diff = similar::TextDiff::from_lines(old, &after);
-        print!("{}", diff.unified_diff().context_radius(3).header(&shown, &shown));
+        print!(
+            "{}",
+            diff.unified_diff().context_radius(3).header(&shown, &shown)
+        );
         return Ok(());
     }
     write(&path, before.is_some(), &after)?;
-    let verb = if before.is_some() { "updated" } else { "created" };
+    let verb = if before.is_some() {
+        "updated"
+    } else {
+        "created"
+    };
     eprintln!("{shown}: {verb}, `{name}` configured for {}", client.name);
     Ok(())
 }
 
 /// The file with the entry set: edited in place, everything else kept as it was.
-pub fn updated(before: Option<&str>, key: &str, name: &str, entry: &Value) -> Result<String, String> {
+pub fn updated(
+    before: Option<&str>,
+    key: &str,
+    name: &str,
+    entry: &Value,
+) -> Result<String, String> {
     let text = match before {
         Some(text) if !text.trim().is_empty() => text,
         _ => {
@@ -195,8 +219,8 @@ pub fn updated(before: Option<&str>, key: &str, name: &str, entry: &Value) -> Re
             return Ok(text);
         }
     };
-    let root = CstRootNode::parse(text, &ParseOptions::default())
-        .map_err(|e| format!("not JSON: {e}"))?;
+    let root =
+        CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| format!("not JSON: {e}"))?;
     let object = root
         .object_value()
         .ok_or("the file's top level is not an object")?;
@@ -250,7 +274,9 @@ fn write(path: &Path, existed: bool, text: &str) -> Result<(), String> {
     let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| failed(&e))?;
     std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(|e| failed(&e))?;
     if existed {
-        let permissions = std::fs::metadata(path).map_err(|e| failed(&e))?.permissions();
+        let permissions = std::fs::metadata(path)
+            .map_err(|e| failed(&e))?
+            .permissions();
         std::fs::set_permissions(tmp.path(), permissions).map_err(|e| failed(&e))?;
     }
     tmp.persist(path).map_err(|e| failed(&e.error))?;
@@ -356,10 +382,15 @@ fn from_bundle(
         .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
         .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
     let answers = pairs(&args.user_config, "--user-config")?;
-    let options = manifest["user_config"].as_object().cloned().unwrap_or_default();
+    let options = manifest["user_config"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     for (key, _) in &answers {
         if !options.contains_key(key) {
-            return Err(format!("--user-config {key}: the bundle has no such option"));
+            return Err(format!(
+                "--user-config {key}: the bundle has no such option"
+            ));
         }
     }
     let value_of = |key: &str| -> Result<Option<String>, String> {

@@ -58,7 +58,13 @@ impl Package {
 pub fn read(manifest: &Path) -> Result<Package, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
-        .args(["metadata", "--no-deps", "--format-version", "1", "--manifest-path"])
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--manifest-path",
+        ])
         .arg(manifest)
         .output()
         .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
@@ -88,15 +94,16 @@ pub fn read(manifest: &Path) -> Result<Package, String> {
             )
         })?;
     let text = |key: &str| package[key].as_str().map(str::to_owned);
-    let dir = wanted
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
+    let dir = wanted.parent().map(Path::to_path_buf).unwrap_or_default();
     let binaries = package["targets"]
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|t| t["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == "bin")))
+        .filter(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "bin"))
+        })
         .filter_map(|t| t["name"].as_str().map(str::to_owned))
         .collect();
     Ok(Package {

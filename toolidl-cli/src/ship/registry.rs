@@ -90,7 +90,11 @@ fn document(args: &Args) -> Result<Value, String> {
         ));
     }
     let mut doc = Map::new();
-    let schema = if args.card { CARD_SCHEMA_URL } else { SCHEMA_URL };
+    let schema = if args.card {
+        CARD_SCHEMA_URL
+    } else {
+        SCHEMA_URL
+    };
     doc.insert("$schema".into(), schema.into());
     doc.insert("name".into(), name.into());
     doc.insert("description".into(), description.into());
@@ -138,7 +142,10 @@ fn document(args: &Args) -> Result<Value, String> {
                 );
             }
             (None, Some(_)) => {
-                return Err("a bundle URL needs the bundle itself for its SHA-256 (--bundle FILE.mcpb)".into());
+                return Err(
+                    "a bundle URL needs the bundle itself for its SHA-256 (--bundle FILE.mcpb)"
+                        .into(),
+                );
             }
             (None, None) => {}
         }
@@ -256,8 +263,7 @@ fn source_of(url: &str) -> String {
 fn check_name(name: &str) -> Result<(), String> {
     let ok = |s: &str, extra: &[char]| {
         !s.is_empty()
-            && s
-                .chars()
+            && s.chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-' || extra.contains(&c))
     };
     let valid = match name.split_once('/') {
@@ -282,7 +288,14 @@ mod tests {
         for ok in ["io.github.you/notes", "com.example/a_b-c.d"] {
             assert!(check_name(ok).is_ok(), "{ok}");
         }
-        for bad in ["notes", "a/b/c", "io github/x", "/x", "x/", "io.github.you/no tes"] {
+        for bad in [
+            "notes",
+            "a/b/c",
+            "io github/x",
+            "/x",
+            "x/",
+            "io.github.you/no tes",
+        ] {
             assert!(check_name(bad).is_err(), "{bad}");
         }
     }
