@@ -23,7 +23,7 @@ ROOT=$PWD
 
 SEMVER_CHECKS_VERSION=0.51.0
 # The release the API is compared with: 0.1.0 (main when the crates were made publishable).
-SEMVER_BASELINE=${SEMVER_BASELINE:-325bbb0aafa5e9b4d556b0feae41e8183c35c94a}
+SEMVER_BASELINE=${SEMVER_BASELINE:-325bbb04299249659a7ef8c53223e6d35e619bf3}
 LIBRARIES=(toolidl toolidl-formats toolidl-codegen toolidl-runtime toolidl-build)
 PUBLISHED=("${LIBRARIES[@]}" toolidl-cli)
 
