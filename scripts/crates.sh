@@ -39,6 +39,20 @@ for arg in "$@"; do
 done
 
 if [ "$package" = 1 ]; then
+    # cargo verifies each package against a local registry of the others, unpacked into
+    # $CARGO_HOME/registry/src/<that registry's id>/NAME-VERSION, and it reuses a folder found
+    # there: an earlier run's packages of the same version (another commit's code) would be
+    # built instead of this checkout's. Those unpacked copies (never crates.io's) go first.
+    version=$(cargo metadata --no-deps --format-version 1 --locked |
+        python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "toolidl-runtime"))')
+    for p in "${PUBLISHED[@]}"; do
+        for unpacked in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$p-$version"; do
+            case $(basename "$(dirname "$unpacked")") in
+                index.crates.io-*) ;;
+                *) rm -rf "$unpacked" ;;
+            esac
+        done
+    done
     args=()
     for p in "${PUBLISHED[@]}"; do args+=(-p "$p"); done
     # The tests are left out of the packages on purpose (they read the workspace's goldens):

@@ -253,7 +253,7 @@ fn server_json_lists_the_bundle_the_image_and_the_remote_and_validates() {
 fn registry_refuses_names_descriptions_and_bundles_it_cannot_publish() {
     let (_tmp, dir) = fixture_crate();
     bundle(&dir, "demo.mcpb");
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 3] = [
         (
             &[
                 "registry",
@@ -265,10 +265,6 @@ fn registry_refuses_names_descriptions_and_bundles_it_cannot_publish() {
             "is not a registry name",
         ),
         (
-            &["registry", "--bundle", "demo.mcpb", "--bundle-url", ""],
-            "needs the URL",
-        ),
-        (
             &["registry", "--bundle-url", "https://x.example/d.mcpb"],
             "needs the bundle itself",
         ),
@@ -276,15 +272,22 @@ fn registry_refuses_names_descriptions_and_bundles_it_cannot_publish() {
     ];
     for (args, says) in cases {
         let (code, stdout, stderr) = run(&dir, args);
-        if says == "needs the URL" {
-            // An empty URL is a URL the user gave: the bundle is listed as is.
-            assert_eq!(code, 0, "{stderr}");
-            continue;
-        }
         assert_eq!(code, 1, "{args:?}: {stdout}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
     let cargo = dir.join("Cargo.toml");
+    // A bundle without the URL users download it from.
+    let original = fs::read_to_string(&cargo).unwrap();
+    let without_url: String = original
+        .lines()
+        .filter(|l| !l.starts_with("bundle_url"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&cargo, without_url).unwrap();
+    let (code, _, stderr) = run(&dir, &["registry", "--bundle", "demo.mcpb"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("needs the URL"), "{stderr}");
+    fs::write(&cargo, original).unwrap();
     let long = "x".repeat(101);
     let text = fs::read_to_string(&cargo).unwrap().replace(
         "description = \"Greets people and keeps a guest book.\"",

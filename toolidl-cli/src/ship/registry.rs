@@ -80,7 +80,11 @@ fn document(args: &Args) -> Result<Value, String> {
     };
     check_name(&name)?;
     let description = string(table, "description", what)?
-        .or(string(bundle, "description", "package.metadata.toolidl.bundle")?)
+        .or(string(
+            bundle,
+            "description",
+            "package.metadata.toolidl.bundle",
+        )?)
         .or_else(|| package.description.clone())
         .ok_or("the registry needs a description (Cargo.toml's `description`)")?;
     if description.chars().count() > 100 {
