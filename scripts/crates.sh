@@ -55,6 +55,11 @@ if [ "$package" = 1 ]; then
     done
     args=()
     for p in "${PUBLISHED[@]}"; do args+=(-p "$p"); done
+    # And the builds of those packages: cargo takes a registry crate's version for its
+    # content, so an earlier run's build of toolidl-codegen 0.1.0 from that registry would be
+    # linked. `cargo clean -p` removes every build of the six (this checkout's are rebuilt in
+    # a few minutes by the steps after this one).
+    cargo clean --quiet "${args[@]}"
     # The tests are left out of the packages on purpose (they read the workspace's goldens):
     # cargo's warning for each is noise here.
     cargo package --locked "${args[@]}" 2>&1 | grep -v '^warning: ignoring test' || exit 1
