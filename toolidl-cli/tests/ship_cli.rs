@@ -553,3 +553,82 @@ fn install_refuses_a_bundle_that_escapes_its_folder() {
     assert!(!dir.join("escaped.txt").exists());
     assert!(!dir.join("mcp.json").exists());
 }
+
+/// Without `--config`, each client's own file: the user's under HOME (on Linux the
+/// application-data folder is `$XDG_CONFIG_HOME`, else `~/.config`), the project's under the
+/// current folder with `--project`.
+#[cfg(target_os = "linux")]
+#[test]
+fn install_finds_each_clients_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let project = tmp.path().join("project");
+    fs::create_dir_all(&project).unwrap();
+    let cases = [
+        (
+            "claude-desktop",
+            ".config/Claude/claude_desktop_config.json",
+            None,
+        ),
+        ("claude-code", ".claude.json", Some(".mcp.json")),
+        ("cursor", ".cursor/mcp.json", Some(".cursor/mcp.json")),
+        (
+            "vscode",
+            ".config/Code/User/mcp.json",
+            Some(".vscode/mcp.json"),
+        ),
+        ("windsurf", ".codeium/windsurf/mcp_config.json", None),
+        (
+            "gemini-cli",
+            ".gemini/settings.json",
+            Some(".gemini/settings.json"),
+        ),
+    ];
+    let install = |client: &str, extra: &[&str]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_toolidl"));
+        command
+            .args(["install", "--client", client])
+            .args(extra)
+            .args(["--", "/opt/demo/bin/demo"])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("XDG_CONFIG_HOME");
+        command.output().unwrap()
+    };
+    for (client, user, project_file) in cases {
+        let out = install(client, &[]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{client}: {}",
+            text(&out.stderr)
+        );
+        let config: Value =
+            serde_json::from_str(&fs::read_to_string(home.join(user)).unwrap()).unwrap();
+        let key = if client == "vscode" {
+            "servers"
+        } else {
+            "mcpServers"
+        };
+        assert_eq!(
+            config[key]["demo"]["command"], "/opt/demo/bin/demo",
+            "{client}"
+        );
+        let out = install(client, &["--project"]);
+        match project_file {
+            Some(file) => {
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "{client}: {}",
+                    text(&out.stderr)
+                );
+                assert!(project.join(file).is_file(), "{client}: {file}");
+            }
+            None => {
+                assert_eq!(out.status.code(), Some(1), "{client}");
+                assert!(text(&out.stderr).contains("has no project configuration file"));
+            }
+        }
+    }
+}
