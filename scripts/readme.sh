@@ -40,7 +40,7 @@ COVERED=(
 )
 
 commands=$(awk '
-    /<!-- readme.sh: one script -->/ { script = 1; next }
+    /<!-- readme.sh: one script(, registry)? -->/ { script = 1; next }
     /^[[:space:]]*```sh[[:space:]]*$/ { inside = !script; script = 0; next }
     /^[[:space:]]*```/ { inside = 0; next }
     inside { print }
