@@ -60,8 +60,13 @@ where
     let mut base = interval(&created, DEFAULT_POLL);
     let mut wait = base;
     let mut task = created.clone();
+    // A `CreateTaskResult` has the status only: a task created finished, or waiting for
+    // input, is read whole with `tasks/get` before anything else.
+    let mut detailed = false;
     loop {
-        match task.get("status").and_then(Value::as_str) {
+        let status = task.get("status").and_then(Value::as_str);
+        match status {
+            Some(s) if s != "working" && !detailed => {}
             Some("completed") => {
                 guard.cancel = None;
                 return Ok(task.get("result").cloned().unwrap_or_else(|| json!({})));
@@ -95,6 +100,7 @@ where
             }
         }
         task = send("tasks/get", json!({"taskId": guard.id})).await?;
+        detailed = true;
         let polled = interval(&task, base);
         if polled != base {
             base = polled;
@@ -220,6 +226,15 @@ mod tests {
     }
 
     #[test]
+    fn a_task_created_finished_is_read_whole_first() {
+        let mut done = task("completed");
+        done["result"] = json!({"content": [{"type": "text", "text": "ok"}]});
+        let (outcome, sent, _) = run(task("completed"), vec![done], None);
+        assert_eq!(outcome.unwrap()["content"][0]["text"], "ok");
+        assert_eq!(sent.len(), 1);
+    }
+
+    #[test]
     fn input_during_a_task_goes_through_tasks_update() {
         let mut asking = task("input_required");
         asking["inputRequests"] =
@@ -259,12 +274,12 @@ mod tests {
     fn an_unanswered_input_request_ends_the_wait_and_cancels_the_task() {
         let mut asking = task("input_required");
         asking["inputRequests"] = json!({"k": {"method": "sampling/createMessage", "params": {}}});
-        let (outcome, sent, cancelled) = run(asking, vec![], None);
+        let (outcome, sent, cancelled) = run(task("working"), vec![asking], None);
         assert!(
             matches!(outcome, Err(ClientError::Input { .. })),
             "{outcome:?}"
         );
-        assert!(sent.is_empty());
+        assert_eq!(sent.len(), 1);
         assert_eq!(cancelled, ["t1"]);
     }
 
