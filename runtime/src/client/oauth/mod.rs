@@ -599,11 +599,7 @@ struct CodeFlow<'a> {
 impl CodeFlow<'_> {
     async fn run(&self) -> Result<(ClientAuth, Tokens), ClientError> {
         let metadata = self.metadata;
-        let s256 = metadata
-            .get("code_challenge_methods_supported")
-            .and_then(Value::as_array)
-            .is_some_and(|m| m.iter().any(|m| m == "S256"));
-        if !s256 {
+        if !supports_s256(metadata) {
             return Err(failed(format!(
                 "the authorization server {} does not support PKCE with S256 (code_challenge_methods_supported): the client does not proceed",
                 self.issuer
@@ -636,7 +632,9 @@ impl CodeFlow<'_> {
             .authorize(url.as_str())
             .await
             .map_err(|e| failed(format!("the authorization did not complete: {e}")))?;
-        let code = self.check(&answer, &state)?;
+        let advertised =
+            metadata.get("authorization_response_iss_parameter_supported") == Some(&json!(true));
+        let code = check_answer(&answer, &state, self.issuer, advertised)?;
         let exchange = Exchange {
             http: &self.session.http,
             token_endpoint: self.token_endpoint,
@@ -654,50 +652,115 @@ impl CodeFlow<'_> {
         let tokens = exchange.request(&grant).await.map_err(failed)?;
         Ok((client, tokens))
     }
+}
 
-    /// The authorization response checked (RFC 9207's `iss` first, then `state`, then an
-    /// error): its code.
-    fn check(&self, answer: &[(String, String)], state: &str) -> Result<String, ClientError> {
-        let param = |name: &str| {
-            answer
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.as_str())
-        };
-        let advertised = self
-            .metadata
-            .get("authorization_response_iss_parameter_supported")
-            == Some(&json!(true));
-        match param("iss") {
-            Some(iss) if iss != self.issuer => {
-                return Err(failed(format!(
-                    "the authorization response names the issuer {iss:?}, not {:?} (a mix-up): refused",
-                    self.issuer
-                )));
-            }
-            None if advertised => {
-                return Err(failed(format!(
-                    "the authorization response has no `iss`, which {} advertises: refused",
-                    self.issuer
-                )));
-            }
-            _ => {}
-        }
-        if param("state") != Some(state) {
-            return Err(failed(
-                "the authorization response's `state` is not the one sent: refused",
-            ));
-        }
-        if let Some(error) = param("error") {
-            let description = param("error_description")
-                .map(|d| format!(": {d}"))
-                .unwrap_or_default();
+/// Whether the authorization server's metadata lists PKCE's S256.
+fn supports_s256(metadata: &Value) -> bool {
+    metadata
+        .get("code_challenge_methods_supported")
+        .and_then(Value::as_array)
+        .is_some_and(|m| m.iter().any(|m| m == "S256"))
+}
+
+/// The authorization response `answer` checked (RFC 9207's `iss` first, against `issuer`
+/// and required when the server `advertised` it; then `state`; then an error): its code.
+fn check_answer(
+    answer: &[(String, String)],
+    state: &str,
+    issuer: &str,
+    advertised: bool,
+) -> Result<String, ClientError> {
+    let param = |name: &str| {
+        answer
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    match param("iss") {
+        Some(iss) if iss != issuer => {
             return Err(failed(format!(
-                "the authorization server answered `{error}`{description}"
+                "the authorization response names the issuer {iss:?}, not {issuer:?} (a mix-up): refused"
             )));
         }
-        param("code")
-            .map(str::to_owned)
-            .ok_or_else(|| failed("the authorization response has no code"))
+        None if advertised => {
+            return Err(failed(format!(
+                "the authorization response has no `iss`, which {issuer} advertises: refused"
+            )));
+        }
+        _ => {}
+    }
+    if param("state") != Some(state) {
+        return Err(failed(
+            "the authorization response's `state` is not the one sent: refused",
+        ));
+    }
+    if let Some(error) = param("error") {
+        let description = param("error_description")
+            .map(|d| format!(": {d}"))
+            .unwrap_or_default();
+        return Err(failed(format!(
+            "the authorization server answered `{error}`{description}"
+        )));
+    }
+    param("code")
+        .map(str::to_owned)
+        .ok_or_else(|| failed("the authorization response has no code"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn refusal(outcome: Result<String, ClientError>) -> String {
+        match outcome {
+            Err(ClientError::Authorization(text)) => text,
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    const AS: &str = "https://as.example";
+
+    #[test]
+    fn the_redirect_back_is_checked_before_its_code_is_used() {
+        let good = answer(&[("code", "c"), ("state", "s"), ("iss", AS)]);
+        assert_eq!(check_answer(&good, "s", AS, true).unwrap(), "c");
+        // Without `iss`: fine unless the server advertises it.
+        let bare = answer(&[("code", "c"), ("state", "s")]);
+        assert_eq!(check_answer(&bare, "s", AS, false).unwrap(), "c");
+        assert!(refusal(check_answer(&bare, "s", AS, true)).contains("has no `iss`"));
+        // Another issuer, even unadvertised, and compared exactly (no normalization).
+        for iss in [
+            "https://evil.example",
+            "https://AS.example",
+            "https://as.example/",
+        ] {
+            let mixed = answer(&[("code", "c"), ("state", "s"), ("iss", iss)]);
+            assert!(refusal(check_answer(&mixed, "s", AS, false)).contains("a mix-up"));
+        }
+        let forged = answer(&[("code", "c"), ("state", "x"), ("iss", AS)]);
+        assert!(refusal(check_answer(&forged, "s", AS, true)).contains("`state`"));
+        // An error is reported only once the response is known to be the server's.
+        let error = answer(&[("error", "access_denied"), ("state", "s"), ("iss", AS)]);
+        assert!(refusal(check_answer(&error, "s", AS, true)).contains("`access_denied`"));
+        let spoofed = answer(&[("error", "access_denied"), ("state", "s"), ("iss", "x")]);
+        assert!(refusal(check_answer(&spoofed, "s", AS, true)).contains("a mix-up"));
+    }
+
+    #[test]
+    fn pkce_s256_must_be_advertised() {
+        assert!(supports_s256(
+            &json!({"code_challenge_methods_supported": ["plain", "S256"]})
+        ));
+        assert!(!supports_s256(
+            &json!({"code_challenge_methods_supported": ["plain"]})
+        ));
+        assert!(!supports_s256(&json!({})));
     }
 }
