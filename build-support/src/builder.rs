@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use toolidl::diagnostics::{self, Diagnostic};
 use toolidl::model::Model;
+use toolidl_codegen::bundle::{self, Author, BundleInfo};
 use toolidl_codegen::profile::Profile;
 use toolidl_codegen::rust::{self, GeneratedFile, RustOptions};
+use toolidl_codegen::{Listings, SchemaOptions, listings};
 
 use crate::Error;
 use crate::compile::load;
@@ -15,6 +17,9 @@ use crate::compile::load;
 /// The name of the file, written beside the packages' files, that nests every package's
 /// module by its package path (`pub mod acme { pub mod common { include!("acme.common.rs"); } }`).
 pub const INCLUDE_FILE: &str = "_toolidl.rs";
+
+/// The MCP Bundle manifest [`Builder::mcpb_manifest`] writes beside the packages' files.
+pub const MCPB_MANIFEST_FILE: &str = "manifest.json";
 
 /// Compiles `.tool` files with the default options: `configure().compile(roots)`.
 ///
@@ -39,16 +44,21 @@ pub struct Builder {
     emit_rerun_if_changed: bool,
     emit_warnings: bool,
     include_file: bool,
+    /// Forward bindings to read when compiling.
+    forward: Vec<PathBuf>,
+    mcpb_manifest: Option<BundleInfo>,
 }
 
 impl Default for Builder {
     fn default() -> Self {
         Builder {
             out_dir: None,
+            forward: Vec::new(),
             options: RustOptions::default(),
             emit_rerun_if_changed: true,
             emit_warnings: true,
             include_file: true,
+            mcpb_manifest: None,
         }
     }
 }
@@ -154,6 +164,28 @@ impl Builder {
         self
     }
 
+    /// Also generates, for the service a forward binding names (the file `toolidl import
+    /// --openapi … --forward FILE` writes), handlers that forward each bound tool to the HTTP
+    /// API it was imported from: `XxxForward`, a trait whose only required method is
+    /// `upstream` (every bound tool's method defaults to its generated request, and may be
+    /// overridden to wrap or replace it), implementing the service's trait, and
+    /// `XxxRequests`, the requests themselves. The runtime needs its `forward` feature
+    /// (docs/openapi.md). The binding is read when compiling (and is a
+    /// `rerun-if-changed` path); one that does not fit the service fails the build, naming
+    /// the tool.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// toolidl_build::configure()
+    ///     .forward("tools/petstore.forward.json")
+    ///     .compile(&["tools/petstore.tool"])
+    ///     .unwrap();
+    /// ```
+    pub fn forward(mut self, binding: impl Into<PathBuf>) -> Self {
+        self.forward.push(binding.into());
+        self
+    }
+
     /// Publishes the listings a client profile accepts (`Profile::Gemini`, …; default
     /// `Profile::Standard`): tool names and input schemas as `toolidl schema --profile`
     /// prints them, the server answering to the published names. Decoding and every check
@@ -219,6 +251,18 @@ impl Builder {
         self
     }
 
+    /// Also write [`MCPB_MANIFEST_FILE`] (`manifest.json`) to the output folder: the MCP
+    /// Bundle manifest of the server (docs/shipping.md), listing the tools and prompts of the
+    /// compiled files, with the fields of `info`; those left empty are taken from cargo's
+    /// `CARGO_PKG_*` variables (name, version, description, first author, license,
+    /// repository, homepage), and the entry point is `server/<package name>`. `toolidl
+    /// bundle` writes the whole bundle instead. A field the format refuses fails the build
+    /// ([`Error::Bundle`]). Default: no manifest.
+    pub fn mcpb_manifest(mut self, info: BundleInfo) -> Self {
+        self.mcpb_manifest = Some(info);
+        self
+    }
+
     /// The options given the Rust generator (private: every option is a method above, so a
     /// new one breaks no user).
     #[cfg(test)]
@@ -266,7 +310,7 @@ impl Builder {
         if under_cargo {
             // Best effort: a closed stdout must not fail the build.
             if self.emit_rerun_if_changed {
-                for path in &loading.files_read {
+                for path in loading.files_read.iter().chain(&self.forward) {
                     let _ = writeln!(directives, "cargo:rerun-if-changed={}", path.display());
                 }
             }
@@ -279,6 +323,12 @@ impl Builder {
             }
             let _ = directives.flush();
         }
+        let manifest = match &self.mcpb_manifest {
+            Some(info) if loading.failures.is_empty() => {
+                Some(self.manifest(&loading.models, info.clone())?)
+            }
+            _ => None,
+        };
         let generated = self.generate_loaded(loading)?;
 
         let mut written = Vec::new();
@@ -299,12 +349,60 @@ impl Builder {
                 written.push(path);
             }
         }
+        if let Some(manifest) = manifest {
+            let path = out_dir.join(MCPB_MANIFEST_FILE);
+            if write_if_changed(&path, manifest.as_bytes())? {
+                written.push(path);
+            }
+        }
         Ok(Compiled {
             files_read: generated.files_read,
             packages,
             written,
             warnings: generated.warnings,
         })
+    }
+
+    /// The bundle manifest's text for the resolved models, `info`'s empty fields filled from
+    /// cargo's variables.
+    fn manifest(&self, models: &[Model], mut info: BundleInfo) -> Result<String, Error> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let fill = |field: &mut String, name: &str| {
+            if field.is_empty() {
+                *field = var(name).unwrap_or_default();
+            }
+        };
+        fill(&mut info.name, "CARGO_PKG_NAME");
+        fill(&mut info.version, "CARGO_PKG_VERSION");
+        fill(&mut info.description, "CARGO_PKG_DESCRIPTION");
+        if info.author.name.is_empty()
+            && let Some(first) = var("CARGO_PKG_AUTHORS")
+                .as_deref()
+                .and_then(|a| a.split(':').next())
+        {
+            info.author = Author::parse(first);
+        }
+        if info.entry_point.is_empty() {
+            info.entry_point = format!("server/{}", info.name);
+        }
+        info.license = info.license.or_else(|| var("CARGO_PKG_LICENSE"));
+        info.repository = info.repository.or_else(|| var("CARGO_PKG_REPOSITORY"));
+        info.homepage = info.homepage.or_else(|| var("CARGO_PKG_HOMEPAGE"));
+        let options = SchemaOptions {
+            hoist_shared: self.options.hoist_shared,
+        };
+        let mut all = Listings {
+            services: Vec::new(),
+            notes: Vec::new(),
+        };
+        for model in models {
+            let one = listings(model, &options).map_err(|e| Error::Bundle(e.to_string()))?;
+            all.services.extend(one.services);
+        }
+        let manifest = bundle::manifest(&all, &info).map_err(Error::Bundle)?;
+        let mut text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
+        text.push('\n');
+        Ok(text)
     }
 
     fn generate_loaded(&self, loading: Loading) -> Result<Generated, Error> {
@@ -314,13 +412,41 @@ impl Builder {
             });
         }
         let models: Vec<&Model> = loading.models.iter().collect();
-        let files = rust::generate(&models, &self.options).map_err(Error::Generate)?;
+        let mut options = self.options.clone();
+        for path in &self.forward {
+            options.forward.push(read_binding(path)?);
+        }
+        let files = rust::generate(&models, &options).map_err(Error::Generate)?;
         Ok(Generated {
             files_read: loading.files_read,
             files,
             warnings: loading.warnings,
         })
     }
+}
+
+/// A forward binding file, read and parsed.
+fn read_binding(path: &Path) -> Result<toolidl_codegen::forward::Binding, Error> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let binding: toolidl_codegen::forward::Binding = serde_json::from_str(&text).map_err(|e| {
+        Error::Generate(rust::GenerateError {
+            message: format!("{}: not a forward binding: {e}", path.display()),
+        })
+    })?;
+    if binding.binding != toolidl_codegen::forward::BINDING_VERSION {
+        return Err(Error::Generate(rust::GenerateError {
+            message: format!(
+                "{}: a forward binding of version {}, and this toolidl-build reads version {}",
+                path.display(),
+                binding.binding,
+                toolidl_codegen::forward::BINDING_VERSION
+            ),
+        }));
+    }
+    Ok(binding)
 }
 
 /// Whether this process runs under cargo (a build script, or `cargo run`/`cargo test`).

@@ -3,6 +3,8 @@
 
 #![deny(missing_docs)]
 
+pub mod bundle;
+pub mod forward;
 mod fragment;
 mod hoist;
 pub mod listings;

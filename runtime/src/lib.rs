@@ -18,9 +18,10 @@
 //!    straight into strings), the error object and its codes, the revisions, log levels.
 //! 2. `args`, `uri_template`, `fetch`: decoding and checking arguments; URI templates;
 //!    OAuth's JSON documents fetched over HTTPS (features `auth`, or `client` with `http`).
-//! 3. `bytes`, `typed`, `content`, `banner`, `auth/`: leaves over those (binary values, typed
-//!    format values (feature `typed-formats`), content blocks,
-//!    the stdio banner; access tokens checked, feature `auth`).
+//! 3. `bytes`, `typed`, `content`, `banner`, `seal`, `auth/`: leaves over those (binary
+//!    values, typed format values (feature `typed-formats`), content blocks, the stdio
+//!    banner, the 2026-07-28 `requestState` sealed and opened; access tokens checked,
+//!    feature `auth`).
 //! 4. `peer`: the outgoing half of a connection: the outbox, calls in flight, requests to
 //!    the client awaiting an answer, the log level, subscriptions. No server inside.
 //! 5. `tasks/`: task stores and the task policy types (which tools run as tasks, the
@@ -38,6 +39,9 @@
 //!     connection like the transports.
 //! 14. `client/`: (feature `client`) calling MCP servers: the transport abstraction (the
 //!     in-process client of `testing/` is one), the stdio transport, typed `tools/call`.
+//! 15. `forward/`: (feature `forward`) forwarding tool calls to an HTTP API, for handlers
+//!     generated from an OpenAPI import: requests in OpenAPI's parameter styles,
+//!     credentials, retries, results read as declared.
 //!
 //! `protocol/` and `http/` list the layers of their own files in their module docs, checked
 //! the same way. The files of `connection/` are one `impl Connection` split by method family
@@ -59,11 +63,14 @@ pub mod content;
 mod context;
 #[cfg(any(feature = "auth", all(feature = "client", feature = "http")))]
 mod fetch;
+#[cfg(feature = "forward")]
+pub mod forward;
 #[cfg(feature = "http")]
 pub mod http;
 mod output;
 mod peer;
 pub mod protocol;
+mod seal;
 mod server;
 pub mod service;
 pub mod stdio;
@@ -78,6 +85,7 @@ pub use args::Profile;
 pub use bytes::Bytes;
 pub use context::RequestContext;
 pub use protocol::{LogLevel, RpcError};
+pub use seal::RequestStateKey;
 pub use server::{Server, ServerBuilder};
 pub use service::{Service, ToolError, ToolOutput, ToolResult};
 pub use stdio::serve_stdio;
@@ -102,6 +110,10 @@ pub mod codegen {
     #[cfg(feature = "client")]
     pub use crate::client;
     pub use crate::content;
+    // Code generated with a forward binding (`forward(…)`) calls the API through here;
+    // without the feature, rustc notes that the item is gated behind the `forward` feature.
+    #[cfg(feature = "forward")]
+    pub use crate::forward;
     pub use crate::protocol::{LogLevel, Revision, RpcError};
     pub use crate::service::{
         BoxFuture, Completion, CompletionRequest, ListingDef, PromptInput, Service, ToolDef,

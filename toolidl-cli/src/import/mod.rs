@@ -12,6 +12,7 @@
 
 mod live;
 mod names;
+pub mod openapi;
 mod types;
 mod url;
 
@@ -77,12 +78,17 @@ pub fn run(args: &Args) -> i32 {
     for gap in &imported.gaps {
         eprintln!("warning: {}: {}", gap.at, gap.what);
     }
-    let written = match &args.out {
-        Some(path) => std::fs::write(path, &imported.text).map_err(|e| (path.clone(), e)),
+    write_out(args.out.as_deref(), &imported.text)
+}
+
+/// Writes an imported file to `out`, else stdout: 0, or 1 with the error on stderr.
+fn write_out(out: Option<&Path>, text: &str) -> i32 {
+    let written = match out {
+        Some(path) => std::fs::write(path, text).map_err(|e| (path.to_owned(), e)),
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout
-                .write_all(imported.text.as_bytes())
+                .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())
                 .map_err(|e| (PathBuf::from("stdout"), e))
         }
@@ -161,6 +167,17 @@ pub fn import(listing: &Value, package: &str, service: &str) -> Result<Imported,
     for prompt in &lists.prompts {
         members.push(prompt_decl(&mut types, prompt)?);
     }
+    assemble(package, service, types, &members)
+}
+
+/// The file of package `package` with the declarations of `types` and service `service`
+/// holding `members`, formatted, and checked to resolve.
+pub(crate) fn assemble(
+    package: &str,
+    service: &str,
+    types: Types,
+    members: &[String],
+) -> Result<Imported, String> {
     let mut text = format!("package {package};\n\n");
     for decl in &types.decls {
         text.push_str(decl);
@@ -276,9 +293,36 @@ fn name_attr(default: &str, wire: &str) -> Option<String> {
     (default != wire).then(|| format!("@name({})", names::string_literal(wire)))
 }
 
+/// What a tool returns: as its listing says (its `outputSchema`, else content), or as an
+/// OpenAPI operation's success response says.
+pub(crate) enum Returns<'a> {
+    Listing,
+    Nothing,
+    Text,
+    Bytes,
+    Schema(&'a Value),
+}
+
 fn tool_decl(types: &mut Types, tool: &Map<String, Value>) -> Result<String, String> {
     let wire = text(tool, "name").ok_or("a tool has no `name`")?;
-    let at = format!("tool `{wire}`");
+    tool_decl_at(
+        types,
+        tool,
+        &format!("tool `{wire}`"),
+        &format!("tool `{wire}`, parameter"),
+        Returns::Listing,
+    )
+}
+
+/// The declaration of `tool`; gaps name `at` (the tool), its parameters `params_at`.
+pub(crate) fn tool_decl_at(
+    types: &mut Types,
+    tool: &Map<String, Value>,
+    at: &str,
+    params_at: &str,
+    returns: Returns<'_>,
+) -> Result<String, String> {
+    let wire = text(tool, "name").ok_or("a tool has no `name`")?;
     let ident = names::tool_ident(wire);
     let mut attrs: Vec<String> = name_attr(&names::derived_tool_name(&ident), wire)
         .into_iter()
@@ -290,7 +334,7 @@ fn tool_decl(types: &mut Types, tool: &Map<String, Value>) -> Result<String, Str
         (Some(t), Some(a)) if t != a => {
             types_gap(
                 types,
-                &at,
+                at,
                 format!(
                     "`annotations.title` ({a:?}) differs from `title`; the file has one title, `title`"
                 ),
@@ -327,7 +371,7 @@ fn tool_decl(types: &mut Types, tool: &Map<String, Value>) -> Result<String, Str
             {
                 types_gap(
                     types,
-                    &at,
+                    at,
                     format!("the annotation `{key}` has no attribute; left out"),
                 );
             }
@@ -368,7 +412,7 @@ fn tool_decl(types: &mut Types, tool: &Map<String, Value>) -> Result<String, Str
             .get("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        types.context = format!("{at}, parameter");
+        types.context = params_at.to_owned();
         types.scope = names::type_name(wire);
         let fields = types.fields(properties, &required_set(&object), "");
         let open = object.get("additionalProperties") != Some(&Value::Bool(false));
@@ -380,14 +424,25 @@ fn tool_decl(types: &mut Types, tool: &Map<String, Value>) -> Result<String, Str
     if camel {
         attrs.push("@rename_all(\"camelCase\")".into());
     }
-    let returns = match tool.get("outputSchema") {
-        Some(schema) => {
+    let output = match returns {
+        Returns::Listing => tool.get("outputSchema"),
+        Returns::Schema(schema) => Some(schema),
+        Returns::Nothing | Returns::Text | Returns::Bytes => None,
+    };
+    let returns = match (output, returns) {
+        (Some(schema), returns) => {
             let hint = format!("{}Result", names::type_name(wire));
-            types.context = format!("{at}, result");
+            types.context = match returns {
+                Returns::Listing => format!("{at}, result"),
+                _ => params_at.to_owned(),
+            };
             let ty = types.with_defs(schema, |types| types.value(schema, &hint, ""));
             format!(" -> {}", ty.expr)
         }
-        None => " -> content".into(),
+        (None, Returns::Nothing) => String::new(),
+        (None, Returns::Text) => " -> string".into(),
+        (None, Returns::Bytes) => " -> bytes".into(),
+        (None, _) => " -> content".into(),
     };
     Ok(member(
         text(tool, "description"),

@@ -3,8 +3,11 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use reqwest::Url;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use super::discovery::json_body;
 use super::store::Tokens;
@@ -52,19 +55,7 @@ impl ClientAuth {
 
 /// Base64url without padding (RFC 7636, RFC 7515).
 pub(crate) fn base64url(data: &[u8]) -> String {
-    toolidl_formats::encode_base64(data)
-        .trim_end_matches('=')
-        .replace('+', "-")
-        .replace('/', "_")
-}
-
-/// Base64url, padded or not, decoded.
-fn from_base64url(text: &str) -> Option<Vec<u8>> {
-    let mut standard = text.replace('-', "+").replace('_', "/");
-    while !standard.len().is_multiple_of(4) {
-        standard.push('=');
-    }
-    toolidl_formats::decode_base64(&standard)
+    URL_SAFE_NO_PAD.encode(data)
 }
 
 /// `n` random bytes, base64url.
@@ -82,7 +73,7 @@ pub(crate) fn pkce() -> Result<(String, String), String> {
 
 /// The S256 challenge of `verifier`: base64url of its SHA-256.
 pub(crate) fn challenge(verifier: &str) -> String {
-    base64url(ring::digest::digest(&ring::digest::SHA256, verifier.as_bytes()).as_ref())
+    base64url(&Sha256::digest(verifier.as_bytes()))
 }
 
 /// `application/x-www-form-urlencoded` of `pairs`.
@@ -207,7 +198,9 @@ fn jwt_claims(token: &str) -> Option<Value> {
     let (_, claims, _, None) = (parts.next()?, parts.next()?, parts.next()?, parts.next()) else {
         return None;
     };
-    let claims: Value = serde_json::from_slice(&from_base64url(claims)?).ok()?;
+    let claims: Value =
+        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(claims.trim_end_matches('=')).ok()?)
+            .ok()?;
     claims.is_object().then_some(claims)
 }
 
