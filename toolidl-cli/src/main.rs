@@ -130,10 +130,35 @@ enum Command {
         /// A stdio server's command line, after `--`.
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,
-        /// A running server's MCP endpoint (`http://host:port/mcp`), read over Streamable
-        /// HTTP.
+        /// A running server's MCP endpoint (`https://host/mcp`, `http://host:port/mcp`),
+        /// read over Streamable HTTP (proxies from HTTPS_PROXY, HTTP_PROXY and NO_PROXY;
+        /// certificates checked against the system's roots and SSL_CERT_FILE).
         #[arg(long, value_name = "URL", conflicts_with_all = ["command", "openapi"])]
         url: Option<String>,
+        /// With --url: send `Authorization: Bearer TOKEN` (a token got elsewhere).
+        #[arg(long, value_name = "TOKEN", requires = "url", conflicts_with_all = ["login", "client_credentials"])]
+        bearer: Option<String>,
+        /// With --url: authorize with OAuth in a browser when the server asks (the
+        /// authorization URL is printed on stderr; the redirect comes back to a loopback
+        /// port).
+        #[arg(long, requires = "url", conflicts_with = "client_credentials")]
+        login: bool,
+        /// With --url: authorize with OAuth's client-credentials grant, as the client
+        /// --client-id with --client-secret.
+        #[arg(long, requires_all = ["url", "client_id", "client_secret"])]
+        client_credentials: bool,
+        /// The OAuth client id registered with the server's authorization server (for
+        /// --login or --client-credentials; --login without it registers a client by
+        /// itself, or uses a client ID metadata document).
+        #[arg(long, value_name = "ID", requires = "url")]
+        client_id: Option<String>,
+        /// The secret of --client-id.
+        #[arg(long, value_name = "SECRET", requires = "client_id")]
+        client_secret: Option<String>,
+        /// With --url: also trust the certificates of FILE (PEM), for a server whose
+        /// certificate a private CA signed.
+        #[arg(long, value_name = "FILE", requires = "url")]
+        ca_cert: Option<PathBuf>,
         /// An OpenAPI 3.0 or 3.1 document (JSON or YAML; a file or an `http(s)://` URL):
         /// one tool per operation (docs/openapi.md).
         #[arg(long, value_name = "FILE|URL", conflicts_with = "command")]
@@ -375,6 +400,12 @@ fn main() {
             file,
             command,
             url,
+            bearer,
+            login,
+            client_credentials,
+            client_id,
+            client_secret,
+            ca_cert,
             save_listing,
             package,
             service,
@@ -384,6 +415,14 @@ fn main() {
             file,
             command,
             url,
+            auth: import::Auth {
+                bearer,
+                login,
+                client_credentials,
+                client_id,
+                client_secret,
+                ca_cert,
+            },
             save_listing,
             package,
             service,

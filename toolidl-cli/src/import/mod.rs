@@ -16,6 +16,8 @@ pub mod openapi;
 mod types;
 mod url;
 
+pub use url::Auth;
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -30,8 +32,10 @@ pub struct Args {
     pub file: Option<PathBuf>,
     /// the server to start and ask (a stdio server's command line); or
     pub command: Vec<String>,
-    /// the running server to ask over Streamable HTTP.
+    /// the running server to ask over Streamable HTTP,
     pub url: Option<String>,
+    /// with this authorization.
+    pub auth: url::Auth,
     /// Also write the listings read, as JSON.
     pub save_listing: Option<PathBuf>,
     /// The package of the file written (default: from the input file's or server's name).
@@ -119,7 +123,8 @@ fn read_listing(args: &Args) -> Result<(Value, String, String), String> {
             Ok((listed.listing, format!("the server `{program}`"), name))
         }
         (None, [], Some(address)) => {
-            let listed = url::list(address).map_err(|e| format!("the server at {address}: {e}"))?;
+            let listed = url::list(address, &args.auth)
+                .map_err(|e| format!("the server at {address}: {e}"))?;
             let name = listed
                 .server_name
                 .clone()
