@@ -214,6 +214,13 @@ impl Types {
         };
         let nullable = types.contains(&"null");
         let kinds: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
+        if let Some(unknown) = kinds.iter().find(|k| !KINDS.contains(k)) {
+            self.gap(
+                at,
+                format!("`type` `{unknown}` is no JSON Schema type; imported as `json`"),
+            );
+            return plain("json", Shape::Json);
+        }
         let mut out = match kinds.as_slice() {
             [] if object.contains_key("enum") => self.enumeration(object, hint, at, doc),
             [] => {
@@ -525,28 +532,34 @@ impl Types {
             at,
             &["items", "uniqueItems", "minItems", "maxItems"],
         );
-        let Some(items) = object.get("items") else {
-            let attrs = bounds_attr(
-                "@length",
-                object.get("minItems").and_then(Value::as_u64),
-                object.get("maxItems").and_then(Value::as_u64),
-            );
-            if object.get("uniqueItems") == Some(&Value::Bool(true)) {
-                self.gap(
-                    at,
-                    "`uniqueItems` without `items`: imported as `array`, duplicates accepted",
-                );
-            }
-            return with_attrs(attrs.into_iter().collect(), "array", Shape::Json);
-        };
-        let unique = object.get("uniqueItems") == Some(&Value::Bool(true));
-        let item = self.item(items, &format!("{hint}Item"), &format!("{at}[]"));
-        let kind = if unique { "set" } else { "list" };
         let length = bounds_attr(
             "@length",
             object.get("minItems").and_then(Value::as_u64),
             object.get("maxItems").and_then(Value::as_u64),
         );
+        let Some(items) = object.get("items") else {
+            // `@length` applies to lists, not to `array`: a list of anything says the same.
+            let (attrs, expr, shape) = match length {
+                Some(length) => (
+                    vec![length],
+                    "list<json>",
+                    Shape::List(Box::new(Shape::Json)),
+                ),
+                None => (Vec::new(), "array", Shape::Json),
+            };
+            if object.get("uniqueItems") == Some(&Value::Bool(true)) {
+                self.gap(
+                    at,
+                    format!(
+                        "`uniqueItems` without `items`: imported as `{expr}`, duplicates accepted"
+                    ),
+                );
+            }
+            return with_attrs(attrs, expr, shape);
+        };
+        let unique = object.get("uniqueItems") == Some(&Value::Bool(true));
+        let item = self.item(items, &format!("{hint}Item"), &format!("{at}[]"));
+        let kind = if unique { "set" } else { "list" };
         with_attrs(
             length.into_iter().collect(),
             format!("{kind}<{}>", item.expr),
@@ -1022,6 +1035,9 @@ fn kind_word(branch: &Value) -> &'static str {
 }
 
 /// The keywords of `object` that apply to values of JSON type `kind`, with `type: kind`.
+/// The values of `type` besides `null`.
+const KINDS: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+
 fn keywords_of_kind(object: &Map<String, Value>, kind: &str) -> Map<String, Value> {
     let own: &[&str] = match kind {
         "string" => &[
