@@ -190,3 +190,54 @@ fn a_prompt_argument_listed_twice_is_declared_once() {
         ["prompt `p`: the argument `a-b` is listed again; the later one is left out"]
     );
 }
+
+#[test]
+fn a_default_the_language_refuses_is_left_out() {
+    let schema = json!({"type": "object", "properties": {
+        "start": {"type": "integer", "minimum": 5, "maximum": 9, "default": 0},
+        "flag": {"type": "boolean", "default": 20},
+        "items": {"type": "array", "default": []},
+        "origin": {"type": "object", "default": {"x": 1}},
+        "kept": {"type": "integer", "minimum": 5, "maximum": 9, "default": 7},
+    }});
+    let out = imported(json!({"tools": [{"name": "t", "inputSchema": schema}]}));
+    for optional in [
+        "start?: ",
+        "flag?: bool",
+        "items?: array",
+        "origin?: object",
+    ] {
+        assert!(out.text.contains(optional), "{optional}: {}", out.text);
+    }
+    assert!(out.text.contains("kept: u8 = 7"), "{}", out.text);
+    assert_eq!(
+        gaps(&out),
+        [
+            "tool `t`, parameter `start`: the default 0 is refused: default 0 is below the `@range` minimum 5; left out",
+            "tool `t`, parameter `flag`: the default 20 is refused: expected `true` or `false` for `bool`, found an integer; left out",
+            "tool `t`, parameter `items`: the default [] is refused: a value of type `array` cannot have a default; left out",
+            "tool `t`, parameter `origin`: the default {\"x\":1} is refused: a value of type `object` cannot have a default; left out",
+        ]
+    );
+}
+
+#[test]
+fn a_pattern_the_language_refuses_is_left_out() {
+    let schema = json!({"type": "object", "properties": {
+        "wait": {"type": "string", "pattern": "^(\\.\\d{1,7!})?$"},
+        "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+    }});
+    let out = imported(json!({"tools": [{"name": "t", "inputSchema": schema}]}));
+    assert!(out.text.contains("wait?: string"), "{}", out.text);
+    assert!(
+        out.text.contains("@pattern(\"^[A-Z]{3}$\") code?: string"),
+        "{}",
+        out.text
+    );
+    assert_eq!(
+        gaps(&out),
+        [
+            "tool `t`, parameter `wait`: invalid regular expression: Invalid quantifier, which the language does not accept; `pattern` left out"
+        ]
+    );
+}

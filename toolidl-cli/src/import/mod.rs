@@ -558,11 +558,17 @@ fn uri_problem(uri: &str) -> Option<String> {
         "package probe;\n\nservice Probe {{\n    @uri({}) resource r() -> string;\n}}\n",
         names::string_literal(uri)
     );
-    let output = toolidl::compile(&MemoryLoader::new(), SourceId::new("probe.tool"), probe);
+    refusal(probe, &["E0805"])
+}
+
+/// The message of the first error among `codes` that the compiler reports on `text` (a
+/// probe: the language's own answer to whether a piece of the file can be written so).
+fn refusal(text: String, codes: &[&str]) -> Option<String> {
+    let output = toolidl::compile(&MemoryLoader::new(), SourceId::new("probe.tool"), text);
     output
         .diagnostics
         .iter()
-        .find(|d| d.code == "E0805")
+        .find(|d| d.severity == toolidl::Severity::Error && codes.contains(&d.code))
         .map(|d| d.message.clone())
 }
 

@@ -356,7 +356,14 @@ impl Types {
         let format = object.get("format").and_then(Value::as_str);
         let min = object.get("minLength").and_then(Value::as_u64);
         let max = object.get("maxLength").and_then(Value::as_u64);
-        let pattern = object.get("pattern").and_then(Value::as_str);
+        let mut pattern = object.get("pattern").and_then(Value::as_str);
+        if let Some(problem) = pattern.and_then(pattern_problem) {
+            self.gap(
+                at,
+                format!("{problem}, which the language does not accept; `pattern` left out"),
+            );
+            pattern = None;
+        }
         if object.get("contentEncoding").and_then(Value::as_str) == Some("base64")
             && format.is_none()
             && pattern.is_none()
@@ -728,7 +735,16 @@ impl Types {
             match (is_required, default) {
                 (true, _) => line.push_str(&format!(": {}", ty.expr)),
                 (false, Some(value)) => match self.literal(value, &ty.shape) {
-                    Some(literal) => line.push_str(&format!(": {} = {literal}", ty.expr)),
+                    Some(literal) => match self.default_problem(&ty, &literal) {
+                        None => line.push_str(&format!(": {} = {literal}", ty.expr)),
+                        Some(problem) => {
+                            self.gap(
+                                &format!("{at}{wire}"),
+                                format!("the default {value} is refused: {problem}; left out"),
+                            );
+                            line.push_str(&format!("?: {}", ty.expr));
+                        }
+                    },
                     None => {
                         self.gap(
                             &format!("{at}{wire}"),
@@ -944,6 +960,24 @@ impl Types {
         out
     }
 
+    /// Why the language refuses `literal` as the default of a field of type `ty` (not a value
+    /// of the type, outside its constraints, not in its format: E0501 to E0504), if it does:
+    /// asked of the compiler, on a record of that one field after the declarations so far.
+    fn default_problem(&self, ty: &FieldType, literal: &str) -> Option<String> {
+        let mut text = String::from("package probe;\n\n");
+        for decl in &self.decls {
+            text.push_str(decl);
+            text.push_str("\n\n");
+        }
+        // `type_name` never makes a name with `_`: no declaration has this one.
+        text.push_str(&format!(
+            "record Probe_Default {{\n    {} x: {} = {literal},\n}}\n",
+            ty.attrs.join(" "),
+            ty.expr
+        ));
+        super::refusal(text, &["E0501", "E0502", "E0503", "E0504"])
+    }
+
     /// A default value written as a literal of the type `shape` describes.
     pub fn literal(&self, value: &Value, shape: &Shape) -> Option<String> {
         Some(match (shape, value) {
@@ -1035,6 +1069,16 @@ fn kind_word(branch: &Value) -> &'static str {
 }
 
 /// The keywords of `object` that apply to values of JSON type `kind`, with `type: kind`.
+/// Why the language refuses `pattern` as a `@pattern` (E0603: not an ECMA-262 regular
+/// expression in Unicode mode), if it does.
+fn pattern_problem(pattern: &str) -> Option<String> {
+    let text = format!(
+        "package probe;\n\ntype Probe_Pattern = @pattern({}) string;\n",
+        names::string_literal(pattern)
+    );
+    super::refusal(text, &["E0603"])
+}
+
 /// The values of `type` besides `null`.
 const KINDS: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
 
