@@ -241,3 +241,16 @@ fn a_pattern_the_language_refuses_is_left_out() {
         ]
     );
 }
+
+#[test]
+fn an_enum_value_listed_twice_is_one_member() {
+    let schema =
+        json!({"type": "object", "properties": {"priority": {"enum": ["high", "low", "high"]}}});
+    let out = imported(json!({"tools": [{"name": "t", "inputSchema": schema}]}));
+    assert!(
+        out.text.contains("enum Priority { high, low }"),
+        "{}",
+        out.text
+    );
+    assert_eq!(gaps(&out), Vec::<String>::new());
+}
