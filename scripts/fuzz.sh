@@ -62,6 +62,8 @@ if [ "$("$CACHE/bin/cargo-fuzz" --version 2>/dev/null)" != "cargo-fuzz $CARGO_FU
 fi
 export PATH=$CACHE/bin:$PATH
 
+# The fuzz crate is a workspace of its own, which the root's `cargo fmt --all` leaves out.
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 # Release, debug assertions and overflow checks on, AddressSanitizer (cargo-fuzz's defaults).
 # The runs below start the binaries themselves rather than `cargo fuzz run`, which would
 # rebuild when the sources change under a long run.

@@ -54,9 +54,8 @@ where
 /// Reads a response's body to its end, or until `SETTLE` passes (a `GET` stream).
 async fn drain<B: Body + Unpin>(response: Response<B>) {
     let mut body = response.into_body();
-    let read = async {
-        while let Some(Ok(_)) = poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {}
-    };
+    let read =
+        async { while let Some(Ok(_)) = poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {} };
     let _ = tokio::time::timeout(SETTLE, read).await;
 }
 

@@ -10,7 +10,11 @@ fuzz_target!(|data: &[u8]| {
     let mut frames = 0;
     while let Ok(Some(frame)) = reader.read() {
         frames += 1;
-        assert!(frames <= data.len(), "{frames} frames from {} bytes", data.len());
+        assert!(
+            frames <= data.len(),
+            "{frames} frames from {} bytes",
+            data.len()
+        );
         if let Frame::Refused {
             answer: Some(answer),
             ..
