@@ -39,12 +39,15 @@ pub struct Builder {
     emit_rerun_if_changed: bool,
     emit_warnings: bool,
     include_file: bool,
+    /// Forward bindings to read when compiling.
+    forward: Vec<PathBuf>,
 }
 
 impl Default for Builder {
     fn default() -> Self {
         Builder {
             out_dir: None,
+            forward: Vec::new(),
             options: RustOptions::default(),
             emit_rerun_if_changed: true,
             emit_warnings: true,
@@ -151,6 +154,28 @@ impl Builder {
     /// ```
     pub fn client(mut self, client: bool) -> Self {
         self.options.client = client;
+        self
+    }
+
+    /// Also generates, for the service a forward binding names (the file `toolidl import
+    /// --openapi … --forward FILE` writes), handlers that forward each bound tool to the HTTP
+    /// API it was imported from: `XxxForward`, a trait whose only required method is
+    /// `upstream` (every bound tool's method defaults to its generated request, and may be
+    /// overridden to wrap or replace it), implementing the service's trait, and
+    /// `XxxRequests`, the requests themselves. The runtime needs its `forward` feature
+    /// (docs/openapi.md). The binding is read when compiling (and is a
+    /// `rerun-if-changed` path); one that does not fit the service fails the build, naming
+    /// the tool.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// toolidl_build::configure()
+    ///     .forward("tools/petstore.forward.json")
+    ///     .compile(&["tools/petstore.tool"])
+    ///     .unwrap();
+    /// ```
+    pub fn forward(mut self, binding: impl Into<PathBuf>) -> Self {
+        self.forward.push(binding.into());
         self
     }
 
@@ -266,7 +291,7 @@ impl Builder {
         if under_cargo {
             // Best effort: a closed stdout must not fail the build.
             if self.emit_rerun_if_changed {
-                for path in &loading.files_read {
+                for path in loading.files_read.iter().chain(&self.forward) {
                     let _ = writeln!(directives, "cargo:rerun-if-changed={}", path.display());
                 }
             }
@@ -314,13 +339,41 @@ impl Builder {
             });
         }
         let models: Vec<&Model> = loading.models.iter().collect();
-        let files = rust::generate(&models, &self.options).map_err(Error::Generate)?;
+        let mut options = self.options.clone();
+        for path in &self.forward {
+            options.forward.push(read_binding(path)?);
+        }
+        let files = rust::generate(&models, &options).map_err(Error::Generate)?;
         Ok(Generated {
             files_read: loading.files_read,
             files,
             warnings: loading.warnings,
         })
     }
+}
+
+/// A forward binding file, read and parsed.
+fn read_binding(path: &Path) -> Result<toolidl_codegen::forward::Binding, Error> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let binding: toolidl_codegen::forward::Binding = serde_json::from_str(&text).map_err(|e| {
+        Error::Generate(rust::GenerateError {
+            message: format!("{}: not a forward binding: {e}", path.display()),
+        })
+    })?;
+    if binding.binding != toolidl_codegen::forward::BINDING_VERSION {
+        return Err(Error::Generate(rust::GenerateError {
+            message: format!(
+                "{}: a forward binding of version {}, and this toolidl-build reads version {}",
+                path.display(),
+                binding.binding,
+                toolidl_codegen::forward::BINDING_VERSION
+            ),
+        }));
+    }
+    Ok(binding)
 }
 
 /// Whether this process runs under cargo (a build script, or `cargo run`/`cargo test`).

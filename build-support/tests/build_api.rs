@@ -264,3 +264,89 @@ fn a_malformed_user_attribute_fails_the_build_and_writes_nothing() {
         "nothing is written when an option is refused"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Forward bindings (`Builder::forward`).
+
+const BINDING: &str = r#"{
+  "binding": 1,
+  "package": "acme.main",
+  "service": "Main",
+  "servers": ["https://api.example.com"],
+  "operations": [
+    {
+      "tool": "pages",
+      "method": "GET",
+      "path": "/pages",
+      "parameters": [
+        {"argument": "page", "in": "query", "name": "page", "style": "deepObject", "explode": true}
+      ],
+      "response": {"status": "200", "media_type": "text/plain", "read": "text"}
+    }
+  ]
+}"#;
+
+#[test]
+fn a_forward_binding_adds_the_forwarding_code_of_its_service() {
+    let dir = project();
+    let binding = dir.path().join("main.forward.json");
+    fs::write(&binding, BINDING).unwrap();
+    let generated = quiet(&dir.path().join("out"))
+        .forward(&binding)
+        .generate(&[dir.path().join("main.tool")])
+        .unwrap();
+    let main = &generated
+        .files
+        .iter()
+        .find(|f| f.package == "acme.main")
+        .unwrap()
+        .code;
+    assert!(main.contains("pub trait MainForward"), "{main}");
+    assert!(main.contains("pub struct MainRequests;"), "{main}");
+    assert!(
+        main.contains(r#"call.query("page", rt::forward::Style::DeepObject, true, &input.page);"#),
+        "{main}"
+    );
+    // Without the binding, nothing of it.
+    let plain = quiet(&dir.path().join("out"))
+        .generate(&[dir.path().join("main.tool")])
+        .unwrap();
+    assert!(!plain.files.iter().any(|f| f.code.contains("MainForward")));
+}
+
+#[test]
+fn a_binding_that_cannot_be_read_or_is_not_one_fails_naming_it() {
+    let dir = project();
+    let missing = dir.path().join("missing.forward.json");
+    let error = quiet(&dir.path().join("out"))
+        .forward(&missing)
+        .generate(&[dir.path().join("main.tool")])
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::Io { path, .. } if *path == missing),
+        "{error}"
+    );
+    let wrong = dir.path().join("wrong.forward.json");
+    fs::write(&wrong, BINDING.replace("\"binding\": 1", "\"binding\": 9")).unwrap();
+    let error = quiet(&dir.path().join("out"))
+        .forward(&wrong)
+        .generate(&[dir.path().join("main.tool")])
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .ends_with("a forward binding of version 9, and this toolidl-build reads version 1"),
+        "{error}"
+    );
+    fs::write(&wrong, "{}").unwrap();
+    let error = quiet(&dir.path().join("out"))
+        .forward(&wrong)
+        .generate(&[dir.path().join("main.tool")])
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("not a forward binding: missing field"),
+        "{error}"
+    );
+}

@@ -3,6 +3,7 @@
 
 #![deny(missing_docs)]
 
+pub mod forward;
 mod fragment;
 mod hoist;
 pub mod listings;

@@ -180,12 +180,18 @@ impl RequestContext {
             .send(notification_message("notifications/message", &params));
     }
 
-    /// 2026-07-28: the client's answer to an `inputRequests` key, on a retried request.
+    /// 2026-07-28: the client's answer to an `inputRequests` key, on a retried request
+    /// (with a `requestState`, only keys its round asked reach the handler).
     pub fn input_response(&self, key: &str) -> Option<&Value> {
         self.state.input_responses.as_ref()?.get(key)
     }
 
-    /// 2026-07-28: the `requestState` a retried request carries back.
+    /// 2026-07-28: the state this handler returned with its last `input_required`
+    /// ([`ToolOutput::InputRequired`](crate::ToolOutput::InputRequired)), on the retry that
+    /// carries it back: plain, as the handler wrote it. The runtime sealed it on its way to
+    /// the client and opened and checked it (integrity, request, arguments, principal,
+    /// expiry) before this handler ran; `None` without one, and under the handshake
+    /// revisions.
     pub fn request_state(&self) -> Option<&str> {
         self.state.request_state.as_deref()
     }

@@ -17,9 +17,10 @@
 //!    that find an id in a message too broken or too long to parse) and out (written
 //!    straight into strings), the error object and its codes, the revisions, log levels.
 //! 2. `args`, `uri_template`: decoding and checking arguments; URI templates.
-//! 3. `bytes`, `typed`, `content`, `banner`, `auth/`: leaves over those (binary values, typed
-//!    format values (feature `typed-formats`), content blocks,
-//!    the stdio banner; access tokens checked, feature `auth`).
+//! 3. `bytes`, `typed`, `content`, `banner`, `seal`, `auth/`: leaves over those (binary
+//!    values, typed format values (feature `typed-formats`), content blocks, the stdio
+//!    banner, the 2026-07-28 `requestState` sealed and opened; access tokens checked,
+//!    feature `auth`).
 //! 4. `peer`: the outgoing half of a connection: the outbox, calls in flight, requests to
 //!    the client awaiting an answer, the log level, subscriptions. No server inside.
 //! 5. `tasks/`: task stores and the task policy types (which tools run as tasks, the
@@ -37,6 +38,9 @@
 //!     connection like the transports.
 //! 14. `client/`: (feature `client`) calling MCP servers: the transport abstraction (the
 //!     in-process client of `testing/` is one), the stdio transport, typed `tools/call`.
+//! 15. `forward/`: (feature `forward`) forwarding tool calls to an HTTP API, for handlers
+//!     generated from an OpenAPI import: requests in OpenAPI's parameter styles,
+//!     credentials, retries, results read as declared.
 //!
 //! `protocol/` and `http/` list the layers of their own files in their module docs, checked
 //! the same way. The files of `connection/` are one `impl Connection` split by method family
@@ -56,11 +60,14 @@ pub mod cluster;
 mod connection;
 pub mod content;
 mod context;
+#[cfg(feature = "forward")]
+pub mod forward;
 #[cfg(feature = "http")]
 pub mod http;
 mod output;
 mod peer;
 pub mod protocol;
+mod seal;
 mod server;
 pub mod service;
 pub mod stdio;
@@ -75,6 +82,7 @@ pub use args::Profile;
 pub use bytes::Bytes;
 pub use context::RequestContext;
 pub use protocol::{LogLevel, RpcError};
+pub use seal::RequestStateKey;
 pub use server::{Server, ServerBuilder};
 pub use service::{Service, ToolError, ToolOutput, ToolResult};
 pub use stdio::serve_stdio;
@@ -99,6 +107,10 @@ pub mod codegen {
     #[cfg(feature = "client")]
     pub use crate::client;
     pub use crate::content;
+    // Code generated with a forward binding (`forward(…)`) calls the API through here;
+    // without the feature, rustc notes that the item is gated behind the `forward` feature.
+    #[cfg(feature = "forward")]
+    pub use crate::forward;
     pub use crate::protocol::{LogLevel, Revision, RpcError};
     pub use crate::service::{
         BoxFuture, Completion, CompletionRequest, ListingDef, PromptInput, Service, ToolDef,

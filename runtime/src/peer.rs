@@ -34,9 +34,13 @@ pub(crate) struct CallState {
     /// 2026-07-28: per-request client info and capabilities (handshake revisions use the session's).
     pub client_info: Option<Value>,
     pub client_capabilities: Option<Value>,
-    /// 2026-07-28 multi round-trip: `inputResponses` and `requestState` of a retry.
+    /// 2026-07-28 multi round-trip: `inputResponses` and the handler's own `requestState`
+    /// (opened and checked) of a retry.
     pub input_responses: Option<Value>,
     pub request_state: Option<String>,
+    /// 2026-07-28 `tools/call`, `prompts/get` and `resources/read`: the request, to which the
+    /// `requestState` of an `input_required` result is bound when it is sealed.
+    pub origin: Option<crate::seal::Origin>,
     pub cancelled: AtomicBool,
     pub cancel_signal: Notify,
     /// The request's own stream (HTTP), else the connection's outbox.

@@ -13,6 +13,7 @@ use crate::output::CachePolicy;
 use crate::peer::{ConnShared, ListKind};
 use crate::protocol::one_line;
 use crate::protocol::{Revision, unknown_listing_keys, unknown_tool_keys};
+use crate::seal::{self, RequestStateKey, Sealer};
 use crate::service::{BoxFuture, IntoService, Service, ToolResult};
 use crate::tasks::{MemoryTaskStore, TaskInput, TaskStore, TaskSupport, TaskTool, Tasks};
 
@@ -52,6 +53,8 @@ pub(crate) struct ServerShared {
     /// Where HTTP sessions are recorded for the other instances ([`ServerBuilder::redis`]).
     #[cfg_attr(not(all(feature = "http", feature = "redis")), allow(dead_code))]
     pub session_directory: Option<Arc<dyn SessionDirectory>>,
+    /// What seals and opens the 2026-07-28 `requestState`.
+    pub sealer: Sealer,
 }
 
 /// Builds a [`Server`].
@@ -73,9 +76,46 @@ pub struct ServerBuilder {
     optional: Vec<(String, Arc<dyn Service>)>,
     bus: Option<Arc<dyn ChangeBus>>,
     session_directory: Option<Arc<dyn SessionDirectory>>,
+    state_keys: Vec<RequestStateKey>,
+    state_ttl: std::time::Duration,
+    single_use_state: bool,
 }
 
 impl ServerBuilder {
+    /// The keys that seal and open the `requestState` of 2026-07-28 `input_required`
+    /// results: the first seals, every one opens (to rotate, put the new key first and keep
+    /// the old one after it for as long as its states may live, [`Self::request_state_ttl`]).
+    ///
+    /// Default: 32 random bytes drawn when the server is built, so states open in this
+    /// process only. **Instances behind a load balancer must share their keys**: a retry may
+    /// reach another instance than the one that issued its state. See
+    /// [`RequestStateKey`] for making one, and `docs/runtime.md` ("Sealed request state").
+    pub fn request_state_keys(mut self, keys: impl IntoIterator<Item = RequestStateKey>) -> Self {
+        self.state_keys = keys.into_iter().collect();
+        self
+    }
+
+    /// How long a sealed `requestState` may be presented after it was issued (default 10
+    /// minutes); a later retry is refused with -32602 (`requestState has expired`) and the
+    /// client starts the request again without it.
+    pub fn request_state_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.state_ttl = ttl;
+        self
+    }
+
+    /// Each sealed `requestState` may be presented once only (default: as often as the
+    /// client retries until it expires): for flows that must not be replayed (a payment
+    /// confirmed once). The state's nonce is recorded in the [task store](Self::task_store)
+    /// until the state expires ([`TaskStore::use_once`]: in memory, in a
+    /// [`DirTaskStore`](crate::tasks::DirTaskStore), in Redis), so every instance sharing
+    /// that store refuses a second use with -32602 (`requestState was already used`). A
+    /// retry that failed on its way back (a lost reply) cannot be sent again with the same
+    /// state either: the client starts over.
+    pub fn single_use_request_state(mut self, enabled: bool) -> Self {
+        self.single_use_state = enabled;
+        self
+    }
+
     /// Declares the tool `name` task-capable (the `io.modelcontextprotocol/tasks`
     /// extension, 2026-07-28): a `tools/call` of it from a request that declares the
     /// extension answers a `CreateTaskResult` at once and runs in the background, observed
@@ -258,6 +298,7 @@ impl ServerBuilder {
                 optional: self.optional,
                 bus: self.bus,
                 session_directory: self.session_directory,
+                sealer: Sealer::new(self.state_keys, self.state_ttl, self.single_use_state),
             }),
         };
         if let Some(bus) = &server.shared.bus {
@@ -300,6 +341,9 @@ impl Server {
             optional: Vec::new(),
             bus: None,
             session_directory: None,
+            state_keys: Vec::new(),
+            state_ttl: seal::DEFAULT_TTL,
+            single_use_state: false,
         }
     }
 

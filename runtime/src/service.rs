@@ -347,7 +347,9 @@ pub enum ToolOutput {
     InputRequired {
         /// `inputRequests`: key → `{"method": "elicitation/create" | "sampling/createMessage" | "roots/list", "params": …}`.
         requests: serde_json::Map<String, serde_json::Value>,
-        /// `requestState`: echoed back on the retry; opaque to the client.
+        /// The handler's own state, handed back to it on the retry (`ctx.request_state()`).
+        /// The runtime sends it sealed (encrypted, bound to this request, expiring: see
+        /// `docs/runtime.md`, "Multi round-trip requests and the sealed `requestState`").
         state: Option<String>,
     },
 }

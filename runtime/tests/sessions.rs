@@ -1,6 +1,6 @@
 //! Sessions under pressure: a handshake left half done does not hold a slot, a full table
 //! ends the session idle longest rather than refusing newcomers, and the 503 of a table whose
-//! every session is busy carries the request's id.
+//! every session was used within the grace period carries the request's id.
 
 #![cfg(feature = "http")]
 
@@ -96,6 +96,7 @@ async fn half_done_handshakes_give_their_slots_up() {
 async fn a_full_table_ends_the_session_idle_longest() {
     let config = HttpConfig::new()
         .max_sessions(2)
+        .session_grace(Duration::ZERO)
         .session_idle_timeout(Duration::from_secs(3600));
     let (addr, stop) = common::serve_kitchen(config).await;
     let older = open(&addr, true).await;
@@ -110,10 +111,11 @@ async fn a_full_table_ends_the_session_idle_longest() {
 }
 
 #[tokio::test]
-async fn a_table_of_busy_sessions_answers_503_with_the_request_id() {
+async fn a_table_of_recently_used_sessions_answers_503_with_the_request_id() {
+    // The default grace: a session used within the last minute is never ended for another,
+    // even with its GET stream open (a stream is not a use that protects it for ever).
     let (addr, stop) = common::serve_kitchen(HttpConfig::new().max_sessions(1)).await;
     let busy = open(&addr, true).await;
-    // The session's GET stream keeps it busy while it is open.
     let mut stream = TcpStream::connect(&addr).await.unwrap();
     stream
         .write_all(request("GET", &addr, Some(&busy), "").as_bytes())
@@ -128,6 +130,51 @@ async fn a_table_of_busy_sessions_answers_503_with_the_request_id() {
         body,
         r#"{"jsonrpc":"2.0","id":42,"error":{"code":-32603,"message":"Service unavailable: too many sessions; retry later."}}"#
     );
+    assert!(alive(&addr, &busy).await);
     drop(stream);
+    let _ = stop.send(());
+}
+
+#[tokio::test]
+async fn a_full_table_ends_handshakes_in_progress_before_a_settled_session() {
+    // No grace and no cap on handshakes: the order alone keeps the settled session.
+    let config = HttpConfig::new()
+        .max_sessions(4)
+        .max_half_open_sessions(1000)
+        .session_grace(Duration::ZERO)
+        .session_idle_timeout(Duration::from_secs(3600));
+    let (addr, stop) = common::serve_kitchen(config).await;
+    let settled = open(&addr, true).await;
+    assert!(alive(&addr, &settled).await);
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    for _ in 0..10 {
+        open(&addr, false).await;
+    }
+    assert!(
+        alive(&addr, &settled).await,
+        "a settled session ended for a handshake"
+    );
+    let _ = stop.send(());
+}
+
+#[tokio::test]
+async fn a_burst_of_handshakes_from_one_client_ends_its_idle_session_not_each_other() {
+    let config = HttpConfig::new().max_sessions_per_client(3);
+    let (addr, stop) = common::serve_kitchen(config).await;
+    let idle = open(&addr, true).await;
+    // Three handshakes in progress at once, from the same address: the third goes over the
+    // client's share, and the session it ends is the idle settled one, not a handshake.
+    let mut burst = Vec::new();
+    for _ in 0..3 {
+        burst.push(open(&addr, false).await);
+    }
+    for sid in &burst {
+        assert_eq!(
+            post(&addr, Some(sid), INITIALIZED).await.0,
+            202,
+            "a handshake was ended"
+        );
+    }
+    assert!(!alive(&addr, &idle).await);
     let _ = stop.send(());
 }

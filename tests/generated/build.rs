@@ -166,6 +166,25 @@ fn main() {
         std::process::exit(1);
     }
 
+    // The OpenAPI import goldens with their forward bindings (`openapi`, in lib.rs): the
+    // forwarding code generated for each parameter style, body and result compiles
+    // warning-free too.
+    let openapi_dir = Path::new(&std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("openapi");
+    let openapi = Path::new("../golden/openapi");
+    println!("cargo:rerun-if-changed={}", openapi.display());
+    let mut builder = toolidl_build::configure()
+        .out_dir(openapi_dir)
+        .emit_warnings(false)
+        .client(true);
+    let openapi_roots = tool_files(openapi);
+    for root in &openapi_roots {
+        builder = builder.forward(root.with_extension("forward.json"));
+    }
+    if let Err(e) = builder.compile(&openapi_roots) {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+
     // tests/evolution.rs: two versions of one interface, each in a folder of its own.
     for version in ["v1", "v2"] {
         let dir = Path::new(&std::env::var_os("OUT_DIR").expect("OUT_DIR"))

@@ -1,4 +1,4 @@
-//! `toolidl generate FILE... [--out DIR] [--runtime-crate PATH] [--hoist-shared] [--typed-formats] [--client]`
+//! `toolidl generate FILE... [--out DIR] [--runtime-crate PATH] [--hoist-shared] [--typed-formats] [--client] [--forward BINDING]`
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,6 +15,7 @@ pub struct Args {
     pub hoist_shared: bool,
     pub typed_formats: bool,
     pub client: bool,
+    pub forward: Vec<PathBuf>,
 }
 
 /// Generates the Rust modules of `files`, one per package, with the build.rs API (the same
@@ -29,6 +30,9 @@ pub fn run(args: &Args) -> i32 {
         .client(args.client)
         .emit_rerun_if_changed(false)
         .emit_warnings(false);
+    for binding in &args.forward {
+        builder = builder.forward(binding);
+    }
     if let Some(path) = &args.runtime_crate {
         builder = builder.runtime_crate(path);
     }

@@ -106,18 +106,24 @@ enum Command {
         /// `client` feature (docs/client.md).
         #[arg(long)]
         client: bool,
+        /// Also generate handlers that forward the tools a binding names to the HTTP API
+        /// they were imported from (`toolidl import --openapi --forward`); the runtime needs
+        /// its `forward` feature (docs/openapi.md). Repeatable.
+        #[arg(long, value_name = "BINDING")]
+        forward: Vec<PathBuf>,
     },
     /// Write a `.tool` file that publishes the listings of an MCP server, saved as JSON (a
     /// `tools/list` result, or `toolidl schema`'s output), read from the server started
     /// with `-- COMMAND ARGS…` (stdio), or from the one running at `--url URL` (Streamable
     /// HTTP): tools, resources, templates and prompts, with their
-    /// schemas as records, enums, unions and constraints. What the language cannot say is
-    /// widened and reported on stderr, never dropped silently.
+    /// schemas as records, enums, unions and constraints; or one tool per operation of an
+    /// OpenAPI document (`--openapi`). What the language cannot say is widened and reported
+    /// on stderr, never dropped silently.
     Import {
         /// The saved listings (or give a server to start after `--`, or `--url`).
         #[arg(
-            required_unless_present_any = ["command", "url"],
-            conflicts_with_all = ["command", "url"]
+            required_unless_present_any = ["command", "url", "openapi"],
+            conflicts_with_all = ["command", "url", "openapi"]
         )]
         file: Option<PathBuf>,
         /// A stdio server's command line, after `--`.
@@ -125,8 +131,26 @@ enum Command {
         command: Vec<String>,
         /// A running server's MCP endpoint (`http://host:port/mcp`), read over Streamable
         /// HTTP.
-        #[arg(long, value_name = "URL", conflicts_with = "command")]
+        #[arg(long, value_name = "URL", conflicts_with_all = ["command", "openapi"])]
         url: Option<String>,
+        /// An OpenAPI 3.0 or 3.1 document (JSON or YAML; a file or an `http(s)://` URL):
+        /// one tool per operation (docs/openapi.md).
+        #[arg(long, value_name = "FILE|URL", conflicts_with = "command")]
+        openapi: Option<String>,
+        /// With --openapi: only the operations with this tag (repeatable).
+        #[arg(long, value_name = "TAG", requires = "openapi")]
+        tag: Vec<String>,
+        /// With --openapi: only these operations, by operationId or tool name; `*` matches
+        /// any text (repeatable).
+        #[arg(long, value_name = "NAME", requires = "openapi")]
+        include: Vec<String>,
+        /// With --openapi: not these operations (repeatable, as --include).
+        #[arg(long, value_name = "NAME", requires = "openapi")]
+        exclude: Vec<String>,
+        /// With --openapi: also write the forward binding (where each argument is sent) for
+        /// a generated forwarding server (`toolidl generate --forward`, docs/openapi.md).
+        #[arg(long, value_name = "FILE", requires = "openapi")]
+        forward: Option<PathBuf>,
         /// Also write the listings read to this file, as JSON.
         #[arg(long, value_name = "FILE")]
         save_listing: Option<PathBuf>,
@@ -205,6 +229,7 @@ fn main() {
             hoist_shared,
             typed_formats,
             client,
+            forward,
         } => generate::run(&generate::Args {
             files,
             out,
@@ -212,6 +237,27 @@ fn main() {
             hoist_shared,
             typed_formats,
             client,
+            forward,
+        }),
+        Command::Import {
+            openapi: Some(source),
+            tag,
+            include,
+            exclude,
+            forward,
+            package,
+            service,
+            out,
+            ..
+        } => import::openapi::run(&import::openapi::Args {
+            source,
+            tags: tag,
+            include,
+            exclude,
+            forward,
+            package,
+            service,
+            out,
         }),
         Command::Import {
             file,
@@ -221,6 +267,7 @@ fn main() {
             package,
             service,
             out,
+            ..
         } => import::run(&import::Args {
             file,
             command,

@@ -140,6 +140,30 @@ pub fn generate(
                 }
                 local.insert(client);
             }
+            if options
+                .forward
+                .iter()
+                .any(|b| &b.package == package && b.service == s.name)
+            {
+                for generated in [
+                    service::forward_name(&s.name),
+                    service::requests_name(&s.name),
+                ] {
+                    if let Some(t) = types
+                        .iter()
+                        .find(|t| names::type_name(t.name()) == generated)
+                    {
+                        return Err(GenerateError {
+                            message: format!(
+                                "`{package}.{}` takes the name of service `{}`'s forwarding code, `{generated}`; rename the type",
+                                t.name(),
+                                s.name
+                            ),
+                        });
+                    }
+                    local.insert(generated);
+                }
+            }
         }
         let mut cx = Context::new(&facts, options, package, local);
         cx.tool_variants = variants;
@@ -245,6 +269,16 @@ impl Context<'_> {
         } else {
             Vec::new()
         };
+        let mut forwards = Vec::new();
+        for (s, _) in services {
+            // The last binding given for the service wins.
+            let mut bindings = self.options.forward.iter();
+            if let Some(binding) =
+                bindings.rfind(|b| b.package == self.package && b.service == s.name)
+            {
+                forwards.push(self.forward(s, binding)?);
+            }
+        }
         let services = services.iter().map(|(s, l)| self.service(s, l));
         let runtime: TokenStream =
             self.options
@@ -270,6 +304,7 @@ impl Context<'_> {
 
             #(#items)*
             #(#services)*
+            #(#forwards)*
             #(#clients)*
         };
         let file: syn::File = syn::parse2(tokens).map_err(|e| GenerateError {

@@ -36,6 +36,10 @@ pub struct RustOptions {
     /// result checked as the server checks arguments. The runtime needs its `client`
     /// feature.
     pub client: bool,
+    /// Forward bindings (from `toolidl import --openapi --forward`): each bound service also
+    /// gets `XxxForward` and `XxxRequests`, handlers that call the HTTP API its tools were
+    /// imported from. The runtime needs its `forward` feature.
+    pub forward: Vec<crate::forward::Binding>,
 }
 
 impl Default for RustOptions {
@@ -49,6 +53,7 @@ impl Default for RustOptions {
             profile: Profile::Standard,
             typed_formats: false,
             client: false,
+            forward: Vec::new(),
         }
     }
 }

@@ -2,13 +2,14 @@
 //! MCP endpoint of a generated service at `/mcp` beside its own routes
 //! ([`toolidl_runtime::http::McpService`]). Both faces read the same stock.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
-use toolidl_runtime::http::{HttpConfig, McpService};
+use toolidl_runtime::http::{ClientAddr, HttpConfig, McpService};
 use toolidl_runtime::{Profile, RequestContext, Server, ToolError};
 
 toolidl_runtime::include_tools!("shop");
@@ -95,8 +96,19 @@ pub fn app_for(shop: Arc<Shop>, config: HttpConfig, profile: Profile) -> (Router
         .route("/api/items/{sku}", get(one))
         .with_state(shop)
         .route_service("/mcp", mcp.clone())
-        .route_service("/.well-known/oauth-protected-resource/mcp", mcp.clone());
+        .route_service("/.well-known/oauth-protected-resource/mcp", mcp.clone())
+        .layer(axum::middleware::from_fn(client_addr));
     (router, mcp)
+}
+
+/// Tells the MCP endpoint which address a request comes from (axum's `ConnectInfo`, when
+/// the app is served with `into_make_service_with_connect_info`), so that its per-client
+/// limits count each client on its own: without it, only the endpoint's totals apply.
+async fn client_addr(mut req: Request, next: axum::middleware::Next) -> axum::response::Response {
+    if let Some(&ConnectInfo(peer)) = req.extensions().get::<ConnectInfo<SocketAddr>>() {
+        req.extensions_mut().insert(ClientAddr(peer));
+    }
+    next.run(req).await
 }
 
 async fn list(State(shop): State<Arc<Shop>>) -> Json<serde_json::Value> {

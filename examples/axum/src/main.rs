@@ -49,6 +49,7 @@ fn main() -> std::io::Result<()> {
             .allow_host(bound.to_string());
         let (app, mcp) = axum_example::app_for(Arc::default(), config, profile);
         eprintln!("serving the shop at http://{bound}/ and MCP at http://{bound}/mcp");
+        let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
         axum::serve(listener, app)
             .with_graceful_shutdown(async move {
                 shutdown_signal().await;

@@ -15,7 +15,7 @@ use toolidl_runtime::codegen::{
     Service, ToolDef, ToolError, ToolOutput, ToolResult, ToolVariant, args, ready,
 };
 
-use crate::input::{self, Inputs, Sealer, accepted_text, elicit_one, sample_one};
+use crate::input::{self, Inputs, accepted_text, elicit_one, sample_one, state_of};
 
 /// `{"type":"object","properties":{},"additionalProperties":false}`, as generated code writes it.
 macro_rules! no_params {
@@ -86,7 +86,7 @@ static TOOLS: [ToolDef; 14] = [
     ),
     plain_tool!(
         "test_input_required_result_tampered_state",
-        "MRTR: HMAC-signed requestState; a changed one is refused with -32602"
+        "MRTR: integrity-protected requestState; a changed one is refused with -32602"
     ),
     plain_tool!(
         "test_input_required_result_capabilities",
@@ -123,9 +123,7 @@ static PROMPTS: [ListingDef; 3] = [
 ];
 
 /// The hand-written service.
-pub struct Extras {
-    sealer: Sealer,
-}
+pub struct Extras;
 
 /// A decoded tool call.
 enum Call {
@@ -146,11 +144,6 @@ enum Call {
 }
 
 impl Extras {
-    /// The service; `sealer` seals the `requestState`s it hands out.
-    pub fn new(sealer: Sealer) -> Self {
-        Extras { sealer }
-    }
-
     fn decode(name: &str, raw: &RawValue) -> Result<Call, ToolError> {
         Ok(match name {
             "json_schema_2020_12_tool" => Call::JsonSchema(read_json_schema_args(raw)?),
@@ -218,8 +211,8 @@ impl Extras {
                     Call::RequestState => "request-state",
                     _ => "tamper-test",
                 };
-                // A state that does not open is refused (-32602) before anything else.
-                let state = self.sealer.state_of(&ctx)?;
+                // A state that does not open was refused (-32602) by the runtime already.
+                let state = state_of(&ctx);
                 let ok = state.as_ref().and_then(|s| s.get("kind")) == Some(&json!(kind));
                 let ask = elicit_one("Please confirm", "ok", "boolean");
                 let answer = inputs.ask("confirm", "elicitation/create", ask).await?;
@@ -228,16 +221,17 @@ impl Extras {
                         Ok(ToolOutput::text("state-ok: requestState validated"))
                     }
                     (Some(_), true) => Ok(ToolOutput::text("integrity-ok: state verified")),
-                    // Answered without (or with another tool's) state: ask again, with state.
+                    // Answered without a state: ask again, with one (another tool's state was
+                    // refused by the runtime before this handler ran).
                     _ => {
-                        let state = self.sealer.seal(&json!({ "kind": kind }));
+                        let state = json!({ "kind": kind }).to_string();
                         let requests = inputs.pending().unwrap_or_else(confirm_request);
                         Ok(input::input_required(requests, Some(state)))
                     }
                 }
             }
             Call::MultipleInputs => {
-                let state = self.sealer.state_of(&ctx)?;
+                let state = state_of(&ctx);
                 let name = inputs
                     .ask(
                         "user_name",
@@ -268,7 +262,7 @@ impl Extras {
                         )))
                     }
                     _ => {
-                        let state = self.sealer.seal(&json!({ "kind": "multiple-inputs" }));
+                        let state = json!({ "kind": "multiple-inputs" }).to_string();
                         Ok(more(inputs, Some(state)))
                     }
                 }
@@ -305,7 +299,7 @@ impl Extras {
                 match inputs.pending() {
                     None => Ok(ToolOutput::text("No supported capabilities declared")),
                     Some(requests) => {
-                        let state = self.sealer.seal(&json!({ "kind": "capabilities-test" }));
+                        let state = json!({ "kind": "capabilities-test" }).to_string();
                         Ok(input::input_required(requests, Some(state)))
                     }
                 }
@@ -378,7 +372,7 @@ impl Extras {
                 color.unwrap_or("no color")
             )));
         }
-        let state = self.sealer.state_of(ctx)?;
+        let state = state_of(ctx);
         let round = state.as_ref().and_then(|s| s["round"].as_u64());
         if round == Some(2) {
             let name = state
@@ -399,7 +393,7 @@ impl Extras {
             && let Some(answer) = inputs.ask("step1", "elicitation/create", step1()).await?
         {
             let name = accepted_text(&answer, "name").unwrap_or("friend");
-            let state = self.sealer.seal(&json!({ "round": 2, "name": name }));
+            let state = json!({ "round": 2, "name": name }).to_string();
             let mut requests = Map::new();
             requests.insert(
                 "step2".into(),
@@ -413,7 +407,7 @@ impl Extras {
             "step1".into(),
             json!({ "method": "elicitation/create", "params": step1() }),
         );
-        let state = self.sealer.seal(&json!({ "round": 1 }));
+        let state = json!({ "round": 1 }).to_string();
         Ok(input::input_required(requests, Some(state)))
     }
 

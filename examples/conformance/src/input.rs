@@ -1,4 +1,4 @@
-//! Asking the client for input in either era, and sealing `requestState`.
+//! Asking the client for input in either era.
 //!
 //! Under the handshake revisions (2024-11-05 … 2025-11-25) a handler sends
 //! `elicitation/create`, `sampling/createMessage` or `roots/list` to the client and waits for
@@ -6,11 +6,13 @@
 //! needs, and the client retries the same call with `inputResponses` (and the `requestState`
 //! it was given). [`Inputs`] lets one handler serve both: [`Inputs::ask`] returns the answer
 //! when there is one, and [`Inputs::pending`] the `inputRequests` still to send.
+//!
+//! The runtime seals the `requestState` a handler returns (encrypted, bound to the call and
+//! its arguments, expiring) and refuses a retry whose state does not open with -32602 before
+//! the handler runs; a handler reads its own plain state with [`state_of`].
 
-use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Map, Value, json};
-use sha2::Sha256;
-use toolidl_runtime::{RequestContext, RpcError, ToolError, ToolOutput};
+use toolidl_runtime::{RequestContext, RpcError, ToolOutput};
 
 /// The client capability a server-to-client request needs.
 fn capability(method: &str) -> &'static str {
@@ -146,103 +148,21 @@ pub fn sample_one(text: &str, max_tokens: u32) -> Value {
     })
 }
 
-/// Seals and opens `requestState` with HMAC-SHA256, so the client cannot change it
-/// (input-required-result-tampered-state). The state travels as
-/// `{"data": "<payload JSON>", "mac": "<hex>"}`: readable, but not forgeable.
-#[derive(Clone)]
-pub struct Sealer {
-    key: Vec<u8>,
-}
-
-/// The environment variable holding the key, for several instances behind a load balancer
-/// (a retry may reach another instance, which must open the state the first one sealed).
+/// The environment variable holding the secret the `requestState` key is derived from, for
+/// several instances behind a load balancer (a retry may reach another instance, which must
+/// open the state the first one sealed).
 pub const STATE_KEY_VAR: &str = "CONFORMANCE_STATE_KEY";
 
-impl Sealer {
-    /// A sealer with `key`.
-    pub fn new(key: impl Into<Vec<u8>>) -> Self {
-        Sealer { key: key.into() }
-    }
-
-    /// The key from [`STATE_KEY_VAR`], else 32 random bytes from the OS.
-    pub fn from_env() -> std::io::Result<Self> {
-        if let Some(key) = std::env::var_os(STATE_KEY_VAR).filter(|k| !k.is_empty()) {
-            return Ok(Sealer::new(key.into_encoded_bytes()));
-        }
-        let mut key = vec![0u8; 32];
-        getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
-        Ok(Sealer::new(key))
-    }
-
-    fn mac(&self, data: &str) -> String {
-        // HMAC takes keys of any length.
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("HMAC takes any key");
-        mac.update(data.as_bytes());
-        mac.finalize()
-            .into_bytes()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    }
-
-    /// `payload` as a sealed `requestState`.
-    pub fn seal(&self, payload: &Value) -> String {
-        let data = payload.to_string();
-        let mac = self.mac(&data);
-        json!({ "data": data, "mac": mac }).to_string()
-    }
-
-    /// The payload of a state this server sealed; `None` for anything else (changed,
-    /// truncated, sealed with another key, not a state at all).
-    pub fn open(&self, state: &str) -> Option<Value> {
-        let sealed: Value = serde_json::from_str(state).ok()?;
-        let data = sealed.get("data")?.as_str()?;
-        let mac = sealed.get("mac")?.as_str()?;
-        // Compare in constant time: recompute and let hmac verify.
-        let tag = (0..mac.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(mac.get(i..i + 2)?, 16).ok())
-            .collect::<Option<Vec<u8>>>()?;
-        let mut check = Hmac::<Sha256>::new_from_slice(&self.key).ok()?;
-        check.update(data.as_bytes());
-        check.verify_slice(&tag).ok()?;
-        serde_json::from_str(data).ok()
-    }
-
-    /// The payload of this call's `requestState`: `Ok(None)` without one, -32602 when it
-    /// does not open.
-    pub fn state_of(&self, ctx: &RequestContext) -> Result<Option<Value>, ToolError> {
-        match ctx.request_state() {
-            None => Ok(None),
-            Some(s) => self.open(s).map(Some).ok_or_else(|| {
-                ToolError::Rpc(RpcError::invalid_params(
-                    "requestState integrity check failed",
-                ))
-            }),
-        }
-    }
+/// The handler's own `requestState` of this call (JSON, as the handler wrote it), once the
+/// runtime has opened and checked the sealed one; `None` without one (or one that is not
+/// JSON, which this server never writes).
+pub fn state_of(ctx: &RequestContext) -> Option<Value> {
+    serde_json::from_str(ctx.request_state()?).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sealed_states_open_and_changed_ones_do_not() {
-        let sealer = Sealer::new(b"k".to_vec());
-        let state = sealer.seal(&json!({ "kind": "x", "round": 2 }));
-        assert_eq!(
-            sealer.open(&state),
-            Some(json!({ "kind": "x", "round": 2 }))
-        );
-        assert_eq!(sealer.open(&format!("{state}-TAMPERED")), None);
-        let forged = state.replace("\\\"round\\\":2", "\\\"round\\\":3");
-        assert_ne!(forged, state);
-        assert_eq!(sealer.open(&forged), None);
-        assert_eq!(Sealer::new(b"other".to_vec()).open(&state), None);
-        assert_eq!(sealer.open("not json"), None);
-        assert_eq!(sealer.open(r#"{"data":"{}","mac":"zz"}"#), None);
-    }
 
     #[test]
     fn answers_are_recognized_by_shape() {

@@ -546,20 +546,19 @@ impl DynamicPrompt for Dynamic {
 }
 
 /// The fixture server: the generated service first, then the hand-written one. Tasks are
-/// kept in `task_store` (default: in the process).
-pub fn server(sealer: input::Sealer, task_store: Option<Arc<dyn TaskStore>>) -> Server {
-    server_with(sealer, |builder| match task_store {
+/// kept in `task_store` (default: in the process); `requestState` is sealed with a random key
+/// of this process.
+pub fn server(task_store: Option<Arc<dyn TaskStore>>) -> Server {
+    server_with(|builder| match task_store {
         Some(store) => builder.task_store(store),
         None => builder,
     })
 }
 
 /// The same, with `shared` choosing where state shared by instances goes (a task store,
-/// Redis: [`ServerBuilder::redis`](toolidl_runtime::ServerBuilder::redis)).
-pub fn server_with(
-    sealer: input::Sealer,
-    shared: impl FnOnce(ServerBuilder) -> ServerBuilder,
-) -> Server {
+/// Redis: [`ServerBuilder::redis`](toolidl_runtime::ServerBuilder::redis)) and the key that
+/// seals `requestState` ([`ServerBuilder::request_state_keys`](toolidl_runtime::ServerBuilder::request_state_keys)).
+pub fn server_with(shared: impl FnOnce(ServerBuilder) -> ServerBuilder) -> Server {
     let fixture = Arc::new(Fixture {
         server: OnceLock::new(),
         dynamic_tool: Toggle::new(Arc::new(DynamicToolServer::new(Dynamic))),
@@ -588,7 +587,7 @@ pub fn server_with(
             fixture.dynamic_prompt.service.clone(),
         )
         .service(EverythingServer::from_arc(fixture.clone()))
-        .service(Arc::new(extras::Extras::new(sealer)))
+        .service(Arc::new(extras::Extras))
         .build();
     // The server holds the fixture and the fixture the server: both live as long as the process.
     let _ = fixture.server.set(server.clone());

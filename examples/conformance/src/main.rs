@@ -17,8 +17,9 @@ tool and prompt with every instance on that Redis server. --profile NAME lists
 the tools as client profile NAME publishes them: standard (default), claude,
 openai-strict, gemini.
 
-Environment: CONFORMANCE_STATE_KEY, the key that signs requestState (give every
-instance behind a load balancer the same one; default: random per process);
+Environment: CONFORMANCE_STATE_KEY, a secret the key that seals requestState is
+derived from (give every instance behind a load balancer the same one; default: a
+random key per process);
 RUST_LOG, the log filter (logs go to stderr).";
 
 /// The exit status for "this build cannot serve HTTP" (built without the `http` feature;
@@ -68,10 +69,10 @@ fn main() -> ExitCode {
         return usage_error("--stateless and --stream-results need --http");
     }
     conformance_example::init_logging();
-    let sealer = match conformance_example::input::Sealer::from_env() {
-        Ok(s) => s,
-        Err(e) => return failed(&format!("no key for requestState: {e}")),
-    };
+    // The runtime seals requestState; instances behind a load balancer share the key.
+    let state_key = std::env::var_os(conformance_example::input::STATE_KEY_VAR)
+        .filter(|k| !k.is_empty())
+        .map(|k| toolidl_runtime::RequestStateKey::derive(k.into_encoded_bytes()));
     let task_store = match task_dir.map(toolidl_runtime::tasks::DirTaskStore::open) {
         None => None,
         Some(Ok(store)) => Some(std::sync::Arc::new(store) as _),
@@ -81,7 +82,13 @@ fn main() -> ExitCode {
         Ok(shared) => shared,
         Err(e) => return failed(&e),
     };
-    let server = conformance_example::server_with(sealer, move |b| shared(b).profile(profile));
+    let server = conformance_example::server_with(move |b| {
+        let b = shared(b).profile(profile);
+        match state_key {
+            Some(key) => b.request_state_keys([key]),
+            None => b,
+        }
+    });
     let served = match http {
         None => tokio::runtime::Builder::new_current_thread()
             .enable_time()

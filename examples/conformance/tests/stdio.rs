@@ -9,7 +9,6 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use conformance_example::input::Sealer;
 use serde_json::{Value, json};
 use toolidl_runtime::protocol::Revision;
 use toolidl_runtime::testing;
@@ -24,7 +23,7 @@ struct Client {
 
 impl Client {
     async fn connect(revision: Revision, capabilities: Value) -> Self {
-        let server = conformance_example::server(Sealer::new("test key"), None);
+        let server = conformance_example::server(None);
         let server_requests = Arc::new(Mutex::new(Vec::new()));
         let record = Arc::clone(&server_requests);
         let inner = testing::Client::builder()
@@ -847,7 +846,7 @@ async fn request_state_is_sealed_and_checked() {
         )
         .await;
     assert_eq!(tampered["error"]["code"], -32602, "{tampered}");
-    // Another tool's state does not pass for this one's.
+    // Another tool's state does not pass for this one's: the runtime refuses it.
     let other = c
         .call("test_input_required_result_request_state", json!({}))
         .await["requestState"]
@@ -859,7 +858,11 @@ async fn request_state_is_sealed_and_checked() {
             json!({ "inputResponses": confirm, "requestState": other }),
         )
         .await;
-    input_requests(&r["result"]);
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "Invalid params: requestState was issued for another tool."
+    );
 
     let name = "test_input_required_result_multiple_inputs";
     let r1 = c.call(name, json!({})).await;

@@ -88,16 +88,17 @@ mod tests {
 
     #[test]
     fn a_token_is_kept_until_its_expiry_or_the_ttl() {
-        let cache = TokenCache::new(8, Duration::from_millis(200));
-        cache.remember("a", &info(Some(Duration::from_millis(50))));
+        // Margins of a second: a loaded machine may stall this thread for tens of ms.
+        let cache = TokenCache::new(8, Duration::from_millis(2500));
+        cache.remember("a", &info(Some(Duration::from_millis(1000))));
         cache.remember("b", &info(None));
         cache.remember("gone", &info(Some(Duration::ZERO)));
         assert!(cache.get("a").is_some() && cache.get("b").is_some());
         assert!(cache.get("gone").is_none());
-        std::thread::sleep(Duration::from_millis(80));
+        std::thread::sleep(Duration::from_millis(1200));
         assert!(cache.get("a").is_none(), "kept past its exp");
         assert!(cache.get("b").is_some());
-        std::thread::sleep(Duration::from_millis(150));
+        std::thread::sleep(Duration::from_millis(1500));
         assert!(cache.get("b").is_none(), "kept past the ttl");
     }
 

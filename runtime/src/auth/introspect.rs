@@ -135,7 +135,12 @@ impl TokenVerifier for IntrospectionVerifier {
             if let Some(info) = self.inner.cache.get(token) {
                 return Ok(info);
             }
-            let info = Arc::new(self.inner.introspect(token).await?);
+            let info = Arc::new(
+                self.inner
+                    .introspect(token)
+                    .await
+                    .map(|i| i.with_token(token))?,
+            );
             self.inner.cache.remember(token, &info);
             Ok(info)
         })

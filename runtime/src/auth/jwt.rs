@@ -262,7 +262,7 @@ impl Inner {
         validation.validate_nbf = true;
         let data = decode::<Value>(token, &key.key, &validation)
             .map_err(|e| invalid(format!("{:?}", e.kind())))?;
-        Ok(AuthInfo::from_claims(data.claims))
+        Ok(AuthInfo::from_claims(data.claims).with_token(token))
     }
 
     /// The cached key for `kid` (or, without a `kid`, the only key of the algorithm's

@@ -46,6 +46,29 @@ pub struct AuthInfo {
     pub expires_at: Option<SystemTime>,
     /// Every claim, as the token (or the introspection response) gave it.
     pub claims: Value,
+    /// The token itself, kept for a token exchange (RFC 8693) only: see
+    /// [`AuthInfo::subject_token`].
+    token: Option<SubjectToken>,
+}
+
+/// The access token a request carried, as the subject of a token exchange (RFC 8693). Only
+/// [`SubjectToken::expose`] gives its text, to send to a token service; never pass it to
+/// another API (the MCP security best practices forbid token passthrough). `Debug` does not
+/// write it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SubjectToken(Arc<str>);
+
+impl SubjectToken {
+    /// The token's text, for the token service's `subject_token`.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for SubjectToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SubjectToken(…)")
+    }
 }
 
 impl AuthInfo {
@@ -75,7 +98,21 @@ impl AuthInfo {
             scopes,
             expires_at,
             claims,
+            token: None,
         }
+    }
+
+    /// The same, holding the token it was read from (the transport does this for every
+    /// token it accepts, so that a token exchange of the `forward` feature can trade it).
+    pub fn with_token(mut self, token: &str) -> AuthInfo {
+        self.token = Some(SubjectToken(token.into()));
+        self
+    }
+
+    /// The token this was read from, as the subject of a token exchange; `None` when it
+    /// was built without one ([`AuthInfo::from_claims`] alone).
+    pub fn subject_token(&self) -> Option<&SubjectToken> {
+        self.token.as_ref()
     }
 
     /// Whom the token speaks for: its subject, else its client. Sessions and tasks are

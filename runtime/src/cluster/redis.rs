@@ -8,6 +8,7 @@
 //! | `P:task:{ID}` | the task's [`TaskRecord`], JSON | with the task (`ttlMs` after creation) |
 //! | `P:task:{ID}:lease` | the instance running its handler | 3 s, renewed every 250 ms |
 //! | `P:task:{ID}:lock` | the token of the instance editing it | 2 s (a crashed editor's lock lapses) |
+//! | `P:once:{NONCE}` | a single-use `requestState` that was used ([`TaskStore::use_once`]) | with the state |
 //! | `P:services` | the set of optional services now added | never (a few names) |
 //! | `P:session:{ID}` | the address of the instance holding an HTTP session | the session's idle timeout, renewed |
 //! | channel `P:changes` | resource updates and registry changes, JSON | (pub/sub) |
@@ -26,7 +27,11 @@ use ::redis::{Client, Connection, IntoConnectionInfo, Pipeline, RedisError, Redi
 use serde_json::{Value, json};
 
 use super::{Change, ChangeBus, Deliver, SessionDirectory};
-use crate::tasks::{ErrorRecord, Status, StoreFuture, TaskEdit, TaskRecord, TaskStore, now_ms};
+// Only ids the runtime can have made (lowercase hex), so a client's `taskId` never names
+// another key.
+use crate::tasks::{
+    ErrorRecord, Status, StoreFuture, TaskEdit, TaskRecord, TaskStore, now_ms, plain_id,
+};
 
 /// How long a connection attempt may take: a request that needs Redis while it is down fails
 /// after this long at most (connection refused fails at once).
@@ -230,16 +235,6 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[derive(Debug, Clone)]
 pub struct RedisTaskStore {
     redis: Redis,
-}
-
-/// Only ids the runtime can have made (lowercase hex), so a client's `taskId` never names
-/// another key.
-fn plain_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 64
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// Milliseconds until `record` expires, at least 1 (Redis refuses 0).
@@ -489,6 +484,46 @@ impl RedisTaskStore {
         }
     }
 
+    /// `SET P:once:{token} <ours> NX PX <until>`; when it was set already, whether by this
+    /// very call (its first attempt's reply lost, the command sent again).
+    async fn use_once_async(&self, token: &str, until: SystemTime) -> io::Result<bool> {
+        if !plain_id(token) {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a token"));
+        }
+        let key = &self.redis.key(&format!("once:{{{token}}}"));
+        let inner = &self.redis.inner;
+        let ours = &format!(
+            "{}-{}",
+            inner.instance,
+            inner.tokens.fetch_add(1, Ordering::Relaxed)
+        );
+        let ms = until
+            .duration_since(SystemTime::now())
+            .map_or(1, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+            .max(1);
+        let set: Option<String> = self
+            .redis
+            .run(|mut c| async move {
+                ::redis::cmd("SET")
+                    .arg(key)
+                    .arg(ours)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(ms)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        if set.is_some() {
+            return Ok(true);
+        }
+        let holder: Option<String> = self
+            .redis
+            .run(|mut c| async move { ::redis::cmd("GET").arg(key).query_async(&mut c).await })
+            .await?;
+        Ok(holder.as_deref() == Some(ours.as_str()))
+    }
+
     async fn heartbeat_async(&self, id: &str) -> io::Result<()> {
         if !plain_id(id) {
             return Ok(());
@@ -519,6 +554,10 @@ impl TaskStore for RedisTaskStore {
 
     fn heartbeat<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
         Box::pin(self.heartbeat_async(id))
+    }
+
+    fn use_once<'a>(&'a self, token: &'a str, until: SystemTime) -> StoreFuture<'a, bool> {
+        Box::pin(self.use_once_async(token, until))
     }
 }
 

@@ -33,7 +33,7 @@ impl Connection {
                 Ok(r) => r,
                 Err(Panicked) => Err(RpcError::internal("Internal error.")),
             };
-            match outcome {
+            match outcome.and_then(|value| super::mrtr::seal_value(&server, state, value)) {
                 Ok(value) => {
                     let has_meta = value.get("_meta").is_some();
                     let json = match depth::to_json(&value) {

@@ -7,6 +7,7 @@ use std::sync::atomic::Ordering;
 use serde_json::Value;
 
 use super::drive::{Panicked, report_panic};
+use super::mrtr::{self, Retry};
 use super::params::{Params, arguments_object, completion_json, completion_request};
 use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain, tasks};
 use crate::context::RequestContext;
@@ -16,7 +17,7 @@ use crate::protocol::LogLevel;
 use crate::protocol::Revision;
 use crate::protocol::{self, RpcError, code, error_message, result_message};
 use crate::server::{Kind, Registry};
-use crate::service::{BoxFuture, Completion, Service};
+use crate::service::{BoxFuture, Completion, Service, ToolError};
 
 impl Connection {
     pub(super) fn initialize(
@@ -131,7 +132,8 @@ impl Connection {
     /// 2026-07-28 `subscriptions/listen`: acknowledges the list changes this server can
     /// announce (only with `list_changed(true)`, only for lists it has) and the subscribable
     /// URIs of `resourceSubscriptions`, and keeps the request open; it ends when the client
-    /// cancels it or the connection closes.
+    /// cancels it or the connection closes. When it honors nothing, it is answered with its
+    /// completion result right after the acknowledgment.
     pub(super) fn listen(&self, id: &str, p: &Params<'_>, registry: &Registry) {
         let Some(filter) = p.notifications.as_ref().filter(|f| f.is_object()) else {
             return self.reply_error(
@@ -173,6 +175,11 @@ impl Connection {
         match &route {
             Some(route) => send_routed(route, ack, false),
             None => self.shared.send(ack),
+        }
+        if kinds.is_empty() && resources.is_empty() {
+            // Nothing this server could ever send on it: ended at once, gracefully, rather
+            // than held open for nothing.
+            return self.emit(protocol::listen_complete_message(id));
         }
         lock(&self.shared.subscriptions).push(Subscription {
             id: id.into(),
@@ -277,11 +284,14 @@ impl Connection {
         )
     }
 
+    /// The context of request `id`; `retry` is what it brings back from an earlier
+    /// `input_required` (nothing, for methods other than the three that may answer one).
     pub(super) fn context(
         &self,
         id: &str,
         rev: Revision,
         p: &mut Params<'_>,
+        retry: Retry,
     ) -> Result<RequestContext, RpcError> {
         let meta = p.meta.take().unwrap_or_default();
         // MCP's `ProgressToken` is a string or a number; it is echoed raw in notifications.
@@ -307,8 +317,9 @@ impl Connection {
                 log_level,
                 client_info: meta.client_info,
                 client_capabilities: meta.client_capabilities,
-                input_responses: p.input_responses.take(),
-                request_state: p.request_state.take(),
+                input_responses: retry.responses,
+                request_state: retry.state,
+                origin: retry.origin,
                 cancelled: Default::default(),
                 cancel_signal: Default::default(),
                 route: self.route.borrow().clone(),
@@ -324,7 +335,7 @@ impl Connection {
         id: &str,
         rev: Revision,
         mut p: Params<'_>,
-        registry: &Registry,
+        registry: &Arc<Registry>,
     ) {
         let Some(name) = p.name.take() else {
             return self.reply_error(
@@ -340,7 +351,12 @@ impl Connection {
             Ok(a) => a,
             Err(e) => return self.reply_error(id, &e),
         };
-        let ctx = match self.context(id, rev, &mut p) {
+        let mut retry = match self.retry(rev, "tools/call", &name, Some(args), &mut p) {
+            Ok(r) => r,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let once = retry.once.take();
+        let ctx = match self.context(id, rev, &mut p, retry) {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
@@ -348,7 +364,7 @@ impl Connection {
             && let Some(tool) = self.server.task_tool(registry, &name)
         {
             if tasks::declares_tasks(ctx.state.client_capabilities.as_ref()) {
-                return self.start_task(service, listed, args, ctx, tool);
+                return self.start_task(registry, listed, args, ctx, tool, once);
             }
             if tool.support == crate::tasks::TaskSupport::Required {
                 let e = tasks::missing_tasks_capability(&format!("The tool {name}"));
@@ -356,11 +372,31 @@ impl Connection {
             }
         }
         let state = ctx.state.clone();
-        let started = catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx)));
+        let started = match once {
+            None => catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx))),
+            // Single use: the handler starts once the state is recorded as used.
+            Some(once) => {
+                let (registry, tool, args) = (registry.clone(), name.into_owned(), args.to_owned());
+                Ok(mrtr::after_use(
+                    &self.server,
+                    once,
+                    |e| Err(ToolError::Rpc(e)),
+                    move || match registry.tool(&tool) {
+                        Some((service, listed)) => listed.call(service, &args, ctx),
+                        None => Box::pin(std::future::ready(Err(ToolError::internal(
+                            "the tool left the registry",
+                        )))),
+                    },
+                ))
+            }
+        };
         let server = self.server.clone();
         let finish = move |outcome: Result<_, Panicked>, state: &CallState| {
             let rendered = match outcome {
-                Ok(result) => render_tool_result(result, state.revision, &state.request_id),
+                Ok(result) => {
+                    let result = mrtr::seal_output(&server, state, result);
+                    render_tool_result(result, state.revision, &state.request_id)
+                }
                 Err(Panicked) => Ok(output::failed_result()),
             };
             match rendered {
@@ -385,7 +421,7 @@ impl Connection {
         id: &str,
         rev: Revision,
         mut p: Params<'_>,
-        registry: &Registry,
+        registry: &Arc<Registry>,
     ) {
         let Some(uri) = p.uri.take() else {
             return self.reply_error(
@@ -393,23 +429,38 @@ impl Connection {
                 &RpcError::invalid_params("Invalid params: uri is required."),
             );
         };
-        let ctx = match self.context(id, rev, &mut p) {
+        let mut retry = match self.retry(rev, "resources/read", &uri, None, &mut p) {
+            Ok(r) => r,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let once = retry.once.take();
+        let ctx = match self.context(id, rev, &mut p, retry) {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
-        let Some(found) = self.first_service(id, registry, |s| s.read_resource(&uri, ctx.clone()))
-        else {
-            return;
-        };
-        let Some(fut) = found else {
-            let code = if rev.is_stateless() {
-                code::INVALID_PARAMS
-            } else {
-                code::RESOURCE_NOT_FOUND
-            };
-            let e = RpcError::new(code, "Resource not found")
-                .with_data(serde_json::json!({ "uri": uri }));
-            return self.reply_error(id, &e);
+        let fut = match once {
+            None => {
+                let Some(found) =
+                    self.first_service(id, registry, |s| s.read_resource(&uri, ctx.clone()))
+                else {
+                    return;
+                };
+                let Some(fut) = found else {
+                    return self.reply_error(id, &resource_not_found(rev, &uri));
+                };
+                fut
+            }
+            // Single use: the service is asked once the state is recorded as used.
+            Some(once) => {
+                let (registry, uri, ctx) = (registry.clone(), uri.into_owned(), ctx.clone());
+                mrtr::after_use(&self.server, once, Err, move || {
+                    let read = |s: Arc<dyn Service>| s.read_resource(&uri, ctx.clone());
+                    match registry.services.iter().cloned().find_map(read) {
+                        Some(fut) => fut,
+                        None => Box::pin(std::future::ready(Err(resource_not_found(rev, &uri)))),
+                    }
+                })
+            }
         };
         // SEP-2164: under 2026-07-28 "resource not found" is -32602 (Invalid params). A
         // service that answers the handshake revisions' -32002 (`code::RESOURCE_NOT_FOUND`,
@@ -427,7 +478,7 @@ impl Connection {
         id: &str,
         rev: Revision,
         mut p: Params<'_>,
-        registry: &Registry,
+        registry: &Arc<Registry>,
     ) {
         let Some(name) = p.name.take() else {
             return self.reply_error(
@@ -439,10 +490,28 @@ impl Connection {
             Ok(a) => a,
             Err(e) => return self.reply_error(id, &e),
         };
-        let ctx = match self.context(id, rev, &mut p) {
+        let mut retry = match self.retry(rev, "prompts/get", &name, Some(args), &mut p) {
+            Ok(r) => r,
+            Err(e) => return self.reply_error(id, &e),
+        };
+        let once = retry.once.take();
+        let ctx = match self.context(id, rev, &mut p, retry) {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
+        if let Some(once) = once {
+            // Single use: the service is asked once the state is recorded as used.
+            let (registry, name, args) = (registry.clone(), name.into_owned(), args.to_owned());
+            let asked = ctx.clone();
+            let fut = mrtr::after_use(&self.server, once, Err, move || {
+                let get = |s: Arc<dyn Service>| s.get_prompt(&name, &args, asked.clone());
+                match registry.services.iter().cloned().find_map(get) {
+                    Some(fut) => fut,
+                    None => Box::pin(std::future::ready(Err(unknown_prompt(&name)))),
+                }
+            });
+            return self.drive_value(ctx, fut, false);
+        }
         let Some(found) =
             self.first_service(id, registry, |s| s.get_prompt(&name, args, ctx.clone()))
         else {
@@ -450,10 +519,7 @@ impl Connection {
         };
         match found {
             Some(fut) => self.drive_value(ctx, fut, false),
-            None => self.reply_error(
-                id,
-                &RpcError::invalid_params(format!("Unknown prompt: {name}")),
-            ),
+            None => self.reply_error(id, &unknown_prompt(&name)),
         }
     }
 
@@ -482,7 +548,7 @@ impl Connection {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
-        let ctx = match self.context(id, rev, &mut p) {
+        let ctx = match self.context(id, rev, &mut p, Retry::default()) {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
@@ -565,6 +631,20 @@ fn page<S: AsRef<str>>(
         },
         true,
     ))
+}
+
+/// "Resource not found": -32002 before 2026-07-28, -32602 (SEP-2164) from it.
+fn resource_not_found(rev: Revision, uri: &str) -> RpcError {
+    let code = if rev.is_stateless() {
+        code::INVALID_PARAMS
+    } else {
+        code::RESOURCE_NOT_FOUND
+    };
+    RpcError::new(code, "Resource not found").with_data(serde_json::json!({ "uri": uri }))
+}
+
+fn unknown_prompt(name: &str) -> RpcError {
+    RpcError::invalid_params(format!("Unknown prompt: {name}"))
 }
 
 /// A service's -32002 ("resource not found" before 2026-07-28) as 2026-07-28's -32602.

@@ -6,6 +6,7 @@
 
 mod drive;
 mod methods;
+mod mrtr;
 mod params;
 pub(crate) mod tasks;
 

@@ -24,6 +24,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::drive::{CatchUnwind, Panicked, report_panic};
+use super::mrtr::{self, Once, Retry};
 use super::params::Params;
 use super::{Connection, plain};
 use crate::context::RequestContext;
@@ -31,7 +32,7 @@ use crate::output::{Body, finish_result, render_tool_result};
 use crate::peer::{CallState, ConnShared, NO_LOGS, lock};
 use crate::protocol::Revision;
 use crate::protocol::{RpcError, result_message};
-use crate::server::{ListedTool, Server};
+use crate::server::{ListedTool, Registry, Server};
 use crate::service::{BoxFuture, Service, ToolOutput, ToolResult};
 use crate::tasks::{
     CallRecord, ErrorRecord, Status, TASKS_EXTENSION, TaskInput, TaskRecord, TaskTool, now_ms,
@@ -63,14 +64,16 @@ pub(super) fn missing_tasks_capability(what: &str) -> RpcError {
 }
 
 impl Connection {
-    /// A task tool's `tools/call` from a client that declared the extension.
+    /// A task tool's `tools/call` from a client that declared the extension. With `once`
+    /// (single use), the handler starts once the presented state is recorded as used.
     pub(super) fn start_task(
         &self,
-        service: &Arc<dyn Service>,
+        registry: &Arc<Registry>,
         listed: &ListedTool,
         args: &RawValue,
         ctx: RequestContext,
         tool: TaskTool,
+        once: Option<Once>,
     ) {
         let state = ctx.state.clone();
         let call = CallRecord {
@@ -90,43 +93,59 @@ impl Connection {
             state.request_state.clone(),
         );
         drop(ctx);
-        let mut fut = start_handler(&self.server, service, listed, args, &quiet);
-        let mut ready = None;
-        if tool.input == TaskInput::BeforeTask {
-            let mut cx = Context::from_waker(Waker::noop());
-            match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
-                Ok(Poll::Ready(Ok(out @ ToolOutput::InputRequired { .. }))) => {
-                    let body = render_tool_result(Ok(out), state.revision, &state.request_id);
-                    return self.answer(&state, body);
+        let owner = requester();
+        let server = self.server.clone();
+        let registry = registry.clone();
+        let asking = state.clone();
+        // Everything from here on is the request's future, which `drive` polls once in
+        // place: with a store of this process, it is all done before `start_task` returns.
+        let created: BoxFuture<Result<Body, RpcError>> = Box::pin(async move {
+            if let Some(once) = once {
+                mrtr::use_once(&server, &once).await?;
+            }
+            let mut fut = match (
+                registry.tool(&call.tool),
+                RawValue::from_string(call.arguments.clone()),
+            ) {
+                (Some((service, listed)), Ok(args)) => {
+                    start_handler(&server, service, listed, &args, &quiet)
                 }
-                Ok(Poll::Ready(r)) => ready = Some(Ok(r)),
-                Ok(Poll::Pending) => {}
-                Err(payload) => {
-                    report_panic(&state.request_id, payload.as_ref());
-                    ready = Some(Err(Panicked));
+                _ => return Err(RpcError::internal("Internal error.")),
+            };
+            let mut ready = None;
+            if tool.input == TaskInput::BeforeTask {
+                let mut cx = Context::from_waker(Waker::noop());
+                match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
+                    Ok(Poll::Ready(Ok(out @ ToolOutput::InputRequired { .. }))) => {
+                        // Answered as a synchronous call's would be, its state sealed.
+                        let out = mrtr::seal_output(&server, &asking, Ok(out));
+                        return render_tool_result(out, asking.revision, &asking.request_id);
+                    }
+                    Ok(Poll::Ready(r)) => ready = Some(Ok(r)),
+                    Ok(Poll::Pending) => {}
+                    Err(payload) => {
+                        report_panic(&asking.request_id, payload.as_ref());
+                        ready = Some(Err(Panicked));
+                    }
                 }
             }
-        }
-        let server = self.server.clone();
-        let now = now_ms();
-        let record = TaskRecord {
-            id: server.shared.tasks.new_id(),
-            status: Status::Working,
-            created_ms: now,
-            updated_ms: now,
-            ttl_ms: TTL_MS,
-            result: None,
-            error: None,
-            pending: Map::new(),
-            answered: Map::new(),
-            request_state: None,
-            call: Some(call),
-            owner: requester(),
-        };
-        let request_id = state.request_id.clone();
-        let created: BoxFuture<Result<Body, RpcError>> = Box::pin(async move {
+            let now = now_ms();
+            let record = TaskRecord {
+                id: server.shared.tasks.new_id(),
+                status: Status::Working,
+                created_ms: now,
+                updated_ms: now,
+                ttl_ms: TTL_MS,
+                result: None,
+                error: None,
+                pending: Map::new(),
+                answered: Map::new(),
+                request_state: None,
+                call: Some(call),
+                owner,
+            };
             if let Err(e) = server.shared.tasks.store.create(&record).await {
-                tracing::error!(request = %request_id, error = %e, "a task could not be stored");
+                tracing::error!(request = %asking.request_id, error = %e, "a task could not be stored");
                 return Err(RpcError::internal(
                     "Server busy: the task could not be stored.",
                 ));
@@ -148,11 +167,6 @@ impl Connection {
             })
         });
         self.drive(state, created, self.task_answer());
-    }
-
-    fn answer(&self, state: &CallState, body: Result<Body, RpcError>) {
-        let message = self.task_answer()(Ok(body), state);
-        self.emit(message);
     }
 
     /// Renders a task request's outcome as its reply (a task's store calls may wait on the
@@ -202,7 +216,7 @@ impl Connection {
                 ),
                 _ => None,
             };
-            let ctx = self.context(id, rev, &mut p)?;
+            let ctx = self.context(id, rev, &mut p, Retry::default())?;
             Ok((task.into_owned(), responses, ctx))
         })();
         let (task, responses, ctx) = match checked {
@@ -374,6 +388,8 @@ fn detached_state(
         client_capabilities: call.client_capabilities.clone(),
         input_responses,
         request_state,
+        // Its `input_required` results park the task: their state stays in the store.
+        origin: None,
         cancelled: Default::default(),
         cancel_signal: Default::default(),
         route: None,
@@ -559,8 +575,8 @@ async fn cancel(
 }
 
 /// The principal of the request being served (feature `auth`: the token's subject, else its
-/// client), to which the tasks it creates are bound.
-fn requester() -> Option<String> {
+/// client), to which the tasks it creates and the `requestState`s it is given are bound.
+pub(super) fn requester() -> Option<String> {
     #[cfg(feature = "auth")]
     return crate::context::request_auth().and_then(|a| a.principal().map(str::to_owned));
     #[cfg(not(feature = "auth"))]

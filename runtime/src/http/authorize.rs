@@ -241,6 +241,12 @@ pub(crate) async fn authenticate(p: Protected<'_>, parts: &mut Parts) -> Result<
     let verified = p.auth.verifier.verify_shared(token).await;
     match verified {
         Ok(info) => {
+            // A verifier of the program's own may not keep the token: added here, for a
+            // token exchange (the built-in ones keep it, so their cached answer is shared).
+            let info = match info.subject_token() {
+                Some(kept) if kept.expose() == token => info,
+                _ => Arc::new(AuthInfo::clone(&info).with_token(token)),
+            };
             parts.extensions.insert(info);
             Ok(())
         }

@@ -3,14 +3,18 @@
 use std::convert::Infallible;
 use std::future::poll_fn;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use hyper::body::{Body, Bytes, Frame, SizeHint};
 use hyper::{Response, StatusCode, header};
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use super::config::HttpConfig;
+use super::limits::{Budget, ClientKey, Refusal, Ticket};
 use crate::connection::Connection;
 use crate::peer::Routed;
 use crate::protocol::{RpcError, code, error_message};
@@ -31,6 +35,8 @@ pub(crate) enum Out {
 pub(crate) struct Forwarded {
     pub incoming: hyper::body::Incoming,
     pub stop: Option<BoxFuture<()>>,
+    /// The client's request or stream slot, held while the holder's answer is relayed.
+    pub _ticket: Option<Ticket>,
 }
 
 impl Body for Out {
@@ -81,13 +87,15 @@ impl Body for Out {
     }
 }
 
-/// What a response keeps alive until it has been sent: the in-flight permit, and the
-/// connection that serves only this request (its calls are cancelled when the response is
-/// dropped, that is, when the client goes away).
+/// What a response keeps alive until it has been sent: its slot (a request's, or a
+/// long-lived stream's), and the connection that serves only this request (its calls are
+/// cancelled when the response is dropped, that is, when the client goes away).
 pub(crate) struct Guard {
-    pub _permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    pub _ticket: Option<Ticket>,
     pub own_connection: Option<Connection>,
     pub session: Option<std::sync::Arc<super::sessions::Session>>,
+    /// The session's use is a stream (`GET`), which does not count as a request of it.
+    pub stream: bool,
 }
 
 impl Drop for Guard {
@@ -96,7 +104,9 @@ impl Drop for Guard {
             conn.cancel_all();
             conn.close();
         }
-        if let Some(session) = self.session.take() {
+        if let Some(session) = self.session.take()
+            && !self.stream
+        {
             session.release();
         }
     }
@@ -117,7 +127,102 @@ pub(crate) struct Events {
     close_early: bool,
     /// Completes when the server shuts down; ends a stream that has no reply to wait for.
     stop: Option<BoxFuture<()>>,
+    /// Keep-alive comments, and the end of a long-lived stream left idle.
+    pulse: Pulse,
     guard: Guard,
+}
+
+/// The rhythm of a stream with nothing to send: an SSE comment every `every`, and, for a
+/// long-lived stream, its end after `idle` without a message.
+pub(crate) struct Pulse {
+    every: Duration,
+    idle: Option<Duration>,
+    /// Sent when the stream ends on the server's initiative (idle, shutdown): the result
+    /// that closes a `subscriptions/listen` gracefully.
+    farewell: Option<String>,
+    last_message: Instant,
+    last_write: Instant,
+    /// Armed the first time the stream has nothing to send.
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+enum Beat {
+    Wait,
+    KeepAlive,
+    Idle,
+}
+
+impl Pulse {
+    /// A request's stream: keep-alive comments, no idle end (its call decides).
+    pub(crate) fn request(config: &HttpConfig) -> Pulse {
+        Pulse::new(config.stream_keepalive, None, None)
+    }
+
+    /// A long-lived stream: keep-alive comments, and its end after the configured idle
+    /// time, with `farewell` as its last event.
+    pub(crate) fn long_lived(config: &HttpConfig, farewell: Option<String>) -> Pulse {
+        Pulse::new(config.stream_keepalive, Some(config.stream_idle), farewell)
+    }
+
+    fn new(every: Duration, idle: Option<Duration>, farewell: Option<String>) -> Pulse {
+        let now = Instant::now();
+        Pulse {
+            every,
+            idle,
+            farewell,
+            last_message: now,
+            last_write: now,
+            timer: None,
+        }
+    }
+
+    fn sent_message(&mut self) {
+        let now = Instant::now();
+        self.last_message = now;
+        self.last_write = now;
+    }
+
+    fn next_deadline(&self) -> Instant {
+        let beat = self.last_write + self.every;
+        match self.idle {
+            Some(idle) => beat.min(self.last_message + idle),
+            None => beat,
+        }
+    }
+
+    fn poll(&mut self, cx: &mut Context<'_>) -> Beat {
+        loop {
+            let deadline = self.next_deadline();
+            let timer = self
+                .timer
+                .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+            if timer.deadline() != deadline {
+                timer.as_mut().reset(deadline);
+            }
+            if timer.as_mut().poll(cx).is_pending() {
+                return Beat::Wait;
+            }
+            let now = Instant::now();
+            if self
+                .idle
+                .is_some_and(|idle| now >= self.last_message + idle)
+            {
+                return Beat::Idle;
+            }
+            if now >= self.last_write + self.every {
+                self.last_write = now;
+                return Beat::KeepAlive;
+            }
+        }
+    }
+
+    /// The last event of a stream the server ends.
+    fn farewell(&mut self) -> Option<Bytes> {
+        let text = self.farewell.take()?;
+        let mut out = String::new();
+        push_event(&mut out, None, &text);
+        Some(Bytes::from(out))
+    }
 }
 
 enum Source {
@@ -130,6 +235,7 @@ enum Source {
 impl Events {
     fn poll(&mut self, cx: &mut Context<'_>) -> Poll<Option<Bytes>> {
         if let Some(first) = self.first.take() {
+            self.pulse.sent_message();
             return Poll::Ready(Some(first));
         }
         if self.close_early && !self.done {
@@ -144,7 +250,7 @@ impl Events {
             && stop.as_mut().poll(cx).is_ready()
         {
             self.done = true;
-            return Poll::Ready(None);
+            return Poll::Ready(self.pulse.farewell());
         }
         let mut out = String::new();
         // Take every message already waiting, so a burst leaves in one write.
@@ -177,14 +283,20 @@ impl Events {
                 Poll::Pending => break,
             }
         }
-        if out.is_empty() {
-            if self.done {
-                Poll::Ready(None)
-            } else {
-                Poll::Pending
+        if !out.is_empty() {
+            self.pulse.sent_message();
+            return Poll::Ready(Some(Bytes::from(out)));
+        }
+        if self.done {
+            return Poll::Ready(None);
+        }
+        match self.pulse.poll(cx) {
+            Beat::Wait => Poll::Pending,
+            Beat::KeepAlive => Poll::Ready(Some(Bytes::from_static(b": keep-alive\n\n"))),
+            Beat::Idle => {
+                self.done = true;
+                Poll::Ready(self.pulse.farewell())
             }
-        } else {
-            Poll::Ready(Some(Bytes::from(out)))
         }
     }
 
@@ -263,6 +375,7 @@ pub(crate) fn session_stream(
     lease: super::sessions::OutboxLease,
     replay: Vec<(String, String)>,
     stop: BoxFuture<()>,
+    pulse: Pulse,
     guard: Guard,
 ) -> Response<Out> {
     sse_response(Events {
@@ -273,6 +386,7 @@ pub(crate) fn session_stream(
         finished: false,
         close_early: false,
         stop: Some(stop),
+        pulse,
         guard,
     })
 }
@@ -283,6 +397,7 @@ pub(crate) fn resumed_request(
     stream: u64,
     replay: Vec<(String, String)>,
     rest: Option<mpsc::UnboundedReceiver<Routed>>,
+    pulse: Pulse,
     guard: Guard,
 ) -> Response<Out> {
     let finished = rest.is_none();
@@ -294,6 +409,7 @@ pub(crate) fn resumed_request(
         finished,
         close_early: false,
         stop: None,
+        pulse,
         guard,
     })
 }
@@ -368,7 +484,7 @@ pub(crate) async fn drained<B: RequestBody>(
 ) -> Response<Out> {
     let mut read = 0usize;
     let complete = loop {
-        match next_frame(body).await {
+        match next_frame(body, Instant::now() + DRAIN_TIMEOUT, None).await {
             None => break true,
             Some(Ok(frame)) => {
                 read += frame.data_ref().map_or(0, |d| d.len());
@@ -395,15 +511,69 @@ pub(crate) trait RequestBody: Body<Data = Bytes> + Send + Unpin {}
 
 impl<B: Body<Data = Bytes> + Send + Unpin> RequestBody for B {}
 
-/// How long a request body may take to arrive (each piece, and all of it while drained).
-pub(crate) const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long each piece of a body being drained after a refusal may take.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The next piece of a body; a body that stalls for [`BODY_TIMEOUT`] counts as broken.
-async fn next_frame<B: RequestBody>(body: &mut B) -> Option<Result<Frame<Bytes>, ()>> {
-    let next = poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx));
-    match tokio::time::timeout(BODY_TIMEOUT, next).await {
-        Ok(frame) => frame.map(|f| f.map_err(drop)),
-        Err(_) => Some(Err(())),
+/// Why the next piece of a body did not come.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FrameError {
+    Broken,
+    TimedOut,
+    /// It would have to wait, and the client has no body slot left.
+    Refused(Refusal),
+}
+
+/// One of a client's slots for a body it has to wait for (see [`read`]).
+pub(crate) struct BodySlot<'a> {
+    pub budget: &'a Arc<Budget>,
+    pub client: &'a ClientKey,
+    held: Option<Ticket>,
+}
+
+impl<'a> BodySlot<'a> {
+    pub(crate) fn new(budget: &'a Arc<Budget>, client: &'a ClientKey) -> Self {
+        BodySlot {
+            budget,
+            client,
+            held: None,
+        }
+    }
+
+    fn hold(&mut self) -> Result<(), Refusal> {
+        if self.held.is_none() {
+            self.held = Some(self.budget.try_take(self.client)?);
+        }
+        Ok(())
+    }
+}
+
+/// The next piece of a body, unless `deadline` passes first. A piece that is there already
+/// is taken at once; waiting for one first takes `slot` (when given), or fails with its
+/// refusal.
+async fn next_frame<B: RequestBody>(
+    body: &mut B,
+    deadline: Instant,
+    slot: Option<&mut BodySlot<'_>>,
+) -> Option<Result<Frame<Bytes>, FrameError>> {
+    // B::Error need not be Send: it never lives across an await.
+    let broken = |f: Result<Frame<Bytes>, B::Error>| f.map_err(|_| FrameError::Broken);
+    let ready = poll_fn(|cx| match Pin::new(&mut *body).poll_frame(cx) {
+        Poll::Ready(frame) => Poll::Ready(Some(frame.map(broken))),
+        Poll::Pending => Poll::Ready(None),
+    })
+    .await;
+    if let Some(frame) = ready {
+        return frame;
+    }
+    if let Some(slot) = slot
+        && let Err(refusal) = slot.hold()
+    {
+        return Some(Err(FrameError::Refused(refusal)));
+    }
+    let next = poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx).map(|f| f.map(broken)));
+    match tokio::time::timeout_at(deadline, next).await {
+        Ok(frame) => frame,
+        Err(_) => Some(Err(FrameError::TimedOut)),
     }
 }
 
@@ -414,18 +584,26 @@ pub(crate) enum BodyError {
     TooLarge(crate::protocol::IdScanner, bool),
     /// The connection failed while the body was read.
     Broken,
+    /// The body did not arrive whole within its deadline.
+    TimedOut,
+    /// The body has to be waited for, and the client holds its share of such bodies.
+    Refused(Refusal),
 }
 
 /// An over-limit body is scanned for its id up to 4 times the limit, and at least this far.
 const SCAN_AT_LEAST: usize = 16 * 1024 * 1024;
 
-/// Reads a request body of at most `limit` bytes. A longer one is not kept: it only goes
-/// through an id scanner, up to 4 times `limit` (at least 16 MiB) in all; the connection
-/// closes after the answer if the body was longer still.
+/// Reads a request body of at most `limit` bytes, whole by `deadline`. A longer one is not
+/// kept: it only goes through an id scanner, up to 4 times `limit` (at least 16 MiB) in all;
+/// the connection closes after the answer if the body was longer still. A body that is all
+/// there (the common case: it came with the head) is read without a slot; one that has to
+/// be waited for holds `slot` until it is read, or is refused.
 pub(crate) async fn read<B: RequestBody>(
     body: &mut B,
     declared: Option<u64>,
     limit: usize,
+    deadline: Instant,
+    slot: &mut BodySlot<'_>,
 ) -> Result<Vec<u8>, BodyError> {
     let mut buf = Vec::new();
     let mut scanner: Option<crate::protocol::IdScanner> = None;
@@ -438,9 +616,11 @@ pub(crate) async fn read<B: RequestBody>(
     let scan_limit = limit.saturating_mul(4).max(SCAN_AT_LEAST);
     let mut read = 0usize;
     let complete = loop {
-        match next_frame(body).await {
+        match next_frame(body, deadline, Some(&mut *slot)).await {
             None => break true,
-            Some(Err(_)) => return Err(BodyError::Broken),
+            Some(Err(FrameError::Broken)) => return Err(BodyError::Broken),
+            Some(Err(FrameError::TimedOut)) => return Err(BodyError::TimedOut),
+            Some(Err(FrameError::Refused(r))) => return Err(BodyError::Refused(r)),
             Some(Ok(frame)) => {
                 let Ok(data) = frame.into_data() else {
                     continue;
@@ -527,6 +707,8 @@ pub(crate) struct Answer {
     pub stream_results: bool,
     /// Ends the stream at shutdown (a stream with no reply to wait for).
     pub stop: Option<BoxFuture<()>>,
+    /// Keep-alive comments, and (a long-lived stream) its idle end.
+    pub pulse: Pulse,
     /// Priming and early closing of a session's event stream.
     pub resumable: Resumable,
 }
@@ -567,6 +749,7 @@ pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
             finished: false,
             close_early: true,
             stop: None,
+            pulse: a.pulse,
             guard: a.guard,
         });
     }
@@ -575,7 +758,13 @@ pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
             None => a.rx.recv().await,
             Some(stop) => tokio::select! {
                 m = a.rx.recv() => m,
-                _ = stop => None,
+                _ = stop => {
+                    // Shut down before anything was sent: the farewell alone, if any.
+                    return match a.pulse.farewell.take() {
+                        Some(text) => json(StatusCode::OK, text),
+                        None => empty(StatusCode::ACCEPTED),
+                    };
+                }
             },
         };
         return match first {
@@ -589,6 +778,7 @@ pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
                     finished: true,
                     close_early: false,
                     stop: None,
+                    pulse: a.pulse,
                     guard: a.guard,
                 })
             }
@@ -612,6 +802,7 @@ pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
                     finished: reply,
                     close_early: false,
                     stop: a.stop,
+                    pulse: a.pulse,
                     guard: a.guard,
                 };
                 events.push(&mut first, &m.text, reply);

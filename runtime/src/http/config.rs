@@ -1,7 +1,7 @@
 //! Options of the HTTP transport.
 
 use std::fmt;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -32,11 +32,24 @@ pub struct HttpConfig {
     pub(crate) any_origin: bool,
     pub(crate) max_body_bytes: usize,
     pub(crate) max_in_flight: usize,
+    pub(crate) max_in_flight_per_client: usize,
     pub(crate) max_in_flight_per_session: usize,
+    pub(crate) max_body_reads: usize,
+    pub(crate) max_body_reads_per_client: usize,
+    pub(crate) body_timeout: Duration,
+    pub(crate) max_streams: usize,
+    pub(crate) max_streams_per_client: usize,
+    pub(crate) stream_keepalive: Duration,
+    pub(crate) stream_idle: Duration,
     pub(crate) stream_results: bool,
     pub(crate) max_sessions: usize,
+    pub(crate) max_sessions_per_client: usize,
+    pub(crate) max_half_open_sessions: usize,
     pub(crate) session_idle: Duration,
+    pub(crate) session_grace: Duration,
     pub(crate) handshake_timeout: Duration,
+    /// Proxies whose `X-Forwarded-For` names the client: networks as address and prefix.
+    pub(crate) trusted_proxies: Vec<(IpAddr, u8)>,
     pub(crate) retry_after_secs: u32,
     pub(crate) bearer: Option<BearerCheck>,
     pub(crate) resource_metadata: Option<String>,
@@ -156,11 +169,23 @@ impl Default for HttpConfig {
             any_origin: false,
             max_body_bytes: 4 * 1024 * 1024,
             max_in_flight: 256,
+            max_in_flight_per_client: 64,
             max_in_flight_per_session: 64,
+            max_body_reads: 256,
+            max_body_reads_per_client: 16,
+            body_timeout: Duration::from_secs(30),
+            max_streams: 1024,
+            max_streams_per_client: 16,
+            stream_keepalive: Duration::from_secs(15),
+            stream_idle: Duration::from_secs(30 * 60),
             stream_results: false,
             max_sessions: 1024,
+            max_sessions_per_client: 64,
+            max_half_open_sessions: 256,
             session_idle: Duration::from_secs(30 * 60),
+            session_grace: Duration::from_secs(60),
             handshake_timeout: Duration::from_secs(10),
+            trusted_proxies: Vec::new(),
             retry_after_secs: 1,
             bearer: None,
             resource_metadata: None,
@@ -178,8 +203,9 @@ impl Default for HttpConfig {
 
 impl HttpConfig {
     /// The defaults: `127.0.0.1:8080`, endpoint `/mcp`, sessions on, loopback `Host` and
-    /// `Origin` only, 4 MiB bodies, 256 requests in flight, 1024 sessions idle for at most
-    /// 30 minutes, no bearer check.
+    /// `Origin` only, 4 MiB bodies, 256 requests in flight (64 per client), 1024 long-lived
+    /// streams (16 per client), 1024 sessions (64 per client) idle for at most 30 minutes,
+    /// no bearer check. `docs/deploy.md` lists every limit.
     pub fn new() -> Self {
         Self::default()
     }
@@ -257,11 +283,24 @@ impl HttpConfig {
         self
     }
 
-    /// How many POST requests may be served at once (default 256, at least 1); above that,
-    /// 503 with `Retry-After`. A request counts until its response has been sent in full
-    /// (an event stream until it ends).
+    /// How many requests may be served at once (default 256, at least 1); above that, 503
+    /// with `Retry-After` and the request's id. A request counts from when its body has been
+    /// read until its response has been sent in full (an event stream until its reply).
+    /// Long-lived streams do not count here: they have their own budget
+    /// ([`max_streams`](Self::max_streams)), so that no number of them can keep an ordinary
+    /// request from being served.
     pub fn max_in_flight(mut self, n: usize) -> Self {
         self.max_in_flight = n.clamp(1, tokio::sync::Semaphore::MAX_PERMITS);
+        self
+    }
+
+    /// How many requests of one client may be served at once (default 64, at least 1);
+    /// above that, 429 with `Retry-After` and the request's id, while other clients are
+    /// served. A client is the principal of its access token when the endpoint checks
+    /// tokens ([`HttpConfig::auth`]), else its address (see [`trust_proxy`](Self::trust_proxy)
+    /// behind a reverse proxy, whose address would otherwise be every client's).
+    pub fn max_in_flight_per_client(mut self, n: usize) -> Self {
+        self.max_in_flight_per_client = n.max(1);
         self
     }
 
@@ -272,6 +311,66 @@ impl HttpConfig {
     /// [`ServerBuilder::max_pending_calls`](crate::ServerBuilder::max_pending_calls).)
     pub fn max_in_flight_per_session(mut self, n: usize) -> Self {
         self.max_in_flight_per_session = n.max(1);
+        self
+    }
+
+    /// How many request bodies may be being received at once, in all and per client
+    /// (defaults 256 and 16, at least 1). A body is read whole, within
+    /// [`body_timeout`](Self::body_timeout), before its request takes one of
+    /// [`max_in_flight`](Self::max_in_flight); a client sending more bodies at once (slowly,
+    /// say) is answered 429, past the total 503, both with `Retry-After`, and the connection
+    /// closes without reading the body.
+    pub fn max_body_reads(mut self, total: usize, per_client: usize) -> Self {
+        self.max_body_reads = total.max(1);
+        self.max_body_reads_per_client = per_client.max(1);
+        self
+    }
+
+    /// How long a request body may take to arrive, in all (default 30 seconds); a body still
+    /// incomplete then is answered 408 and its connection closed.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// How many long-lived streams may be open at once, in all and per client (defaults
+    /// 1024 and 16, at least 1): a session's `GET` stream (also when it resumes a call's
+    /// stream with `Last-Event-ID`) and a 2026-07-28 `subscriptions/listen`. One more from a
+    /// client that holds its share is answered 429, past the total 503, both with
+    /// `Retry-After`. Streams draw on this budget only: requests are served whatever streams
+    /// are open.
+    pub fn max_streams(mut self, total: usize, per_client: usize) -> Self {
+        self.max_streams = total.max(1);
+        self.max_streams_per_client = per_client.max(1);
+        self
+    }
+
+    /// How often an event stream with nothing to send carries an SSE comment (`: keep-alive`)
+    /// instead (default 15 seconds), so that proxies and clients do not close it as idle and
+    /// a client that went away is noticed.
+    pub fn stream_keepalive(mut self, every: Duration) -> Self {
+        self.stream_keepalive = every.max(Duration::from_millis(1));
+        self
+    }
+
+    /// How long a long-lived stream (a session's `GET` stream, `subscriptions/listen`) stays
+    /// open with no message to carry (default 30 minutes; keep-alive comments do not count).
+    /// Then it ends: a `subscriptions/listen` with its completion result, as at shutdown;
+    /// the client opens a new one when it wants.
+    pub fn stream_idle_timeout(mut self, idle: Duration) -> Self {
+        self.stream_idle = idle;
+        self
+    }
+
+    /// Trusts the reverse proxies in the network `addr`/`prefix_len` (`127.0.0.1`, 32 for
+    /// one address; `10.0.0.0`, 8 for a network) to say in `X-Forwarded-For` which address
+    /// a request comes from. A request from such a proxy counts against the address that
+    /// header names (read from the right, past every trusted proxy), not the proxy's own;
+    /// from anywhere else the header is ignored. Without it, every client behind a proxy
+    /// shares the proxy's per-client limits. Instances on Redis that forward sessions'
+    /// requests to each other add the header too: trust their network as well.
+    pub fn trust_proxy(mut self, addr: IpAddr, prefix_len: u8) -> Self {
+        self.trusted_proxies.push((addr, prefix_len));
         self
     }
 
@@ -288,16 +387,45 @@ impl HttpConfig {
     /// How many sessions may be open at once (default 1024). When the table is full, a new
     /// session first ends those that never finished the handshake within
     /// [`handshake_timeout`](Self::handshake_timeout) and those idle for
-    /// [`session_idle_timeout`](Self::session_idle_timeout), then the one idle longest; only
-    /// when every session is serving a request does `initialize` answer 503.
+    /// [`session_idle_timeout`](Self::session_idle_timeout), then the oldest that has not
+    /// finished its handshake, then the one idle longest, unless it was used within
+    /// [`session_grace`](Self::session_grace) or is serving a request: then `initialize`
+    /// answers 503 with `Retry-After`.
     pub fn max_sessions(mut self, n: usize) -> Self {
         self.max_sessions = n;
+        self
+    }
+
+    /// How many sessions one client may hold (default 64, at least 1; with
+    /// [`HttpConfig::auth`], [`AuthConfig::max_sessions_per_subject`] for a token's
+    /// principal): its next `initialize` ends one of its own sessions (a stale one, else its
+    /// settled one idle longest, else its oldest still in its handshake); 429 with
+    /// `Retry-After` when each is serving a request.
+    pub fn max_sessions_per_client(mut self, n: usize) -> Self {
+        self.max_sessions_per_client = n.max(1);
+        self
+    }
+
+    /// How many sessions may be waiting for `notifications/initialized` at once (default
+    /// 256, at least 1): past that, a new session ends the oldest of them, whoever opened
+    /// it. A flood of `initialize`s that never finish the handshake takes at most this much
+    /// of the table, and never a settled session.
+    pub fn max_half_open_sessions(mut self, n: usize) -> Self {
+        self.max_half_open_sessions = n.max(1);
         self
     }
 
     /// A session unused for this long (default 30 minutes) may be ended to make room.
     pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
         self.session_idle = idle;
+        self
+    }
+
+    /// A settled session used within this long (default 60 seconds) is never ended to make
+    /// room for another: a full table of recently used sessions refuses newcomers (503)
+    /// instead.
+    pub fn session_grace(mut self, grace: Duration) -> Self {
+        self.session_grace = grace;
         self
     }
 
@@ -321,7 +449,7 @@ impl HttpConfig {
         self
     }
 
-    /// The `Retry-After` seconds of a 503 (default 1).
+    /// The `Retry-After` seconds of a 503 or 429 (default 1).
     pub fn retry_after_secs(mut self, secs: u32) -> Self {
         self.retry_after_secs = secs;
         self
@@ -404,11 +532,23 @@ impl fmt::Debug for HttpConfig {
             .field("any_origin", &self.any_origin)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_in_flight", &self.max_in_flight)
+            .field("max_in_flight_per_client", &self.max_in_flight_per_client)
             .field("max_in_flight_per_session", &self.max_in_flight_per_session)
+            .field("max_body_reads", &self.max_body_reads)
+            .field("max_body_reads_per_client", &self.max_body_reads_per_client)
+            .field("body_timeout", &self.body_timeout)
+            .field("max_streams", &self.max_streams)
+            .field("max_streams_per_client", &self.max_streams_per_client)
+            .field("stream_keepalive", &self.stream_keepalive)
+            .field("stream_idle", &self.stream_idle)
             .field("stream_results", &self.stream_results)
             .field("max_sessions", &self.max_sessions)
+            .field("max_sessions_per_client", &self.max_sessions_per_client)
+            .field("max_half_open_sessions", &self.max_half_open_sessions)
             .field("session_idle", &self.session_idle)
+            .field("session_grace", &self.session_grace)
             .field("handshake_timeout", &self.handshake_timeout)
+            .field("trusted_proxies", &self.trusted_proxies)
             .field("advertise", &self.advertise)
             .field("retry_after_secs", &self.retry_after_secs)
             .field("bearer", &self.bearer.as_ref().map(|_| "<check>"))

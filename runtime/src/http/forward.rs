@@ -11,6 +11,7 @@
 //! hold; the holder unreachable (it died, or shut down) → the session is gone: 404, and
 //! the client initializes again.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,8 +19,10 @@ use hyper::http::request::Parts;
 use hyper::{Request, Response, StatusCode, header};
 use hyper_util::rt::TokioIo;
 
-use super::body::{self, BodyError, Out, RequestBody};
+use super::body::{self, Out};
 use super::headers;
+use super::limits::ClientKey;
+use super::post::refused;
 use super::state::State;
 
 /// Marks a forwarded request: its receiver answers it itself, never forwards it again.
@@ -36,72 +39,82 @@ const HOP: [&str; 6] = [
     "proxy-connection",
 ];
 
-/// A session's request that another instance holds: the response forwarding it there got.
-/// `None`: this instance answers (no directory, not a session request, a session it holds,
-/// one no instance holds, or a request forwarded to it already).
-pub(crate) async fn elsewhere<B: RequestBody>(
+/// A session's request that another instance holds: the response forwarding it there got
+/// (`body`: the POST's, read already). `Err` gives the body back: this instance answers
+/// (no directory, not a session request, a session it holds, one no instance holds, or a
+/// request forwarded to it already). The relayed answer holds one of the client's slots
+/// here, as if this instance served it: a request's for a `POST`, a stream's for a `GET`.
+pub(crate) async fn elsewhere(
     state: &Arc<State>,
     parts: &Parts,
-    incoming: &mut B,
-) -> Option<Response<Out>> {
-    let directory = state.directory.as_ref()?;
+    body: Vec<u8>,
+    client: &ClientKey,
+    peer: Option<SocketAddr>,
+) -> Result<Response<Out>, Vec<u8>> {
+    let Some(directory) = state.directory.as_ref() else {
+        return Err(body);
+    };
     if state.config.stateless {
-        return None;
+        return Err(body);
     }
-    let id = headers::value(parts, "mcp-session-id")??;
+    let Some(Some(id)) = headers::value(parts, "mcp-session-id") else {
+        return Err(body);
+    };
     if state.sessions.get(id).is_some() {
         directory.claim(id).await;
-        return None;
+        return Err(body);
     }
     if parts.headers.contains_key(FORWARDED) {
-        return None;
+        return Err(body);
     }
     let owner = match directory.owner(id).await {
         Ok(Some(owner)) if owner != directory.addr() => owner,
-        Ok(_) => return None,
+        Ok(_) => return Err(body),
         Err(e) => {
             tracing::warn!(session = id, error = %e, "looking up a session in Redis failed");
             let r = body::error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "Service unavailable: the session store cannot be reached; retry later.",
             );
-            return Some(retry_later(state, r));
+            return Ok(retry_later(state, r));
         }
     };
-    let limit = state.config.max_body_bytes;
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok()?.parse().ok());
-    let bytes = match body::read(incoming, declared, limit).await {
-        Ok(b) => b,
-        Err(BodyError::TooLarge(..)) => {
-            let r = body::error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "Payload too large: the request body is over the limit.",
-            );
-            return Some(body::drained(r, incoming, limit).await);
-        }
-        Err(BodyError::Broken) => {
-            return Some(body::error(
-                StatusCode::BAD_REQUEST,
-                "Bad request: the request body could not be read.",
-            ));
-        }
+    let ticket = match parts.method {
+        hyper::Method::POST => Some(
+            state
+                .requests
+                .try_take(client)
+                .map_err(|r| (r, "requests in flight")),
+        ),
+        hyper::Method::GET => Some(
+            state
+                .streams
+                .try_take(client)
+                .map_err(|r| (r, "open streams")),
+        ),
+        _ => None,
     };
-    match forward(&owner, parts, bytes).await {
+    let ticket = match ticket.transpose() {
+        Ok(t) => t,
+        Err((refusal, what)) => return Ok(refused(&state.config, refusal, "null", what)),
+    };
+    match forward(&owner, parts, body, peer).await {
         Ok((head, incoming)) => {
             // A GET stream lasts: it ends when this instance shuts down, as its own do.
             let stop =
                 (parts.method == hyper::Method::GET).then(|| super::post::stop_future(state));
-            let body = Out::Forwarded(Box::new(body::Forwarded { incoming, stop }));
-            Some(Response::from_parts(head, body))
+            let body = Out::Forwarded(Box::new(body::Forwarded {
+                incoming,
+                stop,
+                _ticket: ticket,
+            }));
+            Ok(Response::from_parts(head, body))
         }
-        Err(e) => {
+        Err((e, body)) => {
             // Its holder is gone, and the session with it.
             tracing::info!(session = id, holder = %owner, error = %e, "the instance holding a session cannot be reached; the session is gone");
             directory.release(id).await;
-            None
+            Err(body)
         }
     }
 }
@@ -114,20 +127,28 @@ fn retry_later(state: &State, mut r: Response<Out>) -> Response<Out> {
     r
 }
 
-/// Sends the request to `owner` on a connection of its own and relays the response.
+/// Sends the request to `owner` on a connection of its own and relays the response; the
+/// body back with the error when the holder cannot be reached.
 async fn forward(
     owner: &str,
     parts: &Parts,
     bytes: Vec<u8>,
-) -> std::io::Result<(hyper::http::response::Parts, hyper::body::Incoming)> {
+    peer: Option<SocketAddr>,
+) -> Result<(hyper::http::response::Parts, hyper::body::Incoming), (std::io::Error, Vec<u8>)> {
     let connect = tokio::net::TcpStream::connect(owner);
-    let tcp = tokio::time::timeout(CONNECT_TIMEOUT, connect)
-        .await
-        .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "connect timed out"))??;
+    let tcp = match tokio::time::timeout(CONNECT_TIMEOUT, connect).await {
+        Ok(Ok(tcp)) => tcp,
+        Ok(Err(e)) => return Err((e, bytes)),
+        Err(_) => {
+            let e = std::io::Error::new(std::io::ErrorKind::TimedOut, "connect timed out");
+            return Err((e, bytes));
+        }
+    };
     let _ = tcp.set_nodelay(true);
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tcp))
-        .await
-        .map_err(std::io::Error::other)?;
+    let (mut sender, conn) = match hyper::client::conn::http1::handshake(TokioIo::new(tcp)).await {
+        Ok(pair) => pair,
+        Err(e) => return Err((std::io::Error::other(e), bytes)),
+    };
     tokio::spawn(async move {
         if let Err(e) = conn.await {
             tracing::debug!(error = %e, "a forwarded session request's connection failed");
@@ -137,25 +158,50 @@ async fn forward(
         .method(parts.method.clone())
         .uri(parts.uri.path_and_query().map_or("/", |p| p.as_str()));
     for (name, value) in &parts.headers {
-        if !HOP.contains(&name.as_str()) && name != header::CONTENT_LENGTH {
+        if !HOP.contains(&name.as_str())
+            && name != header::CONTENT_LENGTH
+            && name.as_str() != "x-forwarded-for"
+        {
             request = request.header(name, value);
         }
     }
-    let request = request
-        .header(FORWARDED, "1")
-        .body(if bytes.is_empty() {
-            Out::Empty
-        } else {
-            Out::Full(Some(bytes.into()))
-        })
-        .map_err(std::io::Error::other)?;
-    let response = sender
-        .send_request(request)
-        .await
-        .map_err(std::io::Error::other)?;
+    // As a proxy: the address this request came from joins X-Forwarded-For, so that the
+    // holder (trusting this instance) counts it against its client, not this instance.
+    if let Some(forwarded) = peer.map(|peer| forwarded_for(parts, peer)) {
+        request = request.header("x-forwarded-for", forwarded);
+    }
+    // Shared, not copied, until the request is sent: a refused connection hands it back
+    // for this instance to answer.
+    let bytes = hyper::body::Bytes::from(bytes);
+    let body = if bytes.is_empty() {
+        Out::Empty
+    } else {
+        Out::Full(Some(bytes.clone()))
+    };
+    let request = match request.header(FORWARDED, "1").body(body) {
+        Ok(r) => r,
+        Err(e) => return Err((std::io::Error::other(e), bytes.to_vec())),
+    };
+    let response = match sender.send_request(request).await {
+        Ok(r) => r,
+        Err(e) => return Err((std::io::Error::other(e), bytes.to_vec())),
+    };
     let (mut head, incoming) = response.into_parts();
     for name in HOP {
         head.headers.remove(name);
     }
     Ok((head, incoming))
+}
+
+/// `X-Forwarded-For` with the address this instance got the request from added at the end.
+fn forwarded_for(parts: &Parts, peer: SocketAddr) -> String {
+    let mut list: Vec<&str> = parts
+        .headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let peer = peer.ip().to_string();
+    list.push(&peer);
+    list.join(", ")
 }

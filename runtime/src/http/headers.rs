@@ -15,50 +15,112 @@ pub(crate) fn value<'a>(parts: &'a Parts, name: &str) -> Option<Option<&'a str>>
     Some(v.to_str().ok().map(|s| s.trim_matches([' ', '\t'])))
 }
 
-/// The 403 to answer unless `Host` and `Origin` are allowed.
+/// The response that refuses a request for its `Host` or `Origin`: 400 for no `Host` (an
+/// HTTP/1.1 request), more than one, or a malformed one (RFC 9112 §3.2); 403 for a host that
+/// is not allowed, more than one `Origin`, or an origin that is not allowed. A request
+/// target in absolute form (`POST http://host/mcp`) must name an allowed host too.
 pub(crate) fn check_host_and_origin(config: &HttpConfig, parts: &Parts) -> Option<Response<Out>> {
+    let bad = |what: &str| body::error(StatusCode::BAD_REQUEST, &format!("Bad request: {what}."));
     let forbidden = |what: &str| {
         body::error(
             StatusCode::FORBIDDEN,
             &format!("Forbidden: {what} is not allowed."),
         )
     };
+    let mut hosts = parts.headers.get_all(header::HOST).iter();
+    let host = hosts.next();
+    if hosts.next().is_some() {
+        return Some(bad("more than one Host header"));
+    }
+    let authority = parts.uri.authority().map(|a| a.as_str());
+    if host.is_none() && authority.is_none() && parts.version == hyper::Version::HTTP_11 {
+        return Some(bad("the Host header is required"));
+    }
+    let host = match host.map(|v| v.to_str().map(|s| s.trim_matches([' ', '\t']))) {
+        None => None,
+        Some(Ok(v)) => match parse_host(v) {
+            Some(h) => Some(h),
+            None => return Some(bad("the Host header is not a valid host")),
+        },
+        Some(Err(_)) => return Some(bad("the Host header is not a valid host")),
+    };
     if !config.any_host {
-        match value(parts, header::HOST.as_str()) {
-            Some(Some(host)) if host_allowed(config, host) => {}
-            _ => return Some(forbidden("the Host header")),
+        let target = authority.map(parse_host);
+        let allowed = |h: Option<Host<'_>>| h.is_some_and(|h| host_allowed(config, h));
+        if host.is_none() && target.is_none() {
+            return Some(forbidden("a request without a Host header"));
+        }
+        if host.is_some() && !allowed(host) || target.is_some_and(|t| !allowed(t)) {
+            return Some(forbidden("the Host header"));
         }
     }
+    let mut origins = parts.headers.get_all(header::ORIGIN).iter();
+    let origin = origins.next();
+    if origins.next().is_some() {
+        return Some(forbidden("more than one Origin header"));
+    }
     if !config.any_origin {
-        match value(parts, header::ORIGIN.as_str()) {
+        match origin.map(|v| v.to_str().map(|s| s.trim_matches([' ', '\t']))) {
             None => {}
-            Some(Some(origin)) if origin_allowed(config, origin) => {}
+            Some(Ok(origin)) if origin_allowed(config, origin) => {}
             Some(_) => return Some(forbidden("the Origin header")),
         }
     }
     None
 }
 
-/// `host` without its port: `[::1]:80` → `[::1]`, `localhost:80` → `localhost`.
-fn without_port(host: &str) -> &str {
-    if host.starts_with('[') {
-        return match host.find(']') {
-            Some(end) => &host[..=end],
-            None => host,
-        };
-    }
-    match host.rsplit_once(':') {
-        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
-        _ => host,
-    }
+/// A `Host` value, `uri-host [":" port]`: the name (an IPv6 literal keeps its brackets)
+/// and the port as written (digits, possibly none).
+#[derive(Clone, Copy)]
+struct Host<'a> {
+    name: &'a str,
+    port: Option<&'a str>,
 }
 
-/// A `Host` value (`name` or `name:port`) is allowed when the list has it exactly or has its
-/// name alone.
-fn host_allowed(config: &HttpConfig, host: &str) -> bool {
-    let host = host.to_ascii_lowercase();
-    let name = without_port(&host);
-    !name.is_empty() && config.hosts.iter().any(|h| *h == host || *h == name)
+/// `value` as a `Host` (RFC 9110 §7.2, RFC 3986 §3.2.2): an IPv6 literal in brackets and
+/// nothing after them but a port, or a name of registered-name characters (an IPv4 address
+/// is one); a port of digits. `None` when malformed.
+fn parse_host(value: &str) -> Option<Host<'_>> {
+    let (name, rest) = if value.starts_with('[') {
+        let end = value.find(']')?;
+        value[1..end].parse::<std::net::Ipv6Addr>().ok()?;
+        (&value[..=end], &value[end + 1..])
+    } else {
+        let end = value.find(':').unwrap_or(value.len());
+        let name = &value[..end];
+        let reg_name = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=%".contains(&b);
+        if name.is_empty() || !name.bytes().all(reg_name) {
+            return None;
+        }
+        (name, &value[end..])
+    };
+    let port = match rest {
+        "" => None,
+        _ => {
+            let port = rest.strip_prefix(':')?;
+            port.bytes().all(|b| b.is_ascii_digit()).then_some(port)?;
+            Some(port)
+        }
+    };
+    Some(Host { name, port })
+}
+
+/// A host is allowed when the list has its name alone (any port) or `name:port` exactly;
+/// never with an empty port (`localhost:`).
+fn host_allowed(config: &HttpConfig, host: Host<'_>) -> bool {
+    let name = host.name;
+    // The list is lower case; compared without a copy (this runs on every request).
+    let named = |h: &str| h.eq_ignore_ascii_case(name);
+    match host.port {
+        None => config.hosts.iter().any(|h| named(h)),
+        Some("") => false,
+        Some(port) => config.hosts.iter().any(|h| {
+            named(h)
+                || h.strip_suffix(port)
+                    .and_then(|h| h.strip_suffix(':'))
+                    .is_some_and(named)
+        }),
+    }
 }
 
 /// An `Origin` is allowed when listed exactly, or when it is `http(s)://` plus an allowed
@@ -71,9 +133,9 @@ fn origin_allowed(config: &HttpConfig, origin: &str) -> bool {
     let rest = origin
         .strip_prefix("http://")
         .or_else(|| origin.strip_prefix("https://"));
-    match rest {
-        Some(host) if !host.contains(['/', '?', '#', '@']) => host_allowed(config, host),
-        _ => false,
+    match rest.and_then(parse_host) {
+        Some(host) => host_allowed(config, host),
+        None => false,
     }
 }
 
@@ -207,6 +269,10 @@ mod tests {
         b.body(()).unwrap().into_parts().0
     }
 
+    fn status(c: &HttpConfig, p: &Parts) -> u16 {
+        check_host_and_origin(c, p).map_or(200, |r| r.status().as_u16())
+    }
+
     #[test]
     fn loopback_hosts_and_origins_pass_others_do_not() {
         let c = HttpConfig::new()
@@ -217,35 +283,50 @@ mod tests {
             "LOCALHOST:8080",
             "127.0.0.1:1",
             "[::1]:9",
+            "[::1]",
             "mcp.example.com:443",
         ] {
-            assert!(
-                check_host_and_origin(&c, &parts(&[("host", host)])).is_none(),
-                "{host}"
-            );
+            assert_eq!(status(&c, &parts(&[("host", host)])), 200, "{host}");
         }
+        // Well formed, not allowed.
         for host in [
             "evil.com",
             "localhost.evil.com",
             "127.0.0.2",
             "[::2]",
+            "localhost:",
+            "[::1]:",
+        ] {
+            assert_eq!(status(&c, &parts(&[("host", host)])), 403, "{host}");
+        }
+        // Malformed (RFC 9112 §3.2: 400).
+        for host in [
             "",
             "localhost:x",
+            "[::1]evil.com",
+            "[::1]:80evil",
+            "[::1",
+            "[localhost]",
+            "::1",
+            "localhost:80:80",
+            "local host",
+            "localhost/mcp",
+            "user@localhost",
         ] {
-            assert!(
-                check_host_and_origin(&c, &parts(&[("host", host)])).is_some(),
-                "{host}"
-            );
+            assert_eq!(status(&c, &parts(&[("host", host)])), 400, "{host}");
         }
-        assert!(check_host_and_origin(&c, &parts(&[])).is_some());
+        assert_eq!(status(&c, &parts(&[])), 400, "no Host");
+        let two = parts(&[("host", "localhost"), ("host", "localhost")]);
+        assert_eq!(status(&c, &two), 400, "two Host headers");
         for origin in [
             "http://localhost:3000",
             "https://127.0.0.1",
+            "http://[::1]:8080",
             "https://app.example.org",
             "http://mcp.example.com",
         ] {
             let p = parts(&[("host", "localhost"), ("origin", origin)]);
-            assert!(check_host_and_origin(&c, &p).is_none(), "{origin}");
+            assert_eq!(status(&c, &p), 200, "{origin}");
         }
         for origin in [
             "null",
@@ -253,10 +334,50 @@ mod tests {
             "http://localhost@evil.com",
             "ftp://localhost",
             "https://app.example.org.evil",
+            "http://[::1]evil.com",
+            "http://localhost:",
+            "http://localhost/",
+            "http://localhost:x",
         ] {
             let p = parts(&[("host", "localhost"), ("origin", origin)]);
-            assert!(check_host_and_origin(&c, &p).is_some(), "{origin}");
+            assert_eq!(status(&c, &p), 403, "{origin}");
         }
+        let two = parts(&[
+            ("host", "localhost"),
+            ("origin", "http://localhost"),
+            ("origin", "http://localhost"),
+        ]);
+        assert_eq!(status(&c, &two), 403, "two Origin headers");
+    }
+
+    #[test]
+    fn any_host_still_wants_exactly_one() {
+        let c = HttpConfig::new().allow_any_host().allow_any_origin();
+        assert_eq!(status(&c, &parts(&[("host", "evil.com")])), 200);
+        assert_eq!(status(&c, &parts(&[("host", "a"), ("host", "b")])), 400);
+        assert_eq!(status(&c, &parts(&[("host", "[::1]evil.com")])), 400);
+        let two = parts(&[
+            ("host", "a"),
+            ("origin", "http://a"),
+            ("origin", "http://b"),
+        ]);
+        assert_eq!(status(&c, &two), 403);
+    }
+
+    #[test]
+    fn an_absolute_request_target_must_name_an_allowed_host_too() {
+        let c = HttpConfig::new();
+        let p = |uri: &str| {
+            hyper::Request::builder()
+                .uri(uri)
+                .header("host", "localhost")
+                .body(())
+                .unwrap()
+                .into_parts()
+                .0
+        };
+        assert_eq!(status(&c, &p("http://localhost:8080/mcp")), 200);
+        assert_eq!(status(&c, &p("http://evil.com/mcp")), 403);
     }
 
     #[test]

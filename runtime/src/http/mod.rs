@@ -28,27 +28,33 @@
 //! checks and limits and a [`McpService::shutdown`] for the application's graceful shutdown
 //! (`examples/axum`).
 //!
-//! Security defaults: bound to 127.0.0.1, `Host` and `Origin` checked against loopback names
-//! and the bound address (403), a 4 MiB body limit (413), an optional bearer-token check
-//! (401), at most 256 requests in flight (503), graceful shutdown.
+//! Security defaults: bound to 127.0.0.1, one `Host` and at most one `Origin`, checked
+//! against loopback names and the bound address (400, 403), a 4 MiB body limit (413) read
+//! within 30 s (408), an optional bearer-token check (401), and budgets per client so that
+//! no client can take what the others need (429, or 503 when the endpoint is full, both with
+//! `Retry-After`): request bodies on their way, requests in flight, long-lived streams
+//! (which never take a request's slot) and sessions; graceful shutdown. `docs/deploy.md`
+//! lists every limit, its default and its setting.
 //!
 //! The files form a stack as the crate's modules do (`tests/layering.rs` checks it), lowest
 //! first; this file, on top, declares them and owns the listener ([`HttpServer`]):
 //!
 //! 1. `config`: [`HttpConfig`].
-//! 2. `replay`: a session's replay buffer for `Last-Event-ID`.
-//! 3. `sessions`: a session (its connection and outbox) and the table of them.
-//! 4. `directory`: (feature `redis`) which instance holds which session.
-//! 5. `body`: response bodies (JSON, event streams) and reading request bodies.
-//! 6. `headers`, `params`, `cors`: the header checks; `Mcp-Param-*` headers of tool
+//! 2. `limits`: who a request comes from ([`ClientAddr`], the client key) and the budgets
+//!    per client.
+//! 3. `replay`: a session's replay buffer for `Last-Event-ID`.
+//! 4. `sessions`: a session (its connection and outbox) and the table of them.
+//! 5. `directory`: (feature `redis`) which instance holds which session.
+//! 6. `body`: response bodies (JSON, event streams) and reading request bodies.
+//! 7. `headers`, `params`, `cors`: the header checks; `Mcp-Param-*` headers of tool
 //!    parameters; CORS for browser clients.
-//! 7. `authorize`: the OAuth resource server (feature `auth`): metadata, tokens, scopes.
-//! 8. `state`: what every request handler of one endpoint shares.
-//! 9. `post`: a POST's message, answered.
-//! 10. `session_requests`: GET (a session's stream) and DELETE.
-//! 11. `forward`: (feature `redis`) a session's request forwarded to the instance holding it.
-//! 12. `route`: one request, checked, then routed by method.
-//! 13. `mount`: [`McpService`], the endpoint in an application's own router.
+//! 8. `authorize`: the OAuth resource server (feature `auth`): metadata, tokens, scopes.
+//! 9. `state`: what every request handler of one endpoint shares.
+//! 10. `post`: a POST's message, answered.
+//! 11. `session_requests`: GET (a session's stream) and DELETE.
+//! 12. `forward`: (feature `redis`) a session's request forwarded to the instance holding it.
+//! 13. `route`: one request, checked, then routed by method.
+//! 14. `mount`: [`McpService`], the endpoint in an application's own router.
 
 #[cfg(feature = "auth")]
 mod authorize;
@@ -60,6 +66,7 @@ mod directory;
 #[cfg(feature = "redis")]
 mod forward;
 mod headers;
+mod limits;
 mod mount;
 mod params;
 mod post;
@@ -85,6 +92,7 @@ use crate::server::Server;
 #[cfg(feature = "auth")]
 pub use config::AuthConfig;
 pub use config::HttpConfig;
+pub use limits::ClientAddr;
 pub use mount::{McpService, ResponseBody};
 use route::handle;
 use state::State;
@@ -184,8 +192,8 @@ impl HttpServer {
                 _ = &mut shutdown => break,
                 a = listener.accept() => a,
             };
-            let stream = match accepted {
-                Ok((stream, _)) => stream,
+            let (stream, peer) = match accepted {
+                Ok(accepted) => accepted,
                 Err(e) => {
                     // Out of file descriptors and the like: wait a little, keep serving.
                     tracing::warn!(error = %e, "accepting a connection failed");
@@ -200,7 +208,7 @@ impl HttpServer {
             tokio::spawn(async move {
                 let service = service_fn(move |req| {
                     let state = state.clone();
-                    async move { Ok::<_, Infallible>(handle(state, req).await) }
+                    async move { Ok::<_, Infallible>(handle(state, req, Some(peer)).await) }
                 });
                 let conn = http1::Builder::new()
                     .timer(TokioTimer::new())

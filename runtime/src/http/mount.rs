@@ -99,7 +99,7 @@ where
     fn call(&mut self, req: Request<B>) -> Self::Future {
         let state = self.shared.state.clone();
         Box::pin(async move {
-            let response = handle(state, req.map(Box::pin)).await;
+            let response = handle(state, req.map(Box::pin), None).await;
             Ok(response.map(ResponseBody))
         })
     }

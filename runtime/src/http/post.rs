@@ -9,9 +9,10 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::body::{self, Answer, BodyError, Guard, Out, RequestBody, Resumable};
+use super::body::{self, Answer, BodyError, BodySlot, Guard, Out, Pulse, RequestBody, Resumable};
 use super::config::HttpConfig;
 use super::headers::{self, Mirrored};
+use super::limits::{ClientKey, Refusal, Ticket};
 use super::params;
 use super::sessions::{Limits, Session, new_session_id, reject_long};
 use super::state::State;
@@ -211,48 +212,51 @@ pub(crate) fn stop_future(state: &State) -> BoxFuture<()> {
 #[derive(Clone)]
 pub(crate) struct McpMethod(pub Option<String>);
 
-/// Serves one POST.
-pub(crate) async fn post<B: RequestBody>(
+/// Reads a POST's body, whole within [`HttpConfig::body_timeout`]; one that has to be
+/// waited for holds one of the client's body slots meanwhile. The response that refuses it
+/// otherwise (without reading the rest, when the client has too many bodies on their way
+/// already).
+pub(crate) async fn read_body<B: RequestBody>(
     state: &Arc<State>,
-    parts: Parts,
-    mut incoming: B,
-) -> Response<Out> {
+    parts: &Parts,
+    incoming: &mut B,
+    client: &ClientKey,
+) -> Result<Vec<u8>, Response<Out>> {
     let limit = state.config.max_body_bytes;
-    let Ok(permit) = state.permits.clone().try_acquire_owned() else {
-        let r = body::error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Service unavailable: too many requests in flight; retry later.",
-        );
-        return body::drained(retry_later(&state.config, r), &mut incoming, limit).await;
-    };
     let declared = parts
         .headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    // The whole body within twice the per-piece timeout: a trickle cannot hold a permit.
-    let read = tokio::time::timeout(
-        2 * body::BODY_TIMEOUT,
-        body::read(&mut incoming, declared, limit),
-    );
-    let bytes = match read.await.unwrap_or(Err(BodyError::Broken)) {
-        Ok(b) => b,
-        Err(BodyError::Broken) => {
-            let mut r = body::error(
-                StatusCode::BAD_REQUEST,
-                "Bad request: the body could not be read in time.",
+    let deadline = tokio::time::Instant::now() + state.config.body_timeout;
+    let mut slot = BodySlot::new(&state.bodies, client);
+    let read = body::read(incoming, declared, limit, deadline, &mut slot).await;
+    drop(slot);
+    match read {
+        Ok(bytes) => Ok(bytes),
+        Err(BodyError::Refused(refusal)) => {
+            // Refused unread: the rest of the body is never waited for.
+            let r = refused(
+                &state.config,
+                refusal,
+                "null",
+                "request bodies on their way",
             );
-            r.headers_mut().insert(
-                header::CONNECTION,
-                header::HeaderValue::from_static("close"),
-            );
-            return r;
+            Err(closing(r))
         }
+        Err(BodyError::Broken) => Err(closing(body::error(
+            StatusCode::BAD_REQUEST,
+            "Bad request: the body could not be read.",
+        ))),
+        Err(BodyError::TimedOut) => Err(closing(body::error(
+            StatusCode::REQUEST_TIMEOUT,
+            "Request timeout: the body did not arrive in time.",
+        ))),
         Err(BodyError::TooLarge(scanned, complete)) => {
             // Answered by the session's connection when there is one, so that an over-long
             // response from the client fails the request it answers, as on stdio.
             let session = match state.config.stateless {
                 true => None,
-                false => headers::value(&parts, "mcp-session-id")
+                false => headers::value(parts, "mcp-session-id")
                     .flatten()
                     .and_then(|id| state.sessions.get(id)),
             };
@@ -265,17 +269,52 @@ pub(crate) async fn post<B: RequestBody>(
                 let (conn, _outbox) = Connection::one_request(&state.server, state.runtime.clone());
                 reject_long(&conn, limit, *scanned)
             });
-            let mut r = body::json(StatusCode::PAYLOAD_TOO_LARGE, reply);
-            if !complete {
-                r.headers_mut().insert(
-                    header::CONNECTION,
-                    header::HeaderValue::from_static("close"),
-                );
-            }
-            return r;
+            let r = body::json(StatusCode::PAYLOAD_TOO_LARGE, reply);
+            Err(if complete { r } else { closing(r) })
         }
+    }
+}
+
+/// `r` with `Connection: close`: the connection ends once it is sent.
+fn closing(mut r: Response<Out>) -> Response<Out> {
+    r.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    r
+}
+
+/// The answer to a request a budget refused: 429 when the client holds its share of
+/// `what`, 503 when the endpoint is full; with `Retry-After` and the request's `id`.
+pub(crate) fn refused(
+    config: &HttpConfig,
+    refusal: Refusal,
+    id: &str,
+    what: &str,
+) -> Response<Out> {
+    let (status, text) = match refusal {
+        Refusal::Client => (
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("Too many requests: this client has too many {what}; retry later."),
+        ),
+        Refusal::Total => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("Service unavailable: too many {what}; retry later."),
+        ),
     };
-    drop(incoming);
+    retry_later(
+        config,
+        body::rpc_error(status, id, &RpcError::internal(text)),
+    )
+}
+
+/// Serves one POST, its body read.
+pub(crate) async fn post(
+    state: &Arc<State>,
+    parts: Parts,
+    bytes: Vec<u8>,
+    client: ClientKey,
+) -> Response<Out> {
     let Ok(text) = String::from_utf8(bytes) else {
         let e = RpcError::new(
             code::PARSE_ERROR,
@@ -304,6 +343,22 @@ pub(crate) async fn post<B: RequestBody>(
             header_version,
             Some(Some(v)) if Revision::parse(v).is_some_and(Revision::is_stateless)
         );
+        // A request holds a slot until it is answered: a long-lived stream one of the
+        // streams' budget, any other one of the requests'. Notifications and responses
+        // hold none, so that a cancellation or an answer always gets through.
+        let listen = p.method.as_deref() == Some("subscriptions/listen")
+            && (p.version.is_some() || header_modern);
+        let ticket = match p.kind {
+            Kind::Request if listen => match state.streams.try_take(&client) {
+                Ok(t) => Some(t),
+                Err(r) => return refused(&state.config, r, id, "open streams"),
+            },
+            Kind::Request => match state.requests.try_take(&client) {
+                Ok(t) => Some(t),
+                Err(r) => return refused(&state.config, r, id, "requests in flight"),
+            },
+            _ => None,
+        };
         if p.version.is_some() || header_modern {
             if let (Kind::Request, Some(method)) = (p.kind, p.method.as_deref()) {
                 let mirrored = Mirrored {
@@ -327,7 +382,7 @@ pub(crate) async fn post<B: RequestBody>(
             if let Some(refused) = refuse_scopes(state, &parts, &p, id) {
                 return refused;
             }
-            return alone(state, &text, &p, permit, None, events_ok, true).await;
+            return alone(state, &text, &p, ticket, None, events_ok, true).await;
         }
         // The handshake revisions.
         let revision = match header_version {
@@ -349,10 +404,10 @@ pub(crate) async fn post<B: RequestBody>(
         let initialize = p.kind == Kind::Request && p.method.as_deref() == Some("initialize");
         if state.config.stateless {
             let assume = (!initialize).then_some(revision);
-            return alone(state, &text, &p, permit, assume, events_ok, false).await;
+            return alone(state, &text, &p, ticket, assume, events_ok, false).await;
         }
         match headers::value(&parts, "mcp-session-id") {
-            None if initialize => open_session(state, &text, &p, &parts).await,
+            None if initialize => open_session(state, &text, &p, &parts, client).await,
             None => {
                 let e = RpcError::new(
                     code::INVALID_REQUEST,
@@ -365,7 +420,7 @@ pub(crate) async fn post<B: RequestBody>(
                 .filter(|s| owned(s, &parts))
             {
                 Some(session) => {
-                    in_session(&state.config, session, &text, &p, permit, events_ok).await
+                    in_session(&state.config, session, &text, &p, ticket, events_ok).await
                 }
                 None => session_not_found(id),
             },
@@ -434,7 +489,7 @@ async fn alone(
     state: &Arc<State>,
     text: &str,
     p: &Peek<'_>,
-    permit: tokio::sync::OwnedSemaphorePermit,
+    ticket: Option<Ticket>,
     assume: Option<Revision>,
     events_ok: bool,
     modern: bool,
@@ -448,19 +503,27 @@ async fn alone(
         Some(message) => conn.handle_routed_message(message.clone(), tx),
         None => conn.handle_routed(text, tx),
     });
-    let listen = p.method.as_deref() == Some("subscriptions/listen");
+    let listen = modern && p.method.as_deref() == Some("subscriptions/listen");
+    let pulse = match (listen, p.id) {
+        (true, Some(id)) => {
+            Pulse::long_lived(&state.config, Some(protocol::listen_complete_message(id)))
+        }
+        _ => Pulse::request(&state.config),
+    };
     body::answer(Answer {
         rx,
         guard: Guard {
-            _permit: Some(permit),
+            _ticket: ticket,
             own_connection: Some(conn),
             session: None,
+            stream: false,
         },
         modern,
         request: p.kind == Kind::Request,
         events_ok,
         stream_results: state.config.stream_results,
         stop: listen.then(|| stop_future(state)),
+        pulse,
         resumable: Resumable::default(),
     })
     .await
@@ -473,6 +536,7 @@ async fn open_session(
     text: &str,
     p: &Peek<'_>,
     parts: &Parts,
+    client: ClientKey,
 ) -> Response<Out> {
     let (conn, outbox) = Connection::new(&state.server, state.runtime.clone());
     let (tx, mut rx) = mpsc::unbounded_channel();
@@ -492,7 +556,20 @@ async fn open_session(
         return body::rpc_error(StatusCode::INTERNAL_SERVER_ERROR, "null", &e);
     };
     let config = &state.config;
-    let session = Session::new(id.clone(), conn, outbox, config);
+    let per_client = match &client {
+        #[cfg(feature = "auth")]
+        ClientKey::Principal(_) => Some(
+            config
+                .auth
+                .as_ref()
+                .map_or(config.max_sessions_per_client, |a| {
+                    a.max_sessions_per_subject
+                }),
+        ),
+        ClientKey::Unknown => None,
+        _ => Some(config.max_sessions_per_client),
+    };
+    let session = Session::new(id.clone(), conn, outbox, config, client);
     #[cfg(feature = "auth")]
     super::authorize::bind(&session, parts);
     #[cfg(not(feature = "auth"))]
@@ -501,21 +578,12 @@ async fn open_session(
         max: config.max_sessions,
         idle: config.session_idle,
         handshake: config.handshake_timeout,
-        #[cfg(feature = "auth")]
-        per_owner: config.auth.as_ref().map(|a| a.max_sessions_per_subject),
-        #[cfg(not(feature = "auth"))]
-        per_owner: None,
+        grace: config.session_grace,
+        max_half_open: config.max_half_open_sessions,
+        per_client,
     };
-    #[cfg(feature = "auth")]
-    let owner = session.owner.get().cloned();
-    #[cfg(feature = "auth")]
-    let same_owner = |s: &Session| owner.is_some() && s.owner.get() == owner.as_ref();
-    #[cfg(not(feature = "auth"))]
-    let same_owner = |_: &Session| false;
-    if !state.sessions.insert(session, limits, same_owner) {
-        let e = RpcError::internal("Service unavailable: too many sessions; retry later.");
-        let r = body::rpc_error(StatusCode::SERVICE_UNAVAILABLE, p.id.unwrap_or("null"), &e);
-        return retry_later(config, r);
+    if let Err(refusal) = state.sessions.insert(session, limits) {
+        return refused(config, refusal, p.id.unwrap_or("null"), "sessions");
     }
     #[cfg(feature = "redis")]
     if let Some(directory) = &state.directory {
@@ -537,7 +605,7 @@ async fn in_session(
     session: Arc<Session>,
     text: &str,
     p: &Peek<'_>,
-    permit: tokio::sync::OwnedSemaphorePermit,
+    ticket: Option<Ticket>,
     events_ok: bool,
 ) -> Response<Out> {
     // Only requests count: a notification (a cancellation) or a response must get through
@@ -566,9 +634,10 @@ async fn in_session(
     let (tx, rx) = mpsc::unbounded_channel();
     let handled = hand_over(p, || session.handle(text, p.message.clone(), tx));
     let guard = Guard {
-        _permit: Some(permit),
+        _ticket: ticket,
         own_connection: None,
         session: Some(session),
+        stream: false,
     };
     if !handled {
         drop(guard);
@@ -582,6 +651,7 @@ async fn in_session(
         events_ok,
         stream_results: config.stream_results,
         stop: None,
+        pulse: Pulse::request(config),
         resumable: Resumable { prime, close_early },
     })
     .await

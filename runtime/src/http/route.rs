@@ -1,16 +1,23 @@
 //! One HTTP request to the endpoint: the security checks, then the method, and the log line.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use hyper::{Method, Request, Response, StatusCode};
 
 use super::body::{self, Out, RequestBody};
+use super::limits::{ClientKey, peer_of};
 use super::state::State;
 use super::{headers, post, session_requests};
 
 /// Routes one HTTP request, and logs it (one `debug` line: HTTP method, MCP method, session
 /// or stateless, status).
-pub(crate) async fn handle<B: RequestBody>(state: Arc<State>, req: Request<B>) -> Response<Out> {
+/// `peer`: the connection's address, when the runtime's listener accepted it.
+pub(crate) async fn handle<B: RequestBody>(
+    state: Arc<State>,
+    req: Request<B>,
+    peer: Option<SocketAddr>,
+) -> Response<Out> {
     let method = req.method().clone();
     let session = match req.headers().get("mcp-session-id") {
         _ if state.config.stateless => "stateless".to_owned(),
@@ -18,7 +25,7 @@ pub(crate) async fn handle<B: RequestBody>(state: Arc<State>, req: Request<B>) -
         None => "-".to_owned(),
     };
     let origin = super::cors::origin_of(&state.config, req.headers());
-    let mut response = route(&state, req).await;
+    let mut response = route(&state, req, peer).await;
     super::cors::allow(origin.as_deref(), &mut response);
     if tracing::enabled!(tracing::Level::DEBUG) {
         let mcp = response
@@ -38,7 +45,11 @@ pub(crate) async fn handle<B: RequestBody>(state: Arc<State>, req: Request<B>) -
 }
 
 /// The security checks, then the method.
-async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<Out> {
+async fn route<B: RequestBody>(
+    state: &Arc<State>,
+    req: Request<B>,
+    peer: Option<SocketAddr>,
+) -> Response<Out> {
     #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
     let (mut parts, mut incoming) = req.into_parts();
     let limit = state.config.max_body_bytes;
@@ -79,14 +90,31 @@ async fn route<B: RequestBody>(state: &Arc<State>, req: Request<B>) -> Response<
     {
         return body::drained(response, &mut incoming, limit).await;
     }
+    let peer = peer_of(&parts, peer);
+    let client = ClientKey::of(&state.config, &parts, peer);
+    if parts.method == Method::POST {
+        // Read whole before anything else, and before the request takes a slot: a slow
+        // body holds one of its client's body slots, never a request's.
+        let bytes = match post::read_body(state, &parts, &mut incoming, &client).await {
+            Ok(bytes) => bytes,
+            Err(refused) => return refused,
+        };
+        drop(incoming);
+        #[cfg(feature = "redis")]
+        let bytes = match super::forward::elsewhere(state, &parts, bytes, &client, peer).await {
+            Ok(response) => return response,
+            Err(bytes) => bytes,
+        };
+        return post::post(state, parts, bytes, client).await;
+    }
     #[cfg(feature = "redis")]
-    if let Some(response) = super::forward::elsewhere(state, &parts, &mut incoming).await {
-        return response;
+    if let Ok(response) = super::forward::elsewhere(state, &parts, Vec::new(), &client, peer).await
+    {
+        return body::drained(response, &mut incoming, limit).await;
     }
     match parts.method {
-        Method::POST => post::post(state, parts, incoming).await,
         Method::GET => {
-            let response = session_requests::get(state, &parts).await;
+            let response = session_requests::get(state, &parts, &client).await;
             body::drained(response, &mut incoming, limit).await
         }
         Method::DELETE => {

@@ -7,9 +7,10 @@ use std::time::Duration;
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
 
-use super::body::{self, Guard, Out};
+use super::body::{self, Guard, Out, Pulse};
 use super::headers;
-use super::post::{owned, stop_future};
+use super::limits::ClientKey;
+use super::post::{owned, refused, stop_future};
 use super::replay::Resume;
 use super::sessions::{OutboxLease, Session, lock};
 use super::state::State;
@@ -49,10 +50,15 @@ fn named_session(state: &State, parts: &Parts) -> Result<Arc<Session>, Box<Respo
 /// at a time (409 otherwise); it ends at shutdown or when the session ends. With
 /// `Last-Event-ID`, first the events after that id on the stream it names: the GET
 /// stream's, or a POST stream's (then the rest of that call's messages, up to its reply).
-pub(crate) async fn get(state: &Arc<State>, parts: &Parts) -> Response<Out> {
+pub(crate) async fn get(state: &Arc<State>, parts: &Parts, client: &ClientKey) -> Response<Out> {
     let session = match named_session(state, parts) {
         Ok(s) => s,
         Err(r) => return *r,
+    };
+    // A stream holds one of the client's stream slots while it is open, whichever it is.
+    let ticket = match state.streams.try_take(client) {
+        Ok(t) => t,
+        Err(refusal) => return refused(&state.config, refusal, "null", "open streams"),
     };
     let mut replay = Vec::new();
     let last_event_id = headers::value(parts, "last-event-id").flatten();
@@ -79,13 +85,15 @@ pub(crate) async fn get(state: &Arc<State>, parts: &Parts) -> Response<Out> {
                 replay,
                 rest,
             } => {
-                session.acquire();
+                session.touch();
                 let guard = Guard {
-                    _permit: None,
+                    _ticket: Some(ticket),
                     own_connection: None,
                     session: Some(session),
+                    stream: true,
                 };
-                return body::resumed_request(stream, replay, rest, guard);
+                let pulse = Pulse::request(&state.config);
+                return body::resumed_request(stream, replay, rest, pulse, guard);
             }
             Resume::Session(_) => {}
         }
@@ -112,17 +120,19 @@ pub(crate) async fn get(state: &Arc<State>, parts: &Parts) -> Response<Out> {
     {
         replay = r;
     }
-    session.acquire();
+    session.touch();
     let lease = OutboxLease {
         session: session.clone(),
         rx: Some(rx),
     };
     let guard = Guard {
-        _permit: None,
+        _ticket: Some(ticket),
         own_connection: None,
         session: Some(session),
+        stream: true,
     };
-    body::session_stream(lease, replay, stop_future(state), guard)
+    let pulse = Pulse::long_lived(&state.config, None);
+    body::session_stream(lease, replay, stop_future(state), pulse, guard)
 }
 
 /// DELETE: ends the session (204).

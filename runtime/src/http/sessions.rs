@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use super::config::HttpConfig;
+use super::limits::{ClientKey, Refusal};
 use super::replay::Replay;
 use crate::connection::{Connection, Outbox};
 use crate::peer::Route;
@@ -22,8 +23,10 @@ pub(crate) struct Session {
     conn: Mutex<Option<Connection>>,
     pub(super) outbox: Mutex<Option<Outbox>>,
     last_used: Mutex<Instant>,
-    /// Requests and streams being served.
+    /// Requests being served (its `GET` stream is not one: it has a budget of its own).
     active: AtomicUsize,
+    /// Who opened it: its sessions count against this client's share of the table.
+    pub client: ClientKey,
     /// When `initialize` opened it, and whether `notifications/initialized` followed.
     opened: Instant,
     settled: std::sync::atomic::AtomicBool,
@@ -39,13 +42,20 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Session {
-    pub fn new(id: String, conn: Connection, outbox: Outbox, config: &HttpConfig) -> Arc<Session> {
+    pub fn new(
+        id: String,
+        conn: Connection,
+        outbox: Outbox,
+        config: &HttpConfig,
+        client: ClientKey,
+    ) -> Arc<Session> {
         Arc::new(Session {
             id,
             conn: Mutex::new(Some(conn)),
             outbox: Mutex::new(Some(outbox)),
             last_used: Mutex::new(Instant::now()),
             active: AtomicUsize::new(0),
+            client,
             opened: Instant::now(),
             settled: Default::default(),
             replay: Mutex::new(Replay::new(config.replay_events, config.replay_bytes)),
@@ -64,14 +74,18 @@ impl Session {
         lock(&self.conn).as_ref()?.negotiated_revision()
     }
 
-    /// Marks a request or stream of this session as started; [`Session::release`] ends it.
+    /// Marks the session as used now (its `GET` stream opened).
+    pub fn touch(&self) {
+        *lock(&self.last_used) = Instant::now();
+    }
+
+    /// Marks a request of this session as started; [`Session::release`] ends it.
     pub fn acquire(&self) {
         self.active.fetch_add(1, Ordering::AcqRel);
         *lock(&self.last_used) = Instant::now();
     }
 
-    /// [`Session::acquire`] unless `limit` requests and streams of the session are already
-    /// being served.
+    /// [`Session::acquire`] unless `limit` requests of the session are already being served.
     pub fn try_acquire(&self, limit: usize) -> bool {
         let taken = self
             .active
@@ -95,11 +109,17 @@ impl Session {
         self.settled.store(true, Ordering::Release);
     }
 
+    fn settled(&self) -> bool {
+        self.settled.load(Ordering::Acquire)
+    }
+
+    fn busy(&self) -> bool {
+        self.active.load(Ordering::Acquire) > 0
+    }
+
     /// Opened more than `timeout` ago and never settled: a handshake left half done.
     fn abandoned(&self, now: Instant, timeout: Duration) -> bool {
-        !self.settled.load(Ordering::Acquire)
-            && self.active.load(Ordering::Acquire) == 0
-            && now.saturating_duration_since(self.opened) >= timeout
+        !self.settled() && !self.busy() && now.saturating_duration_since(self.opened) >= timeout
     }
 
     fn idle_for(&self, now: Instant) -> Duration {
@@ -165,58 +185,53 @@ impl Sessions {
         lock(&self.map).get(id).cloned()
     }
 
-    /// Adds a session. When `limits.max` are open, first ends those whose handshake was left
-    /// half done for `limits.handshake` and those idle for `limits.idle`, then the one idle
-    /// longest; when `same_owner` (sessions of the new one's subject) says `limits.per_owner`
-    /// of them are open, the longest idle of those goes. `false` when every session is
-    /// serving a request (nothing can be ended).
-    pub fn insert(
-        &self,
-        session: Arc<Session>,
-        limits: Limits,
-        same_owner: impl Fn(&Session) -> bool,
-    ) -> bool {
+    /// Adds a session, ending others to make room as [`HttpConfig::max_sessions`],
+    /// [`HttpConfig::max_sessions_per_client`] and [`HttpConfig::max_half_open_sessions`]
+    /// say; `Err` when nothing may be ended (429: the client's own sessions are all serving
+    /// requests; 503: the table holds only busy or recently used settled sessions).
+    pub fn insert(&self, session: Arc<Session>, limits: Limits) -> Result<(), Refusal> {
         let mut map = lock(&self.map);
         let now = Instant::now();
+        // The client's share: its own stale sessions, else its own settled session idle
+        // longest (a burst of new sessions from one address must not end each other's
+        // handshakes), else its own oldest handshake (a flood of them only churns itself).
+        if let Some(cap) = limits.per_client {
+            let mine = |s: &Session| s.client == session.client;
+            if map.values().filter(|s| mine(s)).count() >= cap {
+                let stale = |s: &Session| mine(s) && limits.stale(s, now);
+                let settled = |s: &Session| mine(s) && s.settled();
+                let id = longest_idle(&map, now, &stale, Duration::ZERO)
+                    .or_else(|| longest_idle(&map, now, &settled, Duration::ZERO))
+                    .or_else(|| oldest_half_open(&map, &mine))
+                    .ok_or(Refusal::Client)?;
+                end(&mut map, &id, "the client's session ended for its new one");
+            }
+        }
+        // Handshakes in progress take at most their share of the table, whoever opened them.
+        if map.values().filter(|s| !s.settled()).count() >= limits.max_half_open
+            && let Some(id) = oldest_half_open(&map, &|_| true)
+        {
+            end(&mut map, &id, "the oldest handshake ended for a new one");
+        }
         if map.len() >= limits.max {
             let stale: Vec<String> = map
                 .iter()
-                .filter(|(_, s)| {
-                    s.abandoned(now, limits.handshake) || s.idle_for(now) >= limits.idle
-                })
+                .filter(|(_, s)| limits.stale(s, now))
                 .map(|(id, _)| id.clone())
                 .collect();
             for id in stale {
                 end(&mut map, &id, "a stale session ended to make room");
             }
         }
-        let longest_idle = |map: &HashMap<String, Arc<Session>>,
-                            only: &dyn Fn(&Session) -> bool| {
-            map.iter()
-                .filter(|(_, s)| only(s) && s.active.load(Ordering::Acquire) == 0)
-                .max_by_key(|(_, s)| s.idle_for(now))
-                .map(|(id, _)| id.clone())
-        };
-        if let Some(cap) = limits.per_owner {
-            let owned = map.values().filter(|s| same_owner(s)).count();
-            if owned >= cap.max(1)
-                && let Some(id) = longest_idle(&map, &same_owner)
-            {
-                end(
-                    &mut map,
-                    &id,
-                    "the subject's longest idle session ended for its new one",
-                );
-            }
-        }
         if map.len() >= limits.max {
-            match longest_idle(&map, &|_| true) {
-                Some(id) => end(&mut map, &id, "the longest idle session ended to make room"),
-                None => return false,
-            }
+            // Never a settled session in use, or used within the grace period.
+            let id = oldest_half_open(&map, &|_| true)
+                .or_else(|| longest_idle(&map, now, &Session::settled, limits.grace))
+                .ok_or(Refusal::Total)?;
+            end(&mut map, &id, "a session ended to make room");
         }
         map.insert(session.id.clone(), session);
-        true
+        Ok(())
     }
 
     pub fn remove(&self, id: &str) -> Option<Arc<Session>> {
@@ -238,8 +253,47 @@ pub(crate) struct Limits {
     pub idle: Duration,
     /// How long a session may wait for `notifications/initialized`.
     pub handshake: Duration,
-    /// Sessions of one subject (with authorization).
-    pub per_owner: Option<usize>,
+    /// How long a settled session is safe from being ended for another after its last use.
+    pub grace: Duration,
+    /// Sessions waiting for `notifications/initialized`, in all.
+    pub max_half_open: usize,
+    /// Sessions of the new one's client (`None`: an unknown client, no share).
+    pub per_client: Option<usize>,
+}
+
+impl Limits {
+    /// A handshake left half done past its timeout, or a session unused past its idle time.
+    fn stale(&self, s: &Session, now: Instant) -> bool {
+        s.abandoned(now, self.handshake) || s.idle_for(now) >= self.idle
+    }
+}
+
+/// The id of the session that `only` admits which opened longest ago and has not finished
+/// its handshake, unless it is serving a request.
+fn oldest_half_open(
+    map: &HashMap<String, Arc<Session>>,
+    only: &dyn Fn(&Session) -> bool,
+) -> Option<String> {
+    map.iter()
+        .filter(|(_, s)| !s.settled() && !s.busy() && only(s))
+        .min_by_key(|(_, s)| s.opened)
+        .map(|(id, _)| id.clone())
+}
+
+/// The id of the session that `only` admits which has been idle longest, if at least
+/// `at_least`; never one serving a request.
+fn longest_idle(
+    map: &HashMap<String, Arc<Session>>,
+    now: Instant,
+    only: &dyn Fn(&Session) -> bool,
+    at_least: Duration,
+) -> Option<String> {
+    map.iter()
+        .filter(|(_, s)| !s.busy() && only(s))
+        .map(|(id, s)| (id, s.idle_for(now)))
+        .filter(|(_, idle)| *idle >= at_least)
+        .max_by_key(|(_, idle)| *idle)
+        .map(|(id, _)| id.clone())
 }
 
 fn end(map: &mut HashMap<String, Arc<Session>>, id: &str, why: &str) {

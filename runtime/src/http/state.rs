@@ -2,9 +2,10 @@
 
 use std::sync::Arc;
 
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::watch;
 
 use super::config::HttpConfig;
+use super::limits::Budget;
 use super::params;
 use super::sessions::Sessions;
 use crate::server::Server;
@@ -14,7 +15,12 @@ pub(crate) struct State {
     pub server: Server,
     pub config: HttpConfig,
     pub sessions: Sessions,
-    pub permits: Arc<Semaphore>,
+    /// Requests being served.
+    pub requests: Arc<Budget>,
+    /// Request bodies being received.
+    pub bodies: Arc<Budget>,
+    /// Long-lived streams open (`GET`, `subscriptions/listen`).
+    pub streams: Arc<Budget>,
     /// The tools' `x-mcp-header` parameters, read once per registry.
     pub params: params::ParamCache,
     /// Becomes `true` when shutdown starts: long-lived streams (GET, `subscriptions/listen`) end.
@@ -51,7 +57,9 @@ impl State {
             directory,
             server,
             sessions: Sessions::new(),
-            permits: Arc::new(Semaphore::new(config.max_in_flight)),
+            requests: Budget::new(config.max_in_flight, config.max_in_flight_per_client),
+            bodies: Budget::new(config.max_body_reads, config.max_body_reads_per_client),
+            streams: Budget::new(config.max_streams, config.max_streams_per_client),
             params: params::ParamCache::default(),
             config,
             shutdown,

@@ -17,8 +17,8 @@ pub(crate) use error::{reply_message, reply_result};
 pub(crate) use incoming::{IdScanner, Incoming, Scanned, scan, valid_id};
 pub use log_level::LogLevel;
 pub(crate) use outgoing::{
-    error_message, notification_message, one_line, push_json_string, request_message,
-    result_message,
+    error_message, listen_complete_message, notification_message, one_line, push_json_string,
+    request_message, result_message,
 };
 pub use revision::Revision;
 pub(crate) use revision::{unknown_listing_keys, unknown_tool_keys};

@@ -16,6 +16,17 @@ pub(crate) fn result_message(id: &str, result: &str) -> String {
     out
 }
 
+/// The result that ends the 2026-07-28 `subscriptions/listen` request `id` (raw JSON)
+/// gracefully: the server closes the subscription (shutdown, idle, nothing to listen for).
+pub(crate) fn listen_complete_message(id: &str) -> String {
+    result_message(
+        id,
+        &format!(
+            r#"{{"resultType":"complete","_meta":{{"io.modelcontextprotocol/subscriptionId":{id}}}}}"#
+        ),
+    )
+}
+
 /// Writes an error response; `id` is raw JSON, `null` when the id could not be read.
 ///
 /// Without an id the member is left out: MCP's schema (2025-11-25 and later) types the

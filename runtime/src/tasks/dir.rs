@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
-use super::{StoreFuture, TaskEdit, TaskRecord, TaskStore};
+use super::{StoreFuture, TaskEdit, TaskRecord, TaskStore, plain_id};
 
-/// Expired files are swept on every this many creations (by the process that creates).
+/// Expired files are swept on every this many creations of a task or single-use record (by
+/// the process that creates).
 const SWEEP_EVERY: u64 = 64;
 
 /// Tasks in a directory: `<id>.json` per task, written whole to a temporary file and renamed
@@ -16,6 +17,10 @@ const SWEEP_EVERY: u64 = 64;
 /// exclusive lock on `<dir>/.lock` (an OS advisory file lock), so concurrent
 /// `tasks/update` and `tasks/cancel` through different instances do not lose each other's
 /// changes.
+///
+/// A single-use token ([`TaskStore::use_once`]) is a file `<token>.once` holding its expiry,
+/// created exclusively (`O_EXCL`), so that of two processes recording the same token only one
+/// succeeds; it is swept with the expired tasks once it has expired.
 ///
 /// For instances on one machine (a local directory) or on several that mount one file
 /// system whose locks work across machines. A record outlives the process that wrote it:
@@ -46,12 +51,7 @@ impl DirTaskStore {
     /// The file of task `id`; `None` for an id the runtime cannot have made (only lowercase
     /// hex), so a client's `taskId` can never name another path.
     fn file(&self, id: &str) -> Option<PathBuf> {
-        let plain = !id.is_empty()
-            && id.len() <= 64
-            && id
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        plain.then(|| self.dir.join(format!("{id}.json")))
+        plain_id(id).then(|| self.dir.join(format!("{id}.json")))
     }
 
     fn locked(&self) -> io::Result<File> {
@@ -62,6 +62,23 @@ impl DirTaskStore {
             .open(self.dir.join(".lock"))?;
         lock.lock()?;
         Ok(lock)
+    }
+
+    /// The file recording the single-use token `token`; `None` for one the runtime cannot
+    /// have made.
+    fn once_file(&self, token: &str) -> Option<PathBuf> {
+        plain_id(token).then(|| self.dir.join(format!("{token}.once")))
+    }
+
+    /// Sweeps (under the lock) on every [`SWEEP_EVERY`]th creation.
+    fn maybe_sweep(&self) -> io::Result<()> {
+        if self.creates.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            let _lock = self.locked()?;
+            if let Err(e) = self.sweep() {
+                tracing::warn!(error = %e, dir = %self.dir.display(), "sweeping expired tasks failed");
+            }
+        }
+        Ok(())
     }
 
     fn write(&self, path: &Path, record: &TaskRecord) -> io::Result<()> {
@@ -85,13 +102,26 @@ impl DirTaskStore {
         Ok((!record.expired(SystemTime::now())).then_some(record))
     }
 
-    /// Removes the files of expired tasks (and leftovers of interrupted writes).
+    /// Removes the files of expired tasks and single-use tokens (and leftovers of interrupted
+    /// writes).
     fn sweep(&self) -> io::Result<()> {
         let now = SystemTime::now();
         for entry in fs::read_dir(&self.dir)? {
             let path = entry?.path();
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.ends_with(".json") && !name.starts_with('.') {
+            if name.ends_with(".once") {
+                let until = fs::read_to_string(&path)
+                    .ok()
+                    .and_then(|t| t.trim().parse::<u64>().ok());
+                let stale = match until {
+                    Some(ms) => super::from_ms(ms) < now,
+                    // Created but never written (its process died): gone after a minute.
+                    None => entry_age(&path).is_some_and(|age| age.as_secs() > 60),
+                };
+                if stale {
+                    let _ = fs::remove_file(&path);
+                }
+            } else if name.ends_with(".json") && !name.starts_with('.') {
                 let stale = match fs::read(&path) {
                     Ok(bytes) => serde_json::from_slice::<TaskRecord>(&bytes)
                         .map_or(true, |r| r.expired(now)),
@@ -133,13 +163,23 @@ impl DirTaskStore {
         let path = self
             .file(&record.id)
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a task id"))?;
-        if self.creates.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
-            let _lock = self.locked()?;
-            if let Err(e) = self.sweep() {
-                tracing::warn!(error = %e, dir = %self.dir.display(), "sweeping expired tasks failed");
-            }
-        }
+        self.maybe_sweep()?;
         self.write(&path, record)
+    }
+
+    fn use_once_now(&self, token: &str, until: SystemTime) -> io::Result<bool> {
+        let path = self
+            .once_file(token)
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a token"))?;
+        self.maybe_sweep()?;
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut file) => {
+                file.write_all(super::to_ms(until).to_string().as_bytes())?;
+                Ok(true)
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     fn get_now(&self, id: &str) -> io::Result<Option<TaskRecord>> {
@@ -181,6 +221,10 @@ impl TaskStore for DirTaskStore {
         edit: TaskEdit<'a>,
     ) -> StoreFuture<'a, Option<TaskRecord>> {
         Box::pin(std::future::ready(self.update_now(id, edit)))
+    }
+
+    fn use_once<'a>(&'a self, token: &'a str, until: SystemTime) -> StoreFuture<'a, bool> {
+        Box::pin(std::future::ready(self.use_once_now(token, until)))
     }
 }
 

@@ -8,12 +8,19 @@ use std::time::SystemTime;
 use super::{StoreFuture, TaskEdit, TaskRecord, TaskStore};
 
 /// The default store: a map in the process, at most `capacity` unexpired tasks (10 000 by
-/// default). Expired tasks are dropped when a task is created.
+/// default). Expired tasks are dropped when a task is created. Single-use tokens
+/// ([`TaskStore::use_once`]) are kept in a map of their own, at most 100 000 unexpired
+/// (more fail, so a retry carrying a state gets -32603 until some expire).
 #[derive(Debug)]
 pub struct MemoryTaskStore {
     tasks: Mutex<HashMap<String, TaskRecord>>,
     capacity: usize,
+    /// Single-use tokens and when each may be forgotten.
+    used: Mutex<HashMap<String, SystemTime>>,
 }
+
+/// At most this many unexpired single-use tokens are kept.
+const USED_CAPACITY: usize = 100_000;
 
 impl MemoryTaskStore {
     /// An empty store for at most 10 000 unexpired tasks.
@@ -26,11 +33,30 @@ impl MemoryTaskStore {
         MemoryTaskStore {
             tasks: Mutex::new(HashMap::new()),
             capacity,
+            used: Mutex::new(HashMap::new()),
         }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TaskRecord>> {
         self.tasks.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn use_once_now(&self, token: &str, until: SystemTime) -> io::Result<bool> {
+        let now = SystemTime::now();
+        let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(expires) = used.get(token)
+            && *expires >= now
+        {
+            return Ok(false);
+        }
+        if used.len() >= USED_CAPACITY {
+            used.retain(|_, expires| *expires >= now);
+            if used.len() >= USED_CAPACITY {
+                return Err(io::Error::other("too many single-use tokens"));
+            }
+        }
+        used.insert(token.to_owned(), until);
+        Ok(true)
     }
 }
 
@@ -86,5 +112,9 @@ impl TaskStore for MemoryTaskStore {
 
     fn is_shared(&self) -> bool {
         false
+    }
+
+    fn use_once<'a>(&'a self, token: &'a str, until: SystemTime) -> StoreFuture<'a, bool> {
+        Box::pin(std::future::ready(self.use_once_now(token, until)))
     }
 }

@@ -75,6 +75,34 @@ pub trait TaskStore: Send + Sync + 'static {
         let _ = id;
         Box::pin(std::future::ready(Ok(())))
     }
+
+    /// Records the single-use token `token` until `until`, atomically with respect to every
+    /// other call of any process sharing the store: `Ok(true)` when it was not recorded yet
+    /// (this is its first use), `Ok(false)` when it was. With
+    /// [`ServerBuilder::single_use_request_state`](crate::ServerBuilder::single_use_request_state),
+    /// the runtime records the nonce of each sealed `requestState` a retry presents here
+    /// (48 lowercase hex digits; `until` is the state's expiry), so a second use is refused.
+    /// A record may be forgotten once `until` has passed.
+    ///
+    /// The default fails (`Unsupported`): a store of your own implements it to serve single
+    /// use, or every retry carrying a state fails with -32603.
+    fn use_once<'a>(&'a self, token: &'a str, until: SystemTime) -> StoreFuture<'a, bool> {
+        let _ = (token, until);
+        Box::pin(std::future::ready(Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "this task store does not record single-use tokens",
+        ))))
+    }
+}
+
+/// Whether `id` is one the runtime can have made (a task id, a single-use token): lowercase
+/// hex, at most 64 digits, so that a shared store can name a file or key after it.
+pub(crate) fn plain_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// A task's state, as a [`TaskStore`] keeps it: serializable (serde) so a store can write it
@@ -187,11 +215,15 @@ pub(crate) struct CallRecord {
 }
 
 pub(crate) fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    to_ms(SystemTime::now())
 }
 
 fn from_ms(ms: u64) -> SystemTime {
     SystemTime::UNIX_EPOCH + Duration::from_millis(ms)
+}
+
+/// Milliseconds since the Unix epoch (0 before it).
+fn to_ms(t: SystemTime) -> u64 {
+    t.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }

@@ -4,7 +4,7 @@
 //! once per simulated process.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use super::{CallRecord, DirTaskStore, MemoryTaskStore, Status, TaskRecord, TaskStore, now_ms};
 
@@ -47,7 +47,8 @@ pub(crate) fn run(open: Arc<Open>) {
         round_trip_and_expiry(&*open).await;
         ids_never_name_anything_else(&*open).await;
         an_edit_that_declines_writes_nothing(&*open).await;
-        concurrent_updates_lose_nothing(open).await;
+        concurrent_updates_lose_nothing(open.clone()).await;
+        a_single_use_token_is_recorded_once(open).await;
     });
 }
 
@@ -147,6 +148,41 @@ async fn concurrent_updates_lose_nothing(open: Arc<Open>) {
         writer.await.unwrap();
     }
     assert_eq!(open().get("cc").await.unwrap().unwrap().answered.len(), 100);
+}
+
+/// [`TaskStore::use_once`]: the first use of a token is recorded, every later one (from any
+/// process) is not, and of concurrent first uses exactly one wins.
+async fn a_single_use_token_is_recorded_once(open: Arc<Open>) {
+    const TOKEN: &str = "00112233445566778899aabbccddeeff0011223344556677";
+    const RACED: &str = "ffeeddccbbaa99887766554433221100ffeeddccbbaa9988";
+    let until = SystemTime::now() + Duration::from_secs(60);
+    assert!(open().use_once(TOKEN, until).await.unwrap(), "first use");
+    assert!(!open().use_once(TOKEN, until).await.unwrap(), "second use");
+    let racers: Vec<_> = (0..8)
+        .map(|_| {
+            let store = open();
+            tokio::spawn(async move { store.use_once(RACED, until).await.unwrap() })
+        })
+        .collect();
+    let mut winners = 0;
+    for racer in racers {
+        winners += usize::from(racer.await.unwrap());
+    }
+    assert_eq!(winners, 1);
+    if open().is_shared() {
+        for token in [
+            "",
+            "../x",
+            "a/b",
+            ".lock",
+            "ABC",
+            "a}b",
+            "a:b",
+            &"a".repeat(65),
+        ] {
+            assert!(open().use_once(token, until).await.is_err(), "{token}");
+        }
+    }
 }
 
 #[test]

@@ -221,7 +221,9 @@ impl TestContextBuilder {
         self
     }
 
-    /// 2026-07-28: the `requestState` of a retried request (`ctx.request_state()`).
+    /// 2026-07-28: the `requestState` of a retried request (`ctx.request_state()`): the
+    /// handler's own plain state, as the runtime hands it over once it has opened and checked
+    /// the sealed one the client sent back.
     pub fn request_state(mut self, state: impl Into<String>) -> Self {
         self.request_state = Some(state.into());
         self
@@ -263,7 +265,9 @@ impl TestContextBuilder {
             client_info: stateless.then_some(self.client_info),
             client_capabilities: stateless.then_some(self.client_capabilities),
             input_responses: self.input_responses,
+            // The handler's own state, as the runtime hands it over once opened.
             request_state: self.request_state,
+            origin: None,
             cancelled: AtomicBool::new(false),
             cancel_signal: Notify::new(),
             route: None,

@@ -36,6 +36,8 @@
 mod client;
 mod context;
 mod listing;
+#[cfg(all(test, feature = "redis"))]
+mod redis_tests;
 
 #[cfg(feature = "client")]
 pub(crate) use client::Respond;

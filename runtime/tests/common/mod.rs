@@ -2,6 +2,9 @@
 
 #![allow(dead_code)]
 
+#[cfg(feature = "http")]
+pub mod raw;
+
 use std::sync::Arc;
 use std::time::Duration;
 

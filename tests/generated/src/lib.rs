@@ -27,6 +27,12 @@ pub mod typed_formats {
     ));
 }
 
+/// The OpenAPI import goldens (`tests/golden/openapi`), with their forwarding handlers and
+/// typed clients.
+pub mod openapi {
+    include!(concat!(env!("OUT_DIR"), "/openapi/_toolidl.rs"));
+}
+
 /// Every example's `.tool` files (`examples/*/tools`), with their typed clients.
 pub mod examples {
     include!(concat!(env!("OUT_DIR"), "/examples/_toolidl.rs"));

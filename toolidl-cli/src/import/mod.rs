@@ -14,6 +14,7 @@
 mod fuzzed;
 mod live;
 mod names;
+pub mod openapi;
 mod types;
 mod url;
 
@@ -75,12 +76,17 @@ pub fn run(args: &Args) -> i32 {
     for gap in &imported.gaps {
         eprintln!("warning: {}: {}", gap.at, gap.what);
     }
-    let written = match &args.out {
-        Some(path) => std::fs::write(path, &imported.text).map_err(|e| (path.clone(), e)),
+    write_out(args.out.as_deref(), &imported.text)
+}
+
+/// Writes an imported file to `out`, else stdout: 0, or 1 with the error on stderr.
+fn write_out(out: Option<&Path>, text: &str) -> i32 {
+    let written = match out {
+        Some(path) => std::fs::write(path, text).map_err(|e| (path.to_owned(), e)),
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout
-                .write_all(imported.text.as_bytes())
+                .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())
                 .map_err(|e| (PathBuf::from("stdout"), e))
         }
@@ -162,6 +168,17 @@ pub fn import(listing: &Value, package: &str, service: &str) -> Result<Imported,
     for prompt in &lists.prompts {
         members.extend(prompt_decl(&mut types, &mut prompts, prompt)?);
     }
+    assemble(package, service, types, &members)
+}
+
+/// The file of package `package` with the declarations of `types` and service `service`
+/// holding `members`, formatted, and checked to resolve.
+pub(crate) fn assemble(
+    package: &str,
+    service: &str,
+    types: Types,
+    members: &[String],
+) -> Result<Imported, String> {
     let mut text = format!("package {package};\n\n");
     for decl in &types.decls {
         text.push_str(decl);
@@ -277,6 +294,16 @@ fn name_attr(default: &str, wire: &str) -> Option<String> {
     (default != wire).then(|| format!("@name({})", names::string_literal(wire)))
 }
 
+/// What a tool returns: as its listing says (its `outputSchema`, else content), or as an
+/// OpenAPI operation's success response says.
+pub(crate) enum Returns<'a> {
+    Listing,
+    Nothing,
+    Text,
+    Bytes,
+    Schema(&'a Value),
+}
+
 /// The entries of one kind (tools, resources or prompts) declared so far: their wire names and
 /// their declared names must both be distinct.
 #[derive(Default)]
@@ -368,7 +395,32 @@ fn tool_decl(
     ) else {
         return Ok(None);
     };
-    let wire = wire.as_str();
+    let mut tool = tool.clone();
+    tool.insert("name".into(), Value::from(wire));
+    tool_decl_at(
+        types,
+        &tool,
+        Some(&ident),
+        &at,
+        &format!("{at}, parameter"),
+        Returns::Listing,
+    )
+    .map(Some)
+}
+
+/// The declaration of `tool`; gaps name `at` (the tool), its parameters `params_at`.
+///
+/// Its declared name is `ident`, else made from its name.
+pub(crate) fn tool_decl_at(
+    types: &mut Types,
+    tool: &Map<String, Value>,
+    ident: Option<&str>,
+    at: &str,
+    params_at: &str,
+    returns: Returns<'_>,
+) -> Result<String, String> {
+    let wire = text(tool, "name").ok_or("a tool has no `name`")?;
+    let ident = ident.map_or_else(|| names::tool_ident(wire), str::to_owned);
     let mut attrs: Vec<String> = name_attr(&names::derived_tool_name(&ident), wire)
         .into_iter()
         .collect();
@@ -379,7 +431,7 @@ fn tool_decl(
         (Some(t), Some(a)) if t != a => {
             types_gap(
                 types,
-                &at,
+                at,
                 format!(
                     "`annotations.title` ({a:?}) differs from `title`; the file has one title, `title`"
                 ),
@@ -416,7 +468,7 @@ fn tool_decl(
             {
                 types_gap(
                     types,
-                    &at,
+                    at,
                     format!("the annotation `{key}` has no attribute; left out"),
                 );
             }
@@ -457,7 +509,7 @@ fn tool_decl(
             .get("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        types.context = format!("{at}, parameter");
+        types.context = params_at.to_owned();
         types.scope = names::type_name(wire);
         let fields = types.fields(properties, &required_set(&object), "");
         let open = object.get("additionalProperties") != Some(&Value::Bool(false));
@@ -469,22 +521,33 @@ fn tool_decl(
     if camel {
         attrs.push("@rename_all(\"camelCase\")".into());
     }
-    let returns = match tool.get("outputSchema") {
-        Some(schema) => {
+    let output = match returns {
+        Returns::Listing => tool.get("outputSchema"),
+        Returns::Schema(schema) => Some(schema),
+        Returns::Nothing | Returns::Text | Returns::Bytes => None,
+    };
+    let returns = match (output, returns) {
+        (Some(schema), returns) => {
             let hint = format!("{}Result", names::type_name(wire));
-            types.context = format!("{at}, result");
+            types.context = match returns {
+                Returns::Listing => format!("{at}, result"),
+                _ => params_at.to_owned(),
+            };
             let ty = types.with_defs(schema, |types| types.value(schema, &hint, ""));
             format!(" -> {}", ty.expr)
         }
-        None => " -> content".into(),
+        (None, Returns::Nothing) => String::new(),
+        (None, Returns::Text) => " -> string".into(),
+        (None, Returns::Bytes) => " -> bytes".into(),
+        (None, _) => " -> content".into(),
     };
-    Ok(Some(member(
+    Ok(member(
         text(tool, "description"),
         &attrs,
         &format!("tool {ident}"),
         &params,
         &returns,
-    )))
+    ))
 }
 
 /// The resource's declaration, `None` when it is left out.

@@ -12,6 +12,8 @@ pub fn type_name(text: &str) -> String {
     match name.chars().next() {
         None => "Value".into(),
         Some(c) if c.is_ascii_digit() => format!("T{name}"),
+        // `Self` is no name for a type (Rust reserves it).
+        Some(_) if is_unusable(&name) => format!("{name}Value"),
         Some(_) => name,
     }
 }
@@ -38,8 +40,12 @@ pub fn field_ident(wire: &str) -> String {
     value_ident(wire, "field")
 }
 
-/// An enum member's or a union variant's name for a value.
+/// An enum member's or a union variant's name for a value (`true`, `false` and `null` read
+/// as literals in a default, so such a member is `value_true` with `@value("true")`).
 pub fn member_ident(value: &str) -> String {
+    if ["true", "false", "null"].contains(&value) {
+        return format!("value_{value}");
+    }
     if is_ident(value) {
         return value.to_owned();
     }
@@ -191,6 +197,8 @@ mod tests {
     fn names_from_wire_names() {
         assert_eq!(type_name("named_points"), "NamedPoints");
         assert_eq!(type_name("3d"), "T3d");
+        assert_eq!(type_name("self"), "SelfValue");
+        assert_eq!(member_ident("true"), "value_true");
         assert_eq!(field_ident("sideLength"), "sideLength");
         assert_eq!(field_ident("max-results"), "max_results");
         assert_eq!(field_ident("self"), "field");

@@ -71,6 +71,9 @@ pub struct Types {
     /// Declared names → the shape of their values (records, enums), for defaults.
     shapes: BTreeMap<String, Shape>,
     taken: Vec<String>,
+    /// Where the schema being translated stands in the document it came from (a JSON
+    /// pointer an OpenAPI import writes under [`POINTER`]); gaps name it instead of the path.
+    pointer: Option<String>,
     /// The `$defs` of the schema being translated, and which of them are declared (by name).
     defs: Map<String, Value>,
     defs_declared: BTreeMap<String, String>,
@@ -132,7 +135,9 @@ impl Types {
     }
 
     fn gap(&mut self, path: &str, what: impl Into<String>) {
-        let at = if path.is_empty() {
+        let at = if let Some(pointer) = &self.pointer {
+            format!("{}, `{pointer}`", self.context)
+        } else if path.is_empty() {
             self.context.clone()
         } else {
             format!("{} `{path}`", self.context)
@@ -179,6 +184,29 @@ impl Types {
         pos: Position,
         description: Option<&str>,
     ) -> FieldType {
+        let saved = self.enter(object);
+        let out = self.translate_kind(object, hint, at, pos, description);
+        self.pointer = saved;
+        out
+    }
+
+    /// Makes the pointer `object` carries (if any) the place gaps name; returns the one to
+    /// restore afterwards.
+    fn enter(&mut self, object: &Map<String, Value>) -> Option<String> {
+        match object.get(POINTER).and_then(Value::as_str) {
+            Some(pointer) => self.pointer.replace(pointer.to_owned()),
+            None => self.pointer.clone(),
+        }
+    }
+
+    fn translate_kind(
+        &mut self,
+        object: &Map<String, Value>,
+        hint: &str,
+        at: &str,
+        pos: Position,
+        description: Option<&str>,
+    ) -> FieldType {
         // The declaration's own doc: at a property the description is the field's.
         let doc = match pos {
             Position::Property => None,
@@ -189,6 +217,8 @@ impl Types {
         }
         for (keyword, tagged) in [("oneOf", true), ("anyOf", false)] {
             if let Some(branches) = object.get(keyword).and_then(Value::as_array) {
+                // What else the schema says beside its branches is not checked.
+                self.ignored_keywords(object, at, &[keyword, "default"]);
                 return self.union(branches, tagged, hint, at, doc);
             }
         }
@@ -276,6 +306,7 @@ impl Types {
             "examples",
             "readOnly",
             "writeOnly",
+            POINTER,
         ];
         for key in object.keys() {
             if !ALWAYS.contains(&key.as_str()) && !read.contains(&key.as_str()) {
@@ -660,6 +691,7 @@ impl Types {
         at: &str,
         doc: Option<&str>,
     ) -> String {
+        let saved = self.enter(object);
         self.ignored_keywords(
             object,
             at,
@@ -692,6 +724,7 @@ impl Types {
         self.shapes
             .insert(name.to_owned(), Shape::Record(fields.shapes));
         self.decls.push(text);
+        self.pointer = saved;
         name.to_owned()
     }
 
@@ -734,7 +767,12 @@ impl Types {
             line.push_str(&ident);
             match (is_required, default) {
                 (true, _) => line.push_str(&format!(": {}", ty.expr)),
-                (false, Some(value)) => match self.literal(value, &ty.shape) {
+                (false, Some(value)) => match self
+                    .literal(value, &ty.shape)
+                    .filter(|_| default_fits(schema, value))
+                {
+                    // What the schema's keywords cannot tell (a default of another kind, on
+                    // `array` or `object`), the compiler does.
                     Some(literal) => match self.default_problem(&ty, &literal) {
                         None => line.push_str(&format!(": {} = {literal}", ty.expr)),
                         Some(problem) => {
@@ -749,7 +787,7 @@ impl Types {
                         self.gap(
                             &format!("{at}{wire}"),
                             format!(
-                                "the default {value} cannot be written for `{}`; left out",
+                                "the default {value} is not a value of `{}`; left out",
                                 ty.expr
                             ),
                         );
@@ -878,6 +916,27 @@ impl Types {
             inner.shape = Shape::Nullable(Box::new(inner.shape));
             return inner;
         }
+        // A union an OpenAPI import meets again (the same component's, from another
+        // operation) is the one declared already.
+        let key = branches.iter().any(|b| has_pointer(b)).then(|| {
+            let mut stripped: Vec<Value> = branches.iter().map(|b| (*b).clone()).collect();
+            for branch in &mut stripped {
+                if let Value::Object(o) = branch {
+                    strip_pointers(o);
+                }
+            }
+            (
+                format!("union:{tagged}:{}", Value::Array(stripped)),
+                doc.map(str::to_owned),
+            )
+        });
+        if let Some(name) = key.as_ref().and_then(|k| self.by_shape.get(k)) {
+            let mut out = plain(name, Shape::Json);
+            if nullable {
+                out.expr.push('?');
+            }
+            return out;
+        }
         // `anyOf` of records told apart by a `const` property is a tagged union too: the tag
         // values exclude each other, so `anyOf` and `oneOf` accept the same values.
         let tag = common_tag(&branches);
@@ -885,6 +944,9 @@ impl Types {
             self.gap(at, "`oneOf` whose branches are not records told apart by a `const` property: imported as an untagged union (the first branch that fits)");
         }
         let name = self.reserve(hint);
+        if let Some(key) = key {
+            self.by_shape.insert(key, name.clone());
+        }
         let mut variants = Vec::new();
         let mut used: Vec<String> = Vec::new();
         for (i, branch) in branches.iter().enumerate() {
@@ -990,6 +1052,7 @@ impl Types {
             (_, Value::Null) => "null".into(),
             (Shape::Nullable(inner), v) => self.literal(v, inner)?,
             (Shape::Enum(members), Value::String(s)) => members.get(s)?.clone(),
+            (Shape::Enum(_), _) => return None,
             (Shape::Char, Value::String(s)) if s.chars().count() == 1 => names::char_literal(s),
             (Shape::Json, v) => json_literal(v),
             (_, Value::String(s)) => names::string_literal(s),
@@ -1124,6 +1187,10 @@ fn keywords_of_kind(object: &Map<String, Value>, kind: &str) -> Map<String, Valu
 fn structure(object: &Map<String, Value>) -> String {
     let mut structure = object.clone();
     structure.remove("description");
+    // Where a schema came from does not make it another type.
+    if structure.contains_key(POINTER) || object.values().any(has_pointer) {
+        strip_pointers(&mut structure);
+    }
     if let Some(Value::Array(types)) = structure.get_mut("type") {
         types.retain(|t| t != "null");
         if types.len() == 1 {
@@ -1135,6 +1202,68 @@ fn structure(object: &Map<String, Value>) -> String {
         values.retain(|v| !v.is_null());
     }
     Value::Object(structure).to_string()
+}
+
+/// Whether `value` is one `schema` accepts, as far as the language checks a default (its
+/// format, length, bounds, enum members): one that is not is left out, as the compiler
+/// would refuse it.
+fn default_fits(schema: &Value, value: &Value) -> bool {
+    let Some(object) = schema.as_object() else {
+        return true;
+    };
+    if let Some(Value::Array(values)) = object.get("enum")
+        && !values.contains(value)
+    {
+        return false;
+    }
+    let number = |key: &str| object.get(key).and_then(Value::as_f64);
+    if let Value::String(text) = value {
+        let valid = match object.get("format").and_then(Value::as_str) {
+            Some("uri") => toolidl_formats::is_uri(text),
+            Some("uuid") => toolidl_formats::is_uuid(text),
+            Some("date-time") => toolidl_formats::is_date_time(text),
+            Some("date") => toolidl_formats::is_date(text),
+            Some("time") => toolidl_formats::is_time(text),
+            Some("email") => toolidl_formats::is_email(text),
+            _ => true,
+        };
+        let length = text.chars().count() as f64;
+        return valid
+            && number("minLength").is_none_or(|min| length >= min)
+            && number("maxLength").is_none_or(|max| length <= max);
+    }
+    if let Some(n) = value.as_f64() {
+        return number("minimum").is_none_or(|min| n >= min)
+            && number("maximum").is_none_or(|max| n <= max)
+            && number("exclusiveMinimum").is_none_or(|min| n > min)
+            && number("exclusiveMaximum").is_none_or(|max| n < max);
+    }
+    true
+}
+
+/// Whether a pointer is written anywhere inside `value`.
+fn has_pointer(value: &Value) -> bool {
+    match value {
+        Value::Object(o) => o.contains_key(POINTER) || o.values().any(has_pointer),
+        Value::Array(items) => items.iter().any(has_pointer),
+        _ => false,
+    }
+}
+
+/// Removes every pointer written inside `object`.
+fn strip_pointers(object: &mut Map<String, Value>) {
+    object.remove(POINTER);
+    for value in object.values_mut() {
+        match value {
+            Value::Object(o) => strip_pointers(o),
+            Value::Array(items) => items.iter_mut().for_each(|item| {
+                if let Value::Object(o) = item {
+                    strip_pointers(o);
+                }
+            }),
+            _ => {}
+        }
+    }
 }
 
 /// `required`, as names.
@@ -1171,6 +1300,11 @@ fn common_tag(branches: &[&Value]) -> Option<String> {
     }
     Some(tag)
 }
+
+/// The key under which an OpenAPI import writes, in each schema object it hands over, the
+/// JSON pointer of that schema in the document: warnings name the pointer, not a path
+/// inside the tool's input. Listings never carry it.
+pub const POINTER: &str = "x-toolidl-pointer";
 
 /// The pattern toolidl publishes for `duration`.
 const DURATION_PATTERN: &str = r"^-?(\d{1,8}\.)?([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,7})?$";

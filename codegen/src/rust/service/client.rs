@@ -252,7 +252,7 @@ impl Context<'_> {
 
     /// What reads a value of `ty` with every check the server makes on arguments: the type's
     /// own `Decode::read` when that checks everything, else `|r, path| …`.
-    fn reader(&self, ty: &Type) -> TokenStream {
+    pub(crate) fn reader(&self, ty: &Type) -> TokenStream {
         if self.plain(ty) {
             let rust = self.rust_type(ty, false);
             return quote!(<#rust as rt::Decode>::read);

@@ -8,6 +8,7 @@
 
 mod client;
 mod completion;
+mod forward;
 mod prompts;
 mod resources;
 mod tools;
@@ -23,6 +24,7 @@ use crate::listings::{Listing, ServiceListings};
 use crate::profile::Profile;
 pub use client::client_name;
 pub use completion::{argument_enum_name, completable, has_completions};
+pub use forward::{forward_name, requests_name};
 
 /// A JSON listing as a raw string literal (`r#"{…}"#`), as a person would write it.
 fn raw_string(json: &str) -> TokenStream {
@@ -148,6 +150,39 @@ impl Context<'_> {
         }
     }
 
+    /// The trait's handlers, in declaration order: tools, resources, prompts.
+    fn handlers(&self, service: &Service) -> Vec<Handler> {
+        let tools = service.tools.iter().map(|t| Handler {
+            method: t.ident.clone(),
+            docs: self.method_docs(&t.doc, &format!("The tool `{}`.", t.name)),
+            input: Some(names::plain(&tool_input_name(t))),
+            ok: self.value_type(&t.returns),
+            error: quote!(rt::ToolError),
+        });
+        let resources = service.resources.iter().map(|r| {
+            let method = method_name(service, "resource", &r.ident);
+            let input = r.is_template.then(|| names::plain(&input_name(&method)));
+            Handler {
+                docs: self.method_docs(&r.doc, &format!("Reads the resource `{}`.", r.uri)),
+                method,
+                input,
+                ok: self.value_type(&r.returns),
+                error: quote!(rt::RpcError),
+            }
+        });
+        let prompts = service.prompts.iter().map(|p| {
+            let method = method_name(service, "prompt", &p.ident);
+            Handler {
+                docs: self.method_docs(&p.doc, &format!("Renders the prompt `{}`.", p.name)),
+                input: Some(names::plain(&input_name(&method))),
+                method,
+                ok: self.value_type(&p.returns),
+                error: quote!(rt::RpcError),
+            }
+        });
+        tools.chain(resources).chain(prompts).collect()
+    }
+
     fn handler_trait(
         &self,
         service: &Service,
@@ -168,45 +203,17 @@ impl Context<'_> {
             "Implement it with `async fn`s and serve it with [`{server}`]."
         ));
         let docs = doc_attrs(&docs);
-        let tools = service.tools.iter().map(|t| {
-            self.handler_method(Handler {
-                method: t.ident.clone(),
-                docs: self.method_docs(&t.doc, &format!("The tool `{}`.", t.name)),
-                input: Some(names::plain(&tool_input_name(t))),
-                ok: self.value_type(&t.returns),
-                error: quote!(rt::ToolError),
-            })
-        });
-        let resources = service.resources.iter().map(|r| {
-            let method = method_name(service, "resource", &r.ident);
-            let input = r.is_template.then(|| names::plain(&input_name(&method)));
-            self.handler_method(Handler {
-                docs: self.method_docs(&r.doc, &format!("Reads the resource `{}`.", r.uri)),
-                method,
-                input,
-                ok: self.value_type(&r.returns),
-                error: quote!(rt::RpcError),
-            })
-        });
-        let prompts = service.prompts.iter().map(|p| {
-            let method = method_name(service, "prompt", &p.ident);
-            self.handler_method(Handler {
-                docs: self.method_docs(&p.doc, &format!("Renders the prompt `{}`.", p.name)),
-                input: Some(names::plain(&input_name(&method))),
-                method,
-                ok: self.value_type(&p.returns),
-                error: quote!(rt::RpcError),
-            })
-        });
+        let handlers = self
+            .handlers(service)
+            .into_iter()
+            .map(|h| self.handler_method(h));
         let complete = (!completion.is_empty()).then(|| self.complete_method(service));
         let send = self.std("Send");
         let sync = self.std("Sync");
         quote! {
             #docs
             pub trait #ident: #send + #sync + 'static {
-                #(#tools)*
-                #(#resources)*
-                #(#prompts)*
+                #(#handlers)*
                 #complete
             }
         }
