@@ -5,9 +5,7 @@ mod check;
 mod diff;
 mod fmt;
 mod generate;
-mod import;
 mod lint;
-mod lsp;
 mod new;
 mod schema;
 mod ship;
@@ -15,6 +13,8 @@ mod ship;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+// In the library target, for the fuzz targets (src/lib.rs).
+use toolidl_cli::{import, lsp};
 use toolidl_codegen::profile::Profile;
 
 /// toolidl: check, format, diff and lint `.tool` files, print what MCP clients will see,
