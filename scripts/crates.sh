@@ -11,7 +11,7 @@
 # 2. cargo-semver-checks (installed once with `cargo install --locked` into SEMVER_CACHE,
 #    default ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/semver) checks the five library crates
 #    against SEMVER_BASELINE, a commit of main: the crates' API at the last release (0.1.0,
-#    unpublished: the commit they were made publishable on). With the workspace version
+#    unpublished: the API frozen for it, CHANGELOG.md). With the workspace version
 #    unchanged or a patch higher, any breaking change fails; raising it to the next 0.y.0
 #    allows them (and CHANGELOG.md lists them). After a release, set SEMVER_BASELINE to its
 #    commit.
@@ -22,8 +22,9 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 SEMVER_CHECKS_VERSION=0.51.0
-# The release the API is compared with: 0.1.0 (main when the crates were made publishable).
-SEMVER_BASELINE=${SEMVER_BASELINE:-325bbb04299249659a7ef8c53223e6d35e619bf3}
+# The release the API is compared with: 0.1.0, unpublished (the API frozen for it on main;
+# CHANGELOG.md says why it moved once before the first release).
+SEMVER_BASELINE=${SEMVER_BASELINE:-00d0ccac435e297ada05e3268d263f2d054fbf20}
 LIBRARIES=(toolidl toolidl-formats toolidl-codegen toolidl-runtime toolidl-build)
 PUBLISHED=("${LIBRARIES[@]}" toolidl-cli)
 
