@@ -340,3 +340,42 @@ fn a_union_whose_variant_record_leads_back_to_it_is_json_and_others_stay_unions(
     );
     assert!(imported.text.contains("union Label {"), "{}", imported.text);
 }
+
+#[test]
+fn bounds_no_value_fits_are_left_out() {
+    // Each schema accepts no value at all; the language refuses such bounds (E0602), so the
+    // import leaves them out (the file accepts more) and says so.
+    let properties = json!({
+        "text": {"type": "string", "minLength": 2, "maxLength": 1},
+        "items": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 1},
+        "count": {"type": "integer", "minimum": 5, "maximum": 3},
+        "open_count": {"type": "integer", "exclusiveMinimum": 5, "exclusiveMaximum": 6},
+        "ratio": {"type": "number", "minimum": 2, "maximum": 1.5},
+        "point": {"type": "number", "exclusiveMinimum": 1, "maximum": 1},
+    });
+    let names: Vec<String> = properties
+        .as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    let listing = json!({"tools": [{
+        "name": "bounded",
+        "inputSchema": {
+            "type": "object",
+            "properties": properties,
+            "required": names,
+            "additionalProperties": false,
+        },
+    }]});
+    let imported = imported(listing);
+    for line in [
+        "text: string,",
+        "items: list<string>,",
+        "count: i64,",
+        "open_count: i64,",
+        "ratio: f64,",
+        "point: f64,",
+    ] {
+        assert!(imported.text.contains(line), "{line}\n{}", imported.text);
+    }
+    assert_eq!(gaps(&imported).len(), 8, "{:#?}", gaps(&imported));
+}

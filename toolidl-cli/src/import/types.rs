@@ -466,7 +466,7 @@ impl Types {
                     format.unwrap_or_default()
                 ),
             );
-        } else if let Some(length) = bounds_attr("@length", min, max) {
+        } else if let Some(length) = self.length_attr(min, max, "minLength", at) {
             attrs.insert(0, length);
         }
         if let Some(pattern) = pattern {
@@ -493,8 +493,17 @@ impl Types {
                     (a, b) => a.or(b),
                 }
             };
-        let min = bound("minimum", "exclusiveMinimum", 1, i128::max);
-        let max = bound("maximum", "exclusiveMaximum", -1, i128::min);
+        let mut min = bound("minimum", "exclusiveMinimum", 1, i128::max);
+        let mut max = bound("maximum", "exclusiveMaximum", -1, i128::min);
+        if let (Some(lo), Some(hi)) = (min, max)
+            && lo > hi
+        {
+            self.gap(
+                at,
+                "bounds that no integer fits (the lower above the upper): left out",
+            );
+            (min, max) = (None, None);
+        }
         if let Some(exact) = INTEGERS
             .iter()
             .find(|(_, lo, hi)| Some(*lo) == min && Some(*hi) == max)
@@ -556,6 +565,18 @@ impl Types {
         let mut attrs = Vec::new();
         let (min, max) = (text("minimum"), text("maximum"));
         let (xmin, xmax) = (text("exclusiveMinimum"), text("exclusiveMaximum"));
+        // As the language reads `@range`: an inclusive bound before an exclusive one at the
+        // same end; none fits when the lower is above the upper, or equal to it and open.
+        let as_f64 = |v: &Option<String>| v.as_deref().and_then(|t| t.parse::<f64>().ok());
+        let open = xmin.is_some() || xmax.is_some();
+        if let (Some(lo), Some(hi)) = (
+            as_f64(&min).or(as_f64(&xmin)),
+            as_f64(&max).or(as_f64(&xmax)),
+        ) && (lo > hi || (open && lo == hi))
+        {
+            self.gap(at, "bounds that no number fits (the lower above the upper, or equal and exclusive): left out");
+            return with_attrs(attrs, "f64", Shape::Float);
+        }
         let mut args = Vec::new();
         if let Some(v) = &min {
             args.push(format!("min: {}", v.clone()));
@@ -585,10 +606,11 @@ impl Types {
             at,
             &["items", "uniqueItems", "minItems", "maxItems"],
         );
-        let length = bounds_attr(
-            "@length",
+        let length = self.length_attr(
             object.get("minItems").and_then(Value::as_u64),
             object.get("maxItems").and_then(Value::as_u64),
+            "minItems",
+            at,
         );
         let Some(items) = object.get("items") else {
             // `@length` applies to lists, not to `array`: a list of anything says the same.
@@ -1381,6 +1403,30 @@ fn with_attrs(attrs: Vec<String>, expr: impl Into<String>, shape: Shape) -> Fiel
         expr: expr.into(),
         description: None,
         shape,
+    }
+}
+
+impl Types {
+    /// `@length` of a string's or a list's bounds (`minLength`/`maxLength`, or
+    /// `minItems`/`maxItems`, named by `keyword`); left out with a gap when no value fits
+    /// them (the language refuses a minimum above the maximum: E0602).
+    fn length_attr(
+        &mut self,
+        min: Option<u64>,
+        max: Option<u64>,
+        keyword: &str,
+        at: &str,
+    ) -> Option<String> {
+        if let (Some(lo), Some(hi)) = (min, max)
+            && lo > hi
+        {
+            self.gap(
+                at,
+                format!("`{keyword}` above its maximum: no value fits; both bounds left out"),
+            );
+            return None;
+        }
+        bounds_attr("@length", min, max)
     }
 }
 
