@@ -379,3 +379,38 @@ fn bounds_no_value_fits_are_left_out() {
     }
     assert_eq!(gaps(&imported).len(), 8, "{:#?}", gaps(&imported));
 }
+
+#[test]
+fn a_ui_link_the_language_refuses_is_cut_to_what_it_accepts() {
+    let with_ui = |name: &str, ui: Value| {
+        let mut t = tool(name);
+        t["_meta"] = json!({"ui": ui});
+        t
+    };
+    let imported = imported(json!({"tools": [
+        with_ui("odd", json!({"resourceUri": "ui://app/view.html", "visibility": ["monel", "app", "app", 3]})),
+        with_ui("none", json!({"resourceUri": "ui://app/view.html", "visibility": ["modle"]})),
+        with_ui("web", json!({"resourceUri": "https://example.com/view.html"})),
+    ]}));
+    assert!(
+        imported
+            .text
+            .contains("@ui(\"ui://app/view.html\", visibility: [\"app\"])\n    tool odd("),
+        "{}",
+        imported.text
+    );
+    assert!(
+        imported
+            .text
+            .contains("@ui(\"ui://app/view.html\")\n    tool none("),
+        "{}",
+        imported.text
+    );
+    assert_eq!(
+        imported.text.matches("@ui(").count(),
+        2,
+        "{}",
+        imported.text
+    );
+    assert_eq!(gaps(&imported).len(), 5, "{:#?}", gaps(&imported));
+}

@@ -482,17 +482,48 @@ pub(crate) fn tool_decl_at(
     if let Some(ui) = tool.get("_meta").and_then(|m| m.get("ui"))
         && let Some(uri) = ui.get("resourceUri").and_then(Value::as_str)
     {
-        let mut attr = format!("@ui({}", names::string_literal(uri));
-        if let Some(visibility) = ui.get("visibility").and_then(Value::as_array) {
-            let items: Vec<String> = visibility
-                .iter()
-                .filter_map(Value::as_str)
-                .map(names::string_literal)
-                .collect();
-            attr.push_str(&format!(", visibility: [{}]", items.join(", ")));
+        // What `@ui` accepts (E0702, E0703): a `ui://` URI, and a visibility of "model"
+        // and "app", each once; anything else is left out and said.
+        if uri.len() > "ui://".len() && uri.starts_with("ui://") {
+            let mut attr = format!("@ui({}", names::string_literal(uri));
+            if let Some(visibility) = ui.get("visibility").and_then(Value::as_array) {
+                let mut items: Vec<&str> = Vec::new();
+                for item in visibility {
+                    match item.as_str() {
+                        Some(v @ ("model" | "app")) if !items.contains(&v) => items.push(v),
+                        Some("model" | "app") => {}
+                        _ => types_gap(
+                            types,
+                            at,
+                            format!(
+                                "the visibility {item} is neither \"model\" nor \"app\"; left out"
+                            ),
+                        ),
+                    }
+                }
+                if items.is_empty() {
+                    types_gap(
+                        types,
+                        at,
+                        "an empty `_meta.ui.visibility`; left out (the default, both)",
+                    );
+                } else {
+                    let items: Vec<String> = items.into_iter().map(names::string_literal).collect();
+                    attr.push_str(&format!(", visibility: [{}]", items.join(", ")));
+                }
+            }
+            attr.push(')');
+            attrs.push(attr);
+        } else {
+            types_gap(
+                types,
+                at,
+                format!(
+                    "`_meta.ui.resourceUri` {} is not a `ui://` URI; left out",
+                    names::string_literal(uri)
+                ),
+            );
         }
-        attr.push(')');
-        attrs.push(attr);
     }
     match tool
         .get("execution")
