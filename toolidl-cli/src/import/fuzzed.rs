@@ -414,3 +414,24 @@ fn a_ui_link_the_language_refuses_is_cut_to_what_it_accepts() {
     );
     assert_eq!(gaps(&imported).len(), 5, "{:#?}", gaps(&imported));
 }
+
+#[test]
+fn a_resource_uri_listed_again_is_published_once() {
+    let cover = |mime: &str| json!({"uri": "library://cover", "name": "cover", "mimeType": mime});
+    let imported = imported(json!({
+        "resources": [cover("image/png"), cover("image/png"), cover("image/jpeg"),
+            {"uri": "library://cover", "name": "front", "mimeType": "image/png"}],
+    }));
+    assert_eq!(
+        imported.text.matches("resource ").count(),
+        1,
+        "{}",
+        imported.text
+    );
+    assert!(
+        imported.text.contains("@mime(\"image/png\")"),
+        "{}",
+        imported.text
+    );
+    assert_eq!(gaps(&imported).len(), 2, "{:#?}", gaps(&imported));
+}

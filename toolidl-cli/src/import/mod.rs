@@ -317,6 +317,8 @@ struct Declared {
     listed: Vec<(String, Map<String, Value>)>,
     wires: Vec<String>,
     idents: Vec<String>,
+    /// Resources: the URIs and URI templates published, each once (E0202).
+    uris: Vec<String>,
 }
 
 /// What to do with an entry listed under a name an earlier one has.
@@ -605,6 +607,24 @@ fn resource_decl(
         );
         return Ok(None);
     }
+    if resources.uris.iter().any(|u| u == uri) {
+        // A client reads a resource by its URI: only the first entry can be read.
+        if !resources
+            .listed
+            .iter()
+            .any(|(_, earlier)| earlier == resource)
+        {
+            types_gap(
+                types,
+                &at,
+                format!(
+                    "{key} {} is listed already: the later entry is left out",
+                    names::string_literal(uri)
+                ),
+            );
+        }
+        return Ok(None);
+    }
     let Some((wire, ident)) = resources.claim(
         types,
         &at,
@@ -615,6 +635,7 @@ fn resource_decl(
     ) else {
         return Ok(None);
     };
+    resources.uris.push(uri.to_owned());
     let mut attrs = vec![format!("@uri({})", names::string_literal(uri))];
     attrs.extend(name_attr(&ident, &wire));
     if let Some(title) = text(resource, "title") {
