@@ -435,3 +435,37 @@ fn a_resource_uri_listed_again_is_published_once() {
     );
     assert_eq!(gaps(&imported).len(), 2, "{:#?}", gaps(&imported));
 }
+
+#[test]
+fn a_property_with_an_empty_name_is_left_out_and_the_object_opened() {
+    let object = json!({
+        "type": "object",
+        "properties": {"": {"type": "string"}, "x": {"type": "string"}},
+        "required": ["", "x"],
+        "additionalProperties": false,
+    });
+    let imported = imported(json!({"tools": [{
+        "name": "draw",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"origin": object, "": {"type": "string"}},
+            "additionalProperties": false,
+        },
+    }]}));
+    assert!(
+        !imported.text.contains("@json_name(\"\")"),
+        "{}",
+        imported.text
+    );
+    assert!(
+        imported.text.contains("@open\nrecord Origin {"),
+        "{}",
+        imported.text
+    );
+    assert!(
+        imported.text.contains("@open\n    tool draw("),
+        "{}",
+        imported.text
+    );
+    assert_eq!(gaps(&imported).len(), 2, "{:#?}", gaps(&imported));
+}

@@ -550,7 +550,7 @@ pub(crate) fn tool_decl_at(
         types.context = params_at.to_owned();
         types.scope = names::type_name(wire);
         let fields = types.fields(properties, &required_set(&object), "");
-        let open = object.get("additionalProperties") != Some(&Value::Bool(false));
+        let open = fields.open || object.get("additionalProperties") != Some(&Value::Bool(false));
         (fields.lines, open, fields.camel)
     });
     if open {

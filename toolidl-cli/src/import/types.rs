@@ -736,7 +736,7 @@ impl Types {
             at,
             &["properties", "required", "additionalProperties"],
         );
-        let open = object.get("additionalProperties") != Some(&Value::Bool(false));
+        let mut open = object.get("additionalProperties") != Some(&Value::Bool(false));
         if let Some(Value::Object(_)) = object.get("additionalProperties") {
             self.gap(at, "`additionalProperties` with a schema beside `properties`: imported as an `@open` record, extra members unchecked");
         }
@@ -747,6 +747,7 @@ impl Types {
             .unwrap_or(&empty);
         let required = required_set(object);
         let fields = self.fields(properties, &required, &format!("{at}."));
+        open |= fields.open;
         self.building.pop();
         // A reference to this record from inside it says nothing to the unions around it.
         if self.reached.is_some_and(|r| r >= self.building.len()) {
@@ -791,6 +792,15 @@ impl Types {
             ..Fields::default()
         };
         for (wire, schema) in properties {
+            if wire.is_empty() {
+                // `@json_name("")` is refused (E0302): no field can carry the name.
+                self.gap(
+                    at,
+                    "a property named \"\" cannot be declared: left out, and the object takes unknown members (`@open`)",
+                );
+                out.open = true;
+                continue;
+            }
             let ident = if camel {
                 names::snake(wire)
             } else {
@@ -1159,6 +1169,9 @@ pub struct Fields {
     /// upper-case letter): the record says `@rename_all("camelCase")`.
     pub camel: bool,
     pub shapes: BTreeMap<String, (String, Shape)>,
+    /// A property was left out (its name is empty): the object must take unknown members
+    /// (`@open`), or it would refuse what the schema accepts.
+    pub open: bool,
 }
 
 /// A word for the kind of value a union branch holds, which names its variant.
