@@ -10,6 +10,7 @@ use super::drive::{Panicked, report_panic};
 use super::mrtr::{self, Retry};
 use super::params::{Params, arguments_object, completion_json, completion_request};
 use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain, tasks};
+use crate::args::Arguments;
 use crate::context::RequestContext;
 use crate::output::{self, Body, finish_result, render_tool_result};
 use crate::peer::{CallState, ListKind, Session, Subscription, lock, send_routed};
@@ -395,7 +396,12 @@ impl Connection {
             let rendered = match outcome {
                 Ok(result) => {
                     let result = mrtr::seal_output(&server, state, result);
-                    render_tool_result(result, state.revision, &state.request_id)
+                    render_tool_result(
+                        result,
+                        state.revision,
+                        &state.request_id,
+                        server.shared.max_depth,
+                    )
                 }
                 Err(Panicked) => Ok(output::failed_result()),
             };
@@ -502,9 +508,11 @@ impl Connection {
         if let Some(once) = once {
             // Single use: the service is asked once the state is recorded as used.
             let (registry, name, args) = (registry.clone(), name.into_owned(), args.to_owned());
+            let max_depth = self.server.shared.max_depth;
             let asked = ctx.clone();
             let fut = mrtr::after_use(&self.server, once, Err, move || {
-                let get = |s: Arc<dyn Service>| s.get_prompt(&name, &args, asked.clone());
+                let args = Arguments::new(&args).with_max_depth(max_depth);
+                let get = |s: Arc<dyn Service>| s.get_prompt(&name, args, asked.clone());
                 match registry.services.iter().cloned().find_map(get) {
                     Some(fut) => fut,
                     None => Box::pin(std::future::ready(Err(unknown_prompt(&name)))),
@@ -512,6 +520,7 @@ impl Connection {
             });
             return self.drive_value(ctx, fut, false);
         }
+        let args = Arguments::new(args).with_max_depth(self.server.shared.max_depth);
         let Some(found) =
             self.first_service(id, registry, |s| s.get_prompt(&name, args, ctx.clone()))
         else {

@@ -21,7 +21,6 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::args::depth;
 use crate::output::{Body, finish_result};
 use crate::peer::{ConnShared, NO_LOGS, Route, lock, send_routed};
 use crate::protocol::LogLevel;
@@ -270,11 +269,8 @@ impl Connection {
                 Some(id) => {
                     // Last line of defence: a panic that escapes a method (a service's
                     // listing or lookup, say) must not end the reading loop or lose the reply.
-                    // Services' decoders and results nest no deeper than the server allows.
-                    let max_depth = self.server.shared.max_depth;
-                    let served = catch_unwind(AssertUnwindSafe(|| {
-                        depth::scoped(max_depth, || self.request(id, &method, msg.params))
-                    }));
+                    let served =
+                        catch_unwind(AssertUnwindSafe(|| self.request(id, &method, msg.params)));
                     if let Err(payload) = served {
                         drive::report_panic(id, payload.as_ref());
                         self.reply_error(id, &RpcError::internal("Internal error."));

@@ -119,7 +119,12 @@ impl Connection {
                     Ok(Poll::Ready(Ok(out @ ToolOutput::InputRequired { .. }))) => {
                         // Answered as a synchronous call's would be, its state sealed.
                         let out = mrtr::seal_output(&server, &asking, Ok(out));
-                        return render_tool_result(out, asking.revision, &asking.request_id);
+                        return render_tool_result(
+                            out,
+                            asking.revision,
+                            &asking.request_id,
+                            server.shared.max_depth,
+                        );
                     }
                     Ok(Poll::Ready(r)) => ready = Some(Ok(r)),
                     Ok(Poll::Pending) => {}
@@ -409,7 +414,7 @@ fn run(server: &Server, id: String, fut: BoxFuture<ToolResult>, state: Arc<CallS
             biased;
             _ = state.wait_cancelled() => None,
             _ = cancelled_elsewhere(&server, &id) => None,
-            r = CatchUnwind { fut, max_depth: server.shared.max_depth } => Some(r),
+            r = CatchUnwind(fut) => Some(r),
         };
         lock(&server.shared.tasks.running).remove(&id);
         match outcome {
@@ -474,7 +479,12 @@ async fn settle(
             tracing::error!(request = %state.request_id, "a task's input_required needs inputRequests");
             Outcome::Failed(RpcError::internal("Internal error."))
         }
-        Ok(result) => match render_tool_result(result, state.revision, &state.request_id) {
+        Ok(result) => match render_tool_result(
+            result,
+            state.revision,
+            &state.request_id,
+            server.shared.max_depth,
+        ) {
             Ok(body) => Outcome::Completed(body.json),
             Err(e) => Outcome::Failed(e),
         },
