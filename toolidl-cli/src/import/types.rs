@@ -244,6 +244,13 @@ impl Types {
         };
         let nullable = types.contains(&"null");
         let kinds: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
+        if let Some(unknown) = kinds.iter().find(|k| !KINDS.contains(k)) {
+            self.gap(
+                at,
+                format!("`type` `{unknown}` is no JSON Schema type; imported as `json`"),
+            );
+            return plain("json", Shape::Json);
+        }
         let mut out = match kinds.as_slice() {
             [] if object.contains_key("enum") => self.enumeration(object, hint, at, doc),
             [] => {
@@ -380,7 +387,14 @@ impl Types {
         let format = object.get("format").and_then(Value::as_str);
         let min = object.get("minLength").and_then(Value::as_u64);
         let max = object.get("maxLength").and_then(Value::as_u64);
-        let pattern = object.get("pattern").and_then(Value::as_str);
+        let mut pattern = object.get("pattern").and_then(Value::as_str);
+        if let Some(problem) = pattern.and_then(pattern_problem) {
+            self.gap(
+                at,
+                format!("{problem}, which the language does not accept; `pattern` left out"),
+            );
+            pattern = None;
+        }
         if object.get("contentEncoding").and_then(Value::as_str) == Some("base64")
             && format.is_none()
             && pattern.is_none()
@@ -556,28 +570,34 @@ impl Types {
             at,
             &["items", "uniqueItems", "minItems", "maxItems"],
         );
-        let Some(items) = object.get("items") else {
-            let attrs = bounds_attr(
-                "@length",
-                object.get("minItems").and_then(Value::as_u64),
-                object.get("maxItems").and_then(Value::as_u64),
-            );
-            if object.get("uniqueItems") == Some(&Value::Bool(true)) {
-                self.gap(
-                    at,
-                    "`uniqueItems` without `items`: imported as `array`, duplicates accepted",
-                );
-            }
-            return with_attrs(attrs.into_iter().collect(), "array", Shape::Json);
-        };
-        let unique = object.get("uniqueItems") == Some(&Value::Bool(true));
-        let item = self.item(items, &format!("{hint}Item"), &format!("{at}[]"));
-        let kind = if unique { "set" } else { "list" };
         let length = bounds_attr(
             "@length",
             object.get("minItems").and_then(Value::as_u64),
             object.get("maxItems").and_then(Value::as_u64),
         );
+        let Some(items) = object.get("items") else {
+            // `@length` applies to lists, not to `array`: a list of anything says the same.
+            let (attrs, expr, shape) = match length {
+                Some(length) => (
+                    vec![length],
+                    "list<json>",
+                    Shape::List(Box::new(Shape::Json)),
+                ),
+                None => (Vec::new(), "array", Shape::Json),
+            };
+            if object.get("uniqueItems") == Some(&Value::Bool(true)) {
+                self.gap(
+                    at,
+                    format!(
+                        "`uniqueItems` without `items`: imported as `{expr}`, duplicates accepted"
+                    ),
+                );
+            }
+            return with_attrs(attrs, expr, shape);
+        };
+        let unique = object.get("uniqueItems") == Some(&Value::Bool(true));
+        let item = self.item(items, &format!("{hint}Item"), &format!("{at}[]"));
+        let kind = if unique { "set" } else { "list" };
         with_attrs(
             length.into_iter().collect(),
             format!("{kind}<{}>", item.expr),
@@ -751,7 +771,18 @@ impl Types {
                     .literal(value, &ty.shape)
                     .filter(|_| default_fits(schema, value))
                 {
-                    Some(literal) => line.push_str(&format!(": {} = {literal}", ty.expr)),
+                    // What the schema's keywords cannot tell (a default of another kind, on
+                    // `array` or `object`), the compiler does.
+                    Some(literal) => match self.default_problem(&ty, &literal) {
+                        None => line.push_str(&format!(": {} = {literal}", ty.expr)),
+                        Some(problem) => {
+                            self.gap(
+                                &format!("{at}{wire}"),
+                                format!("the default {value} is refused: {problem}; left out"),
+                            );
+                            line.push_str(&format!("?: {}", ty.expr));
+                        }
+                    },
                     None => {
                         self.gap(
                             &format!("{at}{wire}"),
@@ -815,7 +846,13 @@ impl Types {
                 let mut members = BTreeMap::new();
                 let mut lines = Vec::new();
                 let mut used = Vec::new();
+                let mut seen: Vec<&str> = Vec::new();
                 for value in &strings {
+                    // A value listed twice is one member (JSON Schema allows the repeat).
+                    if seen.contains(value) {
+                        continue;
+                    }
+                    seen.push(value);
                     let mut ident = names::member_ident(value);
                     let base = ident.clone();
                     let mut n = 2;
@@ -991,6 +1028,24 @@ impl Types {
         out
     }
 
+    /// Why the language refuses `literal` as the default of a field of type `ty` (not a value
+    /// of the type, outside its constraints, not in its format: E0501 to E0504), if it does:
+    /// asked of the compiler, on a record of that one field after the declarations so far.
+    fn default_problem(&self, ty: &FieldType, literal: &str) -> Option<String> {
+        let mut text = String::from("package probe;\n\n");
+        for decl in &self.decls {
+            text.push_str(decl);
+            text.push_str("\n\n");
+        }
+        // `type_name` never makes a name with `_`: no declaration has this one.
+        text.push_str(&format!(
+            "record Probe_Default {{\n    {} x: {} = {literal},\n}}\n",
+            ty.attrs.join(" "),
+            ty.expr
+        ));
+        super::refusal(text, &["E0501", "E0502", "E0503", "E0504"])
+    }
+
     /// A default value written as a literal of the type `shape` describes.
     pub fn literal(&self, value: &Value, shape: &Shape) -> Option<String> {
         Some(match (shape, value) {
@@ -1083,6 +1138,19 @@ fn kind_word(branch: &Value) -> &'static str {
 }
 
 /// The keywords of `object` that apply to values of JSON type `kind`, with `type: kind`.
+/// Why the language refuses `pattern` as a `@pattern` (E0603: not an ECMA-262 regular
+/// expression in Unicode mode), if it does.
+fn pattern_problem(pattern: &str) -> Option<String> {
+    let text = format!(
+        "package probe;\n\ntype Probe_Pattern = @pattern({}) string;\n",
+        names::string_literal(pattern)
+    );
+    super::refusal(text, &["E0603"])
+}
+
+/// The values of `type` besides `null`.
+const KINDS: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+
 fn keywords_of_kind(object: &Map<String, Value>, kind: &str) -> Map<String, Value> {
     let own: &[&str] = match kind {
         "string" => &[
