@@ -5,6 +5,7 @@
 //! they are registered for cancellation.
 
 mod drive;
+mod method;
 mod methods;
 mod mrtr;
 mod params;
@@ -27,6 +28,7 @@ use crate::protocol::LogLevel;
 use crate::protocol::Revision;
 use crate::protocol::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::server::{Kind, Registry, Server};
+use method::{Method, Needs};
 use methods::listing_page;
 use params::{Params, parse_params};
 
@@ -356,7 +358,9 @@ impl Connection {
         let _ = tx.send(outcome);
     }
 
-    fn request(&self, id: &str, method: &str, params: Option<&RawValue>) {
+    fn request(&self, id: &str, name: &str, params: Option<&RawValue>) {
+        // The one place a method's name is matched.
+        let method = Method::parse(name);
         let p = match parse_params(params) {
             Ok(p) => p,
             Err(e) => return self.reply_error(id, &e),
@@ -370,43 +374,41 @@ impl Connection {
             .shared
             .ephemeral
             .load(std::sync::atomic::Ordering::Relaxed);
-        if let Err(e) = method_allowed(method, rev, &registry, &self.server, ephemeral) {
+        let exists = |m: &Method| method_exists(*m, rev, &registry, &self.server, ephemeral);
+        let Some(method) = method.filter(exists) else {
+            let e = RpcError::new(code::METHOD_NOT_FOUND, format!("Method not found: {name}"));
             return self.reply_error(id, &e);
-        }
-        if calls_handler(method) && self.busy() {
+        };
+        if method.calls_handler() && self.busy() {
             return self.reply_error(id, &busy());
         }
         let outcome = match method {
-            "initialize" => self.initialize(&p, &registry),
-            "ping" => Ok(Reply(plain("{}"), false)),
-            "server/discover" => Ok(self.discover(&registry)),
-            "logging/setLevel" => self.set_level(&p),
-            "tools/list" => listing_page(
+            Method::Initialize => self.initialize(&p, &registry),
+            Method::Ping => Ok(Reply(plain("{}"), false)),
+            Method::Discover => Ok(self.discover(&registry)),
+            Method::SetLevel => self.set_level(&p),
+            Method::ListTools => listing_page(
                 registry.tool_listings(rev),
                 registry.tool_scopes(),
                 p.cursor.as_deref(),
                 self.page_size(),
                 "tools",
             ),
-            "resources/list" => self.list(&registry, Kind::Resources, rev, &p, "resources"),
-            "resources/templates/list" => {
+            Method::ListResources => self.list(&registry, Kind::Resources, rev, &p, "resources"),
+            Method::ListTemplates => {
                 self.list(&registry, Kind::Templates, rev, &p, "resourceTemplates")
             }
-            "prompts/list" => self.list(&registry, Kind::Prompts, rev, &p, "prompts"),
-            "tools/call" => return self.call_tool(id, rev, p, &registry),
-            "resources/read" => return self.read_resource(id, rev, p, &registry),
-            "prompts/get" => return self.get_prompt(id, rev, p, &registry),
-            "completion/complete" => return self.complete(id, rev, p, &registry),
-            "subscriptions/listen" => return self.listen(id, &p, &registry),
-            "resources/subscribe" => self.subscribe(&p, &registry),
-            "resources/unsubscribe" => self.unsubscribe(&p),
-            "tasks/get" | "tasks/update" | "tasks/cancel" => {
+            Method::ListPrompts => self.list(&registry, Kind::Prompts, rev, &p, "prompts"),
+            Method::CallTool => return self.call_tool(id, rev, p, &registry),
+            Method::ReadResource => return self.read_resource(id, rev, p, &registry),
+            Method::GetPrompt => return self.get_prompt(id, rev, p, &registry),
+            Method::Complete => return self.complete(id, rev, p, &registry),
+            Method::Listen => return self.listen(id, &p, &registry),
+            Method::Subscribe => self.subscribe(&p, &registry),
+            Method::Unsubscribe => self.unsubscribe(&p),
+            Method::GetTask | Method::UpdateTask | Method::CancelTask => {
                 return self.task_method(id, rev, method, p);
             }
-            _ => Err(RpcError::new(
-                code::METHOD_NOT_FOUND,
-                format!("Method not found: {method}"),
-            )),
         };
         match outcome {
             Ok(Reply(body, cacheable)) => {
@@ -440,8 +442,8 @@ impl Connection {
         lock(&self.shared.inflight).len() >= self.server.shared.max_pending_calls
     }
 
-    fn revision_after(&self, method: &str, rev: Revision) -> Revision {
-        if method == "initialize" {
+    fn revision_after(&self, method: Method, rev: Revision) -> Revision {
+        if method == Method::Initialize {
             self.negotiated_revision().unwrap_or(rev)
         } else {
             rev
@@ -454,7 +456,7 @@ impl Connection {
 
     /// The revision a request is served under: its `_meta` protocol version (2026-07-28),
     /// else the session's; `initialize`, `ping` and `server/discover` work before a session.
-    fn revision_for(&self, method: &str, p: &Params<'_>) -> Result<Revision, RpcError> {
+    fn revision_for(&self, method: Option<Method>, p: &Params<'_>) -> Result<Revision, RpcError> {
         if let Some(meta) = &p.meta
             && let Some(requested) = &meta.protocol_version
         {
@@ -481,9 +483,9 @@ impl Connection {
             };
         }
         match (self.shared.session(), method) {
-            (_, "server/discover") => Ok(Revision::V2026_07_28),
+            (_, Some(Method::Discover)) => Ok(Revision::V2026_07_28),
             (Some(s), _) => Ok(s.revision),
-            (None, "initialize" | "ping") => Ok(Revision::NEWEST_HANDSHAKE),
+            (None, Some(m)) if m.before_session() => Ok(Revision::NEWEST_HANDSHAKE),
             (None, _) => Err(RpcError::new(
                 code::INVALID_REQUEST,
                 "Invalid request: send initialize first, or name protocol version 2026-07-28 in the request's _meta.",
@@ -502,15 +504,6 @@ fn plain(json: &str) -> Body {
     }
 }
 
-/// `-32600` for a message over a transport's size limit.
-/// Whether `method` runs a service's handler (which may stay pending).
-fn calls_handler(method: &str) -> bool {
-    matches!(
-        method,
-        "tools/call" | "resources/read" | "prompts/get" | "completion/complete"
-    )
-}
-
 fn busy() -> RpcError {
     RpcError::new(
         code::SERVER_BUSY,
@@ -518,6 +511,7 @@ fn busy() -> RpcError {
     )
 }
 
+/// `-32600` for a message over a transport's size limit.
 fn too_long(limit: usize) -> RpcError {
     RpcError::new(
         code::INVALID_REQUEST,
@@ -576,37 +570,23 @@ fn read_error(raw: &RawValue) -> RpcError {
     }
 }
 
-/// Which methods a revision has, and whether the services provide the feature.
-fn method_allowed(
-    method: &str,
+/// Whether `method` exists on this request: its revision has it, and the services (or the
+/// server) provide what it needs.
+fn method_exists(
+    method: Method,
     rev: Revision,
     registry: &Registry,
     server: &Server,
     ephemeral: bool,
-) -> Result<(), RpcError> {
-    let not_found = || {
-        Err(RpcError::new(
-            code::METHOD_NOT_FOUND,
-            format!("Method not found: {method}"),
-        ))
-    };
-    let known_here = match method {
-        "initialize" | "ping" | "logging/setLevel" => !rev.is_stateless(),
-        "server/discover" => true,
-        "subscriptions/listen" => rev.is_stateless(),
-        "tools/list" | "tools/call" => registry.has_tools(),
-        "resources/list" | "resources/templates/list" | "resources/read" => {
-            registry.has_resources()
+) -> bool {
+    method.in_revision(rev)
+        && match method.needs() {
+            Needs::Nothing => true,
+            Needs::Tools => registry.has_tools(),
+            Needs::Resources => registry.has_resources(),
+            Needs::Prompts => registry.has_prompts(),
+            Needs::Completions => registry.has_completions(),
+            Needs::Subscriptions => !ephemeral && server.has_subscriptions(registry),
+            Needs::TaskTools => server.has_task_tools(registry),
         }
-        "resources/subscribe" | "resources/unsubscribe" => {
-            !rev.is_stateless() && !ephemeral && server.has_subscriptions(registry)
-        }
-        "prompts/list" | "prompts/get" => registry.has_prompts(),
-        "completion/complete" => registry.has_completions(),
-        "tasks/get" | "tasks/update" | "tasks/cancel" => {
-            rev.is_stateless() && server.has_task_tools(registry)
-        }
-        _ => false,
-    };
-    if known_here { Ok(()) } else { not_found() }
 }

@@ -24,6 +24,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::drive::{CatchUnwind, Panicked, report_panic};
+use super::method::Method;
 use super::mrtr::{self, Once, Retry};
 use super::params::Params;
 use super::{Connection, plain};
@@ -195,18 +196,18 @@ impl Connection {
     }
 
     /// `tasks/get`, `tasks/update`, `tasks/cancel`.
-    pub(super) fn task_method(&self, id: &str, rev: Revision, method: &str, mut p: Params<'_>) {
+    pub(super) fn task_method(&self, id: &str, rev: Revision, method: Method, mut p: Params<'_>) {
         let checked = (|| {
             let capabilities = p.meta.as_ref().and_then(|m| m.client_capabilities.as_ref());
             if !declares_tasks(capabilities) {
-                return Err(missing_tasks_capability(method));
+                return Err(missing_tasks_capability(method.name()));
             }
             let task = p
                 .task_id
                 .clone()
                 .ok_or_else(|| RpcError::invalid_params("Invalid params: taskId is required."))?;
             let responses = match method {
-                "tasks/update" => Some(
+                Method::UpdateTask => Some(
                     p.input_responses
                         .take()
                         .and_then(|r| match r {
@@ -230,7 +231,6 @@ impl Connection {
         };
         let server = self.server.clone();
         let conn = self.shared.clone();
-        let method = method.to_owned();
         let requester = requester();
         let state = ctx.state.clone();
         drop(ctx);
@@ -238,8 +238,8 @@ impl Connection {
             let requester = requester.as_deref();
             // Another principal's task is answered as an unknown one: its id tells nothing.
             let no_task = || RpcError::invalid_params(format!("Invalid params: no task {task}."));
-            match (method.as_str(), responses) {
-                ("tasks/get", _) => {
+            match (method, responses) {
+                (Method::GetTask, _) => {
                     let record = server
                         .shared
                         .tasks
