@@ -276,13 +276,37 @@ impl Connection {
         p: &Params<'_>,
         key: &str,
     ) -> Result<Reply, RpcError> {
-        listing_page(
+        self.listing_page(
             registry.listing_jsons(kind, rev),
             registry.listing_scopes(kind),
             p.cursor.as_deref(),
-            self.page_size(),
             key,
         )
+    }
+
+    /// One page of a listing: `{"<key>":[…],"nextCursor":"…"}`; `scopes` are each item's.
+    /// When the transport asked for filtered lists (feature `auth`), only the items whose
+    /// scopes the request's token holds.
+    pub(super) fn listing_page<S: AsRef<str>>(
+        &self,
+        items: &[S],
+        scopes: &[&[&str]],
+        cursor: Option<&str>,
+        key: &str,
+    ) -> Result<Reply, RpcError> {
+        let size = self.page_size();
+        #[cfg(feature = "auth")]
+        if let Some(auth) = self.identity().listing_filter() {
+            let allowed: Vec<&S> = items
+                .iter()
+                .zip(scopes)
+                .filter(|(_, needed)| needed.iter().all(|s| auth.has_scope(s)))
+                .map(|(item, _)| item)
+                .collect();
+            return page(&allowed, cursor, size, key);
+        }
+        let _ = scopes;
+        page(items, cursor, size, key)
     }
 
     /// The context of request `id`; `retry` is what it brings back from an earlier
@@ -325,7 +349,7 @@ impl Connection {
                 cancel_signal: Default::default(),
                 route: self.route.borrow().clone(),
                 #[cfg(feature = "auth")]
-                auth: crate::context::request_auth(),
+                auth: self.identity().auth,
             }),
             server: self.server.clone(),
         })
@@ -571,30 +595,6 @@ impl Connection {
         };
         self.drive_value(ctx, fut, false);
     }
-}
-
-/// One page of a listing: `{"<key>":[…],"nextCursor":"…"}`; `scopes` are each item's. When
-/// the transport asked for filtered lists (feature `auth`), only the items whose scopes the
-/// request's token holds.
-pub(super) fn listing_page<S: AsRef<str>>(
-    items: &[S],
-    scopes: &[&[&str]],
-    cursor: Option<&str>,
-    size: usize,
-    key: &str,
-) -> Result<Reply, RpcError> {
-    #[cfg(feature = "auth")]
-    if let Some(auth) = crate::context::listing_filter() {
-        let allowed: Vec<&S> = items
-            .iter()
-            .zip(scopes)
-            .filter(|(_, needed)| needed.iter().all(|s| auth.has_scope(s)))
-            .map(|(item, _)| item)
-            .collect();
-        return page(&allowed, cursor, size, key);
-    }
-    let _ = scopes;
-    page(items, cursor, size, key)
 }
 
 /// One page of `items`. Cursors are opaque offsets.

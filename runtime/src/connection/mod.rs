@@ -23,13 +23,12 @@ use serde_json::value::RawValue;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::output::{Body, finish_result};
-use crate::peer::{ConnShared, NO_LOGS, Route, lock, send_routed};
+use crate::peer::{ConnShared, Identity, NO_LOGS, Route, lock, send_routed};
 use crate::protocol::LogLevel;
 use crate::protocol::Revision;
 use crate::protocol::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::server::{Kind, Registry, Server};
 use method::{Method, Needs};
-use methods::listing_page;
 use params::{Params, parse_params};
 
 /// The receiving end of a connection's outbox: one JSON message per item (several, joined by
@@ -46,6 +45,9 @@ pub struct Connection {
     /// The stream of the message being handled, when the transport gives each request its
     /// own (HTTP); see [`Route`].
     route: RefCell<Option<Route>>,
+    /// Who sent the message being handled, as its transport handed it over (see
+    /// [`Identity`]).
+    identity: RefCell<Identity>,
 }
 
 /// A batch is handed to the outbox once it holds this many bytes, even mid-input.
@@ -99,6 +101,7 @@ impl Connection {
                 shared,
                 batch: None,
                 route: RefCell::new(None),
+                identity: RefCell::new(Identity::default()),
             },
             rx,
         )
@@ -154,17 +157,30 @@ impl Connection {
     /// Handles one message whose reply and request-scoped messages go to `route` (HTTP:
     /// the POST's response) rather than to the outbox.
     #[cfg(feature = "http")]
-    pub(crate) fn handle_routed(&self, message: &str, route: Route) {
-        self.with_route(route, |c| c.handle_line(message))
+    pub(crate) fn handle_routed(&self, message: &str, route: Route, identity: Identity) {
+        self.with_route(route, identity, |c| c.handle_line(message))
     }
 
-    /// Runs `f` with `route` as the stream of what it handles (see [`Route`]).
+    /// Runs `f` with `route` as the stream of what it handles (see [`Route`]) and
+    /// `identity` as who sent it (see [`Identity`]).
     #[cfg(feature = "http")]
-    pub(crate) fn with_route<T>(&self, route: Route, f: impl FnOnce(&Connection) -> T) -> T {
+    pub(crate) fn with_route<T>(
+        &self,
+        route: Route,
+        identity: Identity,
+        f: impl FnOnce(&Connection) -> T,
+    ) -> T {
         *self.route.borrow_mut() = Some(route);
+        *self.identity.borrow_mut() = identity;
         let out = f(self);
         *self.route.borrow_mut() = None;
+        *self.identity.borrow_mut() = Identity::default();
         out
+    }
+
+    /// Who sent the message being handled.
+    fn identity(&self) -> Identity {
+        self.identity.borrow().clone()
     }
 
     /// Serves handshake-revision requests without `initialize` (stateless HTTP): as if
@@ -250,8 +266,13 @@ impl Connection {
 
     /// Handles one message the transport has parsed already (HTTP reads each body once).
     #[cfg(feature = "http")]
-    pub(crate) fn handle_routed_message(&self, msg: Incoming<'_>, route: Route) {
-        self.with_route(route, |c| c.handle_message(msg))
+    pub(crate) fn handle_routed_message(
+        &self,
+        msg: Incoming<'_>,
+        route: Route,
+        identity: Identity,
+    ) {
+        self.with_route(route, identity, |c| c.handle_message(msg))
     }
 
     fn handle_message(&self, msg: Incoming<'_>) {
@@ -387,11 +408,10 @@ impl Connection {
             Method::Ping => Ok(Reply(plain("{}"), false)),
             Method::Discover => Ok(self.discover(&registry)),
             Method::SetLevel => self.set_level(&p),
-            Method::ListTools => listing_page(
+            Method::ListTools => self.listing_page(
                 registry.tool_listings(rev),
                 registry.tool_scopes(),
                 p.cursor.as_deref(),
-                self.page_size(),
                 "tools",
             ),
             Method::ListResources => self.list(&registry, Kind::Resources, rev, &p, "resources"),

@@ -65,7 +65,7 @@ impl Connection {
             method,
             target,
             arguments.map(RawValue::get),
-            super::tasks::requester(),
+            self.identity().principal(),
         );
         let Some(sealed) = state else {
             // Nothing was asked that the runtime knows of: the handler judges the answers

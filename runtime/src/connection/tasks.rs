@@ -30,7 +30,7 @@ use super::params::Params;
 use super::{Connection, plain};
 use crate::context::RequestContext;
 use crate::output::{Body, finish_result, render_tool_result};
-use crate::peer::{CallState, ConnShared, NO_LOGS, lock};
+use crate::peer::{CallState, ConnShared, Identity, NO_LOGS, lock};
 use crate::protocol::Revision;
 use crate::protocol::{RpcError, result_message};
 use crate::server::{ListedTool, Registry, Server};
@@ -92,9 +92,10 @@ impl Connection {
             &call,
             state.input_responses.clone(),
             state.request_state.clone(),
+            &self.identity(),
         );
         drop(ctx);
-        let owner = requester();
+        let owner = self.identity().principal();
         let server = self.server.clone();
         let registry = registry.clone();
         let asking = state.clone();
@@ -231,11 +232,12 @@ impl Connection {
         };
         let server = self.server.clone();
         let conn = self.shared.clone();
-        let requester = requester();
+        let identity = self.identity();
         let state = ctx.state.clone();
         drop(ctx);
         let fut: BoxFuture<Result<Body, RpcError>> = Box::pin(async move {
-            let requester = requester.as_deref();
+            let principal = identity.principal();
+            let requester = principal.as_deref();
             // Another principal's task is answered as an unknown one: its id tells nothing.
             let no_task = || RpcError::invalid_params(format!("Invalid params: no task {task}."));
             match (method, responses) {
@@ -250,7 +252,7 @@ impl Connection {
                     Ok(plain(&Value::Object(task_json(&record, true)).to_string()))
                 }
                 (_, Some(responses)) => {
-                    update_task(&server, &conn, &task, &responses, requester)
+                    update_task(&server, &conn, &task, &responses, &identity)
                         .await?
                         .ok_or_else(no_task)?;
                     Ok(plain("{}"))
@@ -275,8 +277,10 @@ async fn update_task(
     conn: &ConnShared,
     id: &str,
     responses: &Map<String, Value>,
-    requester: Option<&str>,
+    identity: &Identity,
 ) -> Result<Option<()>, RpcError> {
+    let principal = identity.principal();
+    let requester = principal.as_deref();
     let mut resume = None;
     let mut foreign = false;
     let record = server
@@ -316,7 +320,13 @@ async fn update_task(
     let Some((answers, request_state, call)) = resume else {
         return Ok(Some(()));
     };
-    let state = detached_state(conn, &call, Some(Value::Object(answers)), request_state);
+    let state = detached_state(
+        conn,
+        &call,
+        Some(Value::Object(answers)),
+        request_state,
+        identity,
+    );
     let started = {
         let registry = server.registry();
         let tool = registry.tool(&call.tool);
@@ -368,7 +378,9 @@ fn detached_state(
     call: &CallRecord,
     input_responses: Option<Value>,
     request_state: Option<String>,
+    identity: &Identity,
 ) -> Arc<CallState> {
+    let _ = identity;
     let (out, _) = tokio::sync::mpsc::unbounded_channel();
     let conn = Arc::new(ConnShared {
         out,
@@ -399,7 +411,7 @@ fn detached_state(
         cancel_signal: Default::default(),
         route: None,
         #[cfg(feature = "auth")]
-        auth: crate::context::request_auth(),
+        auth: identity.auth.clone(),
     })
 }
 
@@ -582,15 +594,6 @@ async fn cancel(
         state.cancel();
     }
     Ok(Some(()))
-}
-
-/// The principal of the request being served (feature `auth`: the token's subject, else its
-/// client), to which the tasks it creates and the `requestState`s it is given are bound.
-pub(super) fn requester() -> Option<String> {
-    #[cfg(feature = "auth")]
-    return crate::context::request_auth().and_then(|a| a.principal().map(str::to_owned));
-    #[cfg(not(feature = "auth"))]
-    None
 }
 
 /// Whether `requester` may see `task`: a task bound to a principal is that principal's only.

@@ -199,8 +199,7 @@ fn jwt_claims(token: &str) -> Option<Value> {
         return None;
     };
     let claims: Value =
-        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(claims.trim_end_matches('=')).ok()?)
-            .ok()?;
+        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(claims.trim_end_matches('=')).ok()?).ok()?;
     claims.is_object().then_some(claims)
 }
 
