@@ -371,6 +371,9 @@ fn a_server_answers_requests_of_any_depth_and_goes_on() {
         deep_meta,
         deep_response,
         call(7, "cells", r#"{"grid":[[[1,2]],[[3]]]}"#),
+        // 100 trees are 201 levels: written (under the ceiling a handler's value is written
+        // with), then refused as deeper than this server's limit.
+        call(8, "build", r#"{"depth":100}"#),
     ];
     let server = Server::builder("deep", "1")
         .service(Arc::new(DeepServer::new(Impl)))
@@ -393,6 +396,7 @@ fn a_server_answers_requests_of_any_depth_and_goes_on() {
     // Deep `_meta`: serde_json reads protocol fields to 128 levels; the request is answered.
     assert!(replies.contains_key("6"), "{replies:?}");
     assert_eq!(text_of(&replies["7"]), ("3", false));
+    assert_eq!(text_of(&replies["8"]), ("The tool failed.", true));
 }
 
 #[test]
