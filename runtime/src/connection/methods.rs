@@ -7,6 +7,7 @@ use std::sync::atomic::Ordering;
 use serde_json::Value;
 
 use super::drive::{Panicked, report_panic};
+use super::method::Method;
 use super::mrtr::{self, Retry};
 use super::params::{Params, arguments_object, completion_json, completion_request};
 use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain, tasks};
@@ -376,7 +377,7 @@ impl Connection {
             Ok(a) => a,
             Err(e) => return self.reply_error(id, &e),
         };
-        let mut retry = match self.retry(rev, "tools/call", &name, Some(args), &mut p) {
+        let mut retry = match self.retry(rev, Method::CallTool, &name, Some(args), &mut p) {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
@@ -459,7 +460,7 @@ impl Connection {
                 &RpcError::invalid_params("Invalid params: uri is required."),
             );
         };
-        let mut retry = match self.retry(rev, "resources/read", &uri, None, &mut p) {
+        let mut retry = match self.retry(rev, Method::ReadResource, &uri, None, &mut p) {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
@@ -520,7 +521,7 @@ impl Connection {
             Ok(a) => a,
             Err(e) => return self.reply_error(id, &e),
         };
-        let mut retry = match self.retry(rev, "prompts/get", &name, Some(args), &mut p) {
+        let mut retry = match self.retry(rev, Method::GetPrompt, &name, Some(args), &mut p) {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
