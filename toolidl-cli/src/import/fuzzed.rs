@@ -254,3 +254,89 @@ fn an_enum_value_listed_twice_is_one_member() {
     );
     assert_eq!(gaps(&out), Vec::<String>::new());
 }
+
+#[test]
+fn a_union_whose_variants_contain_it_again_is_json() {
+    // `anyOf` of the record holding it and a type JSON Schema does not have: a union whose
+    // variant holds the union again, which the language refuses (E0902).
+    let member = json!({
+        "type": "object",
+        "properties": {
+            "mentor": {"anyOf": [{"$ref": "#/$defs/Member"}, {"type": "nuidempotentll"}]},
+        },
+        "required": ["mentor"],
+        "additionalProperties": false,
+    });
+    let listing = json!({"tools": [{
+        "name": "find",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"member": {"$ref": "#/$defs/Member"}},
+            "required": ["member"],
+            "additionalProperties": false,
+            "$defs": {"Member": member},
+        },
+    }]});
+    let imported = imported(listing);
+    assert!(
+        imported.text.contains("    mentor: json,\n"),
+        "{}",
+        imported.text
+    );
+    assert!(!imported.text.contains("union "), "{}", imported.text);
+    assert!(
+        gaps(&imported)
+            .iter()
+            .any(|g| g.contains("no recursive unions")),
+        "{:?}",
+        gaps(&imported)
+    );
+}
+
+#[test]
+fn a_union_whose_variant_record_leads_back_to_it_is_json_and_others_stay_unions() {
+    // `Doc.part` is a record holding a `Doc` or a string: the union's variant leads back to
+    // the record holding the union. The sibling parameter's union of plain kinds is kept.
+    let doc = json!({
+        "type": "object",
+        "properties": {
+            "part": {"anyOf": [
+                {
+                    "type": "object",
+                    "properties": {"doc": {"$ref": "#/$defs/Doc"}},
+                    "required": ["doc"],
+                    "additionalProperties": false,
+                },
+                {"type": "string"},
+            ]},
+        },
+        "required": ["part"],
+        "additionalProperties": false,
+    });
+    let listing = json!({"tools": [{
+        "name": "walk",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "doc": {"$ref": "#/$defs/Doc"},
+                "label": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+            },
+            "required": ["doc", "label"],
+            "additionalProperties": false,
+            "$defs": {"Doc": doc},
+        },
+    }]});
+    let imported = imported(listing);
+    assert!(
+        imported.text.contains("    part: json,\n"),
+        "{}",
+        imported.text
+    );
+    assert_eq!(
+        imported.text.matches("union ").count(),
+        1,
+        "{}",
+        imported.text
+    );
+    assert!(imported.text.contains("union Label {"), "{}", imported.text);
+}

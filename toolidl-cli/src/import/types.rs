@@ -77,6 +77,11 @@ pub struct Types {
     /// The `$defs` of the schema being translated, and which of them are declared (by name).
     defs: Map<String, Value>,
     defs_declared: BTreeMap<String, String>,
+    /// The records and unions whose declarations are being written, outermost first.
+    building: Vec<String>,
+    /// The outermost of `building` a type written since [`Types::union`] started refers to:
+    /// a union whose variants reach it (or the union itself) would contain itself.
+    reached: Option<usize>,
 }
 
 /// Where a schema stands: a property's description belongs to the field, anywhere else to the
@@ -107,6 +112,14 @@ impl Types {
         }
         self.taken.push(name.clone());
         name
+    }
+
+    /// Notes that the type being written refers to declaration `name`, which may be one whose
+    /// declaration is still being written (a recursive record, or a union reached again).
+    fn refer(&mut self, name: &str) {
+        if let Some(i) = self.building.iter().position(|b| b == name) {
+            self.reached = Some(self.reached.map_or(i, |r| r.min(i)));
+        }
     }
 
     /// Translates a whole input or output schema's `$defs` context, then `f` inside it.
@@ -326,9 +339,10 @@ impl Types {
             );
             return plain("json", Shape::Json);
         };
-        if let Some(name) = self.defs_declared.get(key) {
-            let shape = self.shapes.get(name).cloned().unwrap_or_default();
-            return plain(name, shape);
+        if let Some(name) = self.defs_declared.get(key).cloned() {
+            self.refer(&name);
+            let shape = self.shapes.get(&name).cloned().unwrap_or_default();
+            return plain(&name, shape);
         }
         let Some(schema) = self.defs.get(key).cloned() else {
             self.gap(
@@ -348,6 +362,7 @@ impl Types {
         let shape_key = (structure(object), description.clone());
         if let Some(name) = self.by_shape.get(&shape_key) {
             let name = name.clone();
+            self.refer(&name);
             self.defs_declared.insert(key.to_owned(), name.clone());
             return plain(&name, self.shapes.get(&name).cloned().unwrap_or_default());
         }
@@ -675,8 +690,9 @@ impl Types {
         doc: Option<&str>,
     ) -> String {
         let key = (structure(object), doc.map(str::to_owned));
-        if let Some(name) = self.by_shape.get(&key) {
-            return name.clone();
+        if let Some(name) = self.by_shape.get(&key).cloned() {
+            self.refer(&name);
+            return name;
         }
         let name = self.reserve(hint);
         self.by_shape.insert(key, name.clone());
@@ -692,6 +708,7 @@ impl Types {
         doc: Option<&str>,
     ) -> String {
         let saved = self.enter(object);
+        self.building.push(name.to_owned());
         self.ignored_keywords(
             object,
             at,
@@ -708,6 +725,11 @@ impl Types {
             .unwrap_or(&empty);
         let required = required_set(object);
         let fields = self.fields(properties, &required, &format!("{at}."));
+        self.building.pop();
+        // A reference to this record from inside it says nothing to the unions around it.
+        if self.reached.is_some_and(|r| r >= self.building.len()) {
+            self.reached = None;
+        }
         let mut text = docs(doc, "");
         if open {
             text.push_str("@open\n");
@@ -930,8 +952,9 @@ impl Types {
                 doc.map(str::to_owned),
             )
         });
-        if let Some(name) = key.as_ref().and_then(|k| self.by_shape.get(k)) {
-            let mut out = plain(name, Shape::Json);
+        if let Some(name) = key.as_ref().and_then(|k| self.by_shape.get(k)).cloned() {
+            self.refer(&name);
+            let mut out = plain(&name, Shape::Json);
             if nullable {
                 out.expr.push('?');
             }
@@ -944,9 +967,12 @@ impl Types {
             self.gap(at, "`oneOf` whose branches are not records told apart by a `const` property: imported as an untagged union (the first branch that fits)");
         }
         let name = self.reserve(hint);
-        if let Some(key) = key {
-            self.by_shape.insert(key, name.clone());
+        if let Some(key) = &key {
+            self.by_shape.insert(key.clone(), name.clone());
         }
+        let depth = self.building.len();
+        self.building.push(name.clone());
+        let outer = self.reached.take();
         let mut variants = Vec::new();
         let mut used: Vec<String> = Vec::new();
         for (i, branch) in branches.iter().enumerate() {
@@ -1009,6 +1035,18 @@ impl Types {
                 "{}{ident}: {ty}",
                 doc_lines(variant_doc.as_deref())
             ));
+        }
+        self.building.pop();
+        let reached = std::mem::replace(&mut self.reached, outer);
+        if reached.is_some_and(|r| r <= depth) {
+            // Its variants lead back to it, through a record that holds it or to the union
+            // itself: the language has no recursive unions (E0902).
+            self.taken.retain(|t| t != &name);
+            if let Some(key) = &key {
+                self.by_shape.remove(key);
+            }
+            self.gap(at, "a union whose variants contain it again (the language has no recursive unions); imported as `json`");
+            return plain("json", Shape::Json);
         }
         let mut text = doc_lines(doc);
         if let Some(tag) = &tag {
