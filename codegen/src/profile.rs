@@ -5,55 +5,13 @@
 //! constraints: a keyword a client rejects is moved into the property's description as text,
 //! never dropped from the checks. The facts behind each rule are in `docs/lint.md`.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
 use crate::listings::Listings;
 
-/// A client profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Profile {
-    /// The schema mapping as generated; its lint reports portability warnings only.
-    Standard,
-    /// Claude (desktop and API).
-    Claude,
-    /// OpenAI's strict function calling (structured outputs).
-    OpenAiStrict,
-    /// Gemini (an OpenAPI 3.0 subset of JSON Schema).
-    Gemini,
-}
-
-impl Profile {
-    /// Every profile, in documentation order.
-    pub const ALL: [Profile; 4] = [
-        Profile::Standard,
-        Profile::Claude,
-        Profile::OpenAiStrict,
-        Profile::Gemini,
-    ];
-
-    /// The profile's name on the command line and in build options.
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Standard => "standard",
-            Profile::Claude => "claude",
-            Profile::OpenAiStrict => "openai-strict",
-            Profile::Gemini => "gemini",
-        }
-    }
-
-    /// The profile named `name`.
-    pub fn parse(name: &str) -> Option<Profile> {
-        Profile::ALL.into_iter().find(|p| p.name() == name)
-    }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The client profiles, shared with the runtime (which serves one and reads arguments in the
+/// forms its listing publishes): `toolidl_formats::Profile`.
+pub use toolidl::formats::Profile;
 
 /// How bad a finding is for a profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -78,18 +36,6 @@ pub struct Finding {
     pub pointer: String,
     /// What the client does with it, in one sentence.
     pub message: String,
-}
-
-impl Profile {
-    /// The variant's name in Rust (`Profile::OpenAiStrict`), for help texts.
-    pub fn rust_name(self) -> &'static str {
-        match self {
-            Profile::Standard => "Standard",
-            Profile::Claude => "Claude",
-            Profile::OpenAiStrict => "OpenAiStrict",
-            Profile::Gemini => "Gemini",
-        }
-    }
 }
 
 impl Finding {

@@ -1,16 +1,22 @@
-//! Validators for the string formats a `.tool` schema can advertise, and base64 for `bytes`.
+//! What the toolidl compiler and runtime must agree on: the validators for the string
+//! formats a `.tool` schema can advertise, base64 for `bytes`, the client profiles
+//! ([`Profile`]) and the "did you mean" suggestions ([`suggest`]).
 //!
-//! One implementation shared by the language (`toolidl`, which checks defaults at build time)
-//! and the runtime (`toolidl-runtime`, which checks arguments at call time), so a value is
-//! accepted at build time exactly when it is accepted at call time. Hand-written to keep the
-//! dependency set empty; each validator follows the cited grammar, and none allocates.
+//! One implementation shared by the language (`toolidl`, which checks defaults at build time),
+//! the generator (`toolidl-codegen`, which publishes each profile's listings) and the runtime
+//! (`toolidl-runtime`, which checks arguments at call time and reads them in the forms its
+//! profile publishes), so a value is accepted at build time exactly when it is accepted at
+//! call time. Hand-written to keep the dependency set empty; each validator follows the cited
+//! grammar, and none allocates.
 
 #![deny(missing_docs)]
 
 mod net;
+mod profile;
 pub mod suggest;
 
 pub use net::{is_email, is_uri};
+pub use profile::{Profile, UnknownProfile};
 
 fn digits(s: &[u8]) -> bool {
     !s.is_empty() && s.iter().all(u8::is_ascii_digit)

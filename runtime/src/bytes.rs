@@ -2,9 +2,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use serde_json::value::RawValue;
-
-use crate::args::{self, ArgError, Decode, Path, formats};
+use crate::args::{self, ArgError, Decode, Path, Reader, formats};
 
 /// Binary data that travels as a base64 string (standard alphabet, with padding).
 ///
@@ -85,8 +83,8 @@ impl<'de> serde::Deserialize<'de> for Bytes {
 }
 
 impl Decode for Bytes {
-    fn decode(raw: &RawValue, path: &Path<'_>) -> Result<Self, ArgError> {
-        args::bytes(raw, path).map(Bytes)
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
+        args::bytes(r, path).map(Bytes)
     }
 }
 

@@ -10,44 +10,6 @@ use crate::peer::CallState;
 use crate::protocol::{LogLevel, Revision, RpcError, notification_message, push_json_string};
 use crate::server::Server;
 
-#[cfg(feature = "auth")]
-tokio::task_local! {
-    /// The verified token of the HTTP request whose message a connection is handling (set
-    /// by the transport around the synchronous hand-over), copied into each call's state,
-    /// and whether its lists show only what the token's scopes allow.
-    static REQUEST_AUTH: Option<(Arc<crate::auth::AuthInfo>, bool)>;
-}
-
-/// Runs `f` (handing a message to a connection) with `auth` as the request's identity;
-/// with `filter_listings`, the lists it asks for show only the items its scopes allow.
-#[cfg(feature = "auth")]
-pub(crate) fn with_auth<T>(
-    auth: Option<Arc<crate::auth::AuthInfo>>,
-    filter_listings: bool,
-    f: impl FnOnce() -> T,
-) -> T {
-    REQUEST_AUTH.sync_scope(auth.map(|a| (a, filter_listings)), f)
-}
-
-/// The identity [`with_auth`] set, if any.
-#[cfg(feature = "auth")]
-pub(crate) fn request_auth() -> Option<Arc<crate::auth::AuthInfo>> {
-    REQUEST_AUTH
-        .try_with(|a| a.as_ref().map(|(info, _)| info.clone()))
-        .ok()
-        .flatten()
-}
-
-/// The identity whose scopes filter the lists of the request being served, if the transport
-/// asked for filtered lists.
-#[cfg(feature = "auth")]
-pub(crate) fn listing_filter() -> Option<Arc<crate::auth::AuthInfo>> {
-    REQUEST_AUTH
-        .try_with(|a| a.as_ref().filter(|(_, f)| *f).map(|(info, _)| info.clone()))
-        .ok()
-        .flatten()
-}
-
 /// What a handler can see and do while it serves one request.
 #[derive(Clone)]
 pub struct RequestContext {
@@ -101,6 +63,17 @@ impl RequestContext {
     #[cfg(feature = "auth")]
     pub fn auth(&self) -> Option<&crate::auth::AuthInfo> {
         self.state.auth.as_deref()
+    }
+
+    /// Whom the request speaks for: its token's subject, else its client
+    /// ([`AuthInfo::principal`](crate::auth::AuthInfo::principal)). The tasks and
+    /// `requestState`s of the request are bound to it. `None` without a token.
+    #[cfg(feature = "auth")]
+    pub fn principal(&self) -> Option<&str> {
+        self.state
+            .auth
+            .as_deref()
+            .and_then(crate::auth::AuthInfo::principal)
     }
 
     /// Whether the client declared a capability (`"sampling"`, `"elicitation"`, `"roots"`).

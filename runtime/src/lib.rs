@@ -100,10 +100,10 @@ pub mod transport {
 
 /// Everything generated code needs, in one place (as `tonic::codegen` is for tonic).
 pub mod codegen {
-    // One level: the types here, the functions through `args` (`rt::args::required`) and
-    // its modules `read` and `check`, as generated code names them.
+    // One level: the types here, the functions through `args` (`rt::args::object`) and its
+    // module `check`, as generated code names them.
     pub use crate::args::{
-        self, ArgError, Decode, Format, Path, Pattern, Profile, Reader, check, read,
+        self, ArgError, Arguments, Decode, Format, Path, Pattern, Profile, Reader, check,
     };
     // Generated clients (`client(true)`) call through here; without the feature, rustc
     // notes that the item is gated behind the `client` feature.
@@ -136,12 +136,12 @@ pub mod codegen {
     /// The version of the contract between generated code and this module.
     ///
     /// Generated code asserts, at compile time, that this equals the version its generator
-    /// writes (`const _: () = assert!(rt::GENERATED_CODE_VERSION == 3, "…");`), so code from
+    /// writes (`const _: () = assert!(rt::GENERATED_CODE_VERSION == 4, "…");`), so code from
     /// a `toolidl-build` that does not match this runtime fails to compile with a readable
     /// message instead of a cascade of unresolved names. Raised whenever a change here would
     /// break code generated for the previous version, or generated code starts to need
-    /// something new here (version 2: inputs implement [`ToolInput`] and [`PromptInput`]; version 3: tools carry their profiles' listings, [`ToolVariant`], and decoders read `null` as left out where a profile says so, [`read::null_as_absent`]).
-    pub const GENERATED_CODE_VERSION: u32 = 3;
+    /// something new here (version 2: inputs implement [`ToolInput`] and [`PromptInput`]; version 3: tools carry their profiles' listings, [`ToolVariant`], and decoders read `null` as left out where a profile says so, [`args::null_as_absent`]; version 4: services get a call's [`Arguments`] (the text, the profile, the nesting limit) instead of a raw value, and decoders call one family of functions, `args::{object, list, …}`, over a [`Reader`]).
+    pub const GENERATED_CODE_VERSION: u32 = 4;
 
     /// A future that is already complete, boxed: what a synchronous handler returns.
     pub fn ready<T: Send + 'static>(value: T) -> BoxFuture<T> {

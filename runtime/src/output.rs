@@ -1,5 +1,6 @@
 //! Turning tool outputs and errors into `CallToolResult` JSON, per revision.
 
+use crate::args::depth;
 use crate::protocol::Revision;
 use crate::protocol::{RpcError, one_line, push_json_string};
 use crate::service::{TOOL_FAILED, ToolError, ToolOutput, ToolResult};
@@ -19,14 +20,16 @@ impl Body {
     }
 }
 
-/// Renders a tool's outcome as a `CallToolResult` object (or a protocol error).
+/// Renders a tool's outcome as a `CallToolResult` object (or a protocol error); a result
+/// nested deeper than `max_depth` (the server's limit) fails the call.
 pub(crate) fn render_tool_result(
     result: ToolResult,
     rev: Revision,
     request: &str,
+    max_depth: u32,
 ) -> Result<Body, RpcError> {
     match result {
-        Ok(output) => render_output(output, rev, request),
+        Ok(output) => render_output(output, rev, request, max_depth),
         Err(ToolError::Message(m)) => Ok(Body::plain(error_text(&m))),
         Err(ToolError::Argument(e)) => Ok(Body::plain(error_text(&e.to_string()))),
         Err(ToolError::Rpc(e)) => Err(e),
@@ -42,10 +45,25 @@ pub(crate) fn failed_result() -> Body {
     Body::plain(error_text(TOOL_FAILED))
 }
 
-fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Body, RpcError> {
+fn render_output(
+    output: ToolOutput,
+    rev: Revision,
+    request: &str,
+    max_depth: u32,
+) -> Result<Body, RpcError> {
+    let too_deep = |json: &str| {
+        let deep = depth::nested_deeper_than(json, max_depth);
+        if deep {
+            tracing::error!(request, error = %format!("the value is nested deeper than {max_depth} levels"), "result not written");
+        }
+        deep
+    };
     let json = match output {
         ToolOutput::Empty => r#"{"content":[]}"#.to_owned(),
-        ToolOutput::Text(t) | ToolOutput::Json(t) => text_result(&t),
+        ToolOutput::Text(t) => text_result(&t),
+        ToolOutput::Json(t) if too_deep(&t) => return Ok(failed_result()),
+        ToolOutput::Json(t) => text_result(&t),
+        ToolOutput::Structured(json) if too_deep(&json) => return Ok(failed_result()),
         ToolOutput::Structured(json) => {
             let mut out = String::with_capacity(2 * json.len() + 64);
             out.push_str(r#"{"content":[{"type":"text","text":"#);
@@ -63,7 +81,7 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
         }
         ToolOutput::Content(blocks) => {
             let blocks = serde_json::Value::Array(blocks);
-            let Some(json) = handler_json(blocks, request) else {
+            let Some(json) = handler_json(blocks, request, max_depth) else {
                 return Ok(failed_result());
             };
             let mut out = String::from(r#"{"content":"#);
@@ -85,7 +103,7 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
                 obj.insert("content".into(), serde_json::Value::Array(Vec::new()));
             }
             let has_meta = obj.contains_key("_meta");
-            let Some(json) = handler_json(value, request) else {
+            let Some(json) = handler_json(value, request, max_depth) else {
                 return Ok(failed_result());
             };
             return Ok(Body { json, has_meta });
@@ -109,13 +127,13 @@ fn render_output(output: ToolOutput, rev: Revision, request: &str) -> Result<Bod
 }
 
 /// A value a handler built, as JSON; `None` (the cause logged, the value dropped without
-/// recursion) when it nests deeper than the limit in force.
-fn handler_json(value: serde_json::Value, request: &str) -> Option<String> {
-    match crate::args::depth::to_json(&value) {
+/// recursion) when it nests deeper than `max_depth`.
+fn handler_json(value: serde_json::Value, request: &str, max_depth: u32) -> Option<String> {
+    match depth::to_json(&value, max_depth) {
         Ok(json) => Some(json),
         Err(e) => {
             tracing::error!(request, error = %e, "result not written");
-            crate::args::depth::drop_json(value);
+            depth::drop_json(value);
             None
         }
     }
@@ -244,13 +262,13 @@ mod tests {
             requests: serde_json::Map::new(),
             state: None,
         };
-        let body = render_tool_result(Ok(empty), Revision::V2026_07_28, "1").unwrap();
+        let body = render_tool_result(Ok(empty), Revision::V2026_07_28, "1", 128).unwrap();
         assert_eq!(body.json, failed_result().json);
         let state_only = ToolOutput::InputRequired {
             requests: serde_json::Map::new(),
             state: Some("x".into()),
         };
-        let body = render_tool_result(Ok(state_only), Revision::V2026_07_28, "1").unwrap();
+        let body = render_tool_result(Ok(state_only), Revision::V2026_07_28, "1", 128).unwrap();
         assert_eq!(
             body.json,
             r#"{"resultType":"input_required","requestState":"x"}"#
@@ -260,8 +278,13 @@ mod tests {
     #[test]
     fn passed_through_results_get_the_runtime_result_type() {
         let v = serde_json::json!({"resultType": "bogus", "content": []});
-        let body =
-            render_tool_result(Ok(ToolOutput::CallResult(v)), Revision::V2026_07_28, "1").unwrap();
+        let body = render_tool_result(
+            Ok(ToolOutput::CallResult(v)),
+            Revision::V2026_07_28,
+            "1",
+            128,
+        )
+        .unwrap();
         let out = finish_result(body, Revision::V2026_07_28, None, "{}");
         let parsed: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(parsed["resultType"], "complete");

@@ -128,6 +128,41 @@ pub(crate) struct Routed {
 /// there instead of to the outbox.
 pub(crate) type Route = mpsc::UnboundedSender<Routed>;
 
+/// Who sent the message a connection is handling, as the transport verified it (HTTP with
+/// authorization): handed over with the message, then copied into each call's state, so
+/// that handlers see it on their [`RequestContext`](crate::RequestContext) and the tasks
+/// and `requestState`s a request creates are bound to its principal. Empty over stdio and
+/// without the `auth` feature.
+#[derive(Clone, Default)]
+pub(crate) struct Identity {
+    /// The request's verified access token.
+    #[cfg(feature = "auth")]
+    pub auth: Option<Arc<crate::auth::AuthInfo>>,
+    /// Whether the lists the request asks for show only the items its scopes allow.
+    #[cfg(feature = "auth")]
+    pub filter_listings: bool,
+}
+
+impl Identity {
+    /// The principal the request speaks for (the token's subject, else its client).
+    pub fn principal(&self) -> Option<String> {
+        #[cfg(feature = "auth")]
+        return self
+            .auth
+            .as_ref()
+            .and_then(|a| a.principal().map(str::to_owned));
+        #[cfg(not(feature = "auth"))]
+        None
+    }
+
+    /// The token whose scopes filter the lists the request asks for, if the transport asked
+    /// for filtered lists.
+    #[cfg(feature = "auth")]
+    pub fn listing_filter(&self) -> Option<&crate::auth::AuthInfo> {
+        self.auth.as_deref().filter(|_| self.filter_listings)
+    }
+}
+
 /// A list whose changes can be announced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ListKind {

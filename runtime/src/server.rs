@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 
 use serde_json::value::RawValue;
 
-use crate::args::Profile;
+use crate::args::{Arguments, Profile};
 use crate::cluster::{Change, ChangeBus, SessionDirectory};
 use crate::context::RequestContext;
 use crate::output::CachePolicy;
@@ -288,7 +288,11 @@ impl ServerBuilder {
                 max_depth: self.max_depth,
                 profile: self.profile,
                 subscribable: self.subscribable,
-                registry: RwLock::new(Arc::new(Registry::new(self.services, self.profile))),
+                registry: RwLock::new(Arc::new(Registry::new(
+                    self.services,
+                    self.profile,
+                    self.max_depth,
+                ))),
                 connections: Mutex::new(Vec::new()),
                 task_tools: self.task_tools,
                 tasks: Tasks::new(
@@ -511,7 +515,11 @@ impl Server {
         let old = guard.clone();
         let mut services = old.services.clone();
         edit(&mut services);
-        let new = Arc::new(Registry::new(services, self.shared.profile));
+        let new = Arc::new(Registry::new(
+            services,
+            self.shared.profile,
+            self.shared.max_depth,
+        ));
         *guard = new.clone();
         (old, new)
     }
@@ -582,21 +590,25 @@ pub(crate) struct ListedTool {
     pub scopes: &'static [&'static str],
     /// The profile whose forms its arguments are read in.
     pub profile: Profile,
+    /// How deep its arguments may nest ([`ServerBuilder::max_depth`]).
+    pub max_depth: u32,
     /// [`ToolDef::null_result`](field@crate::ToolDef::null_result).
     pub null_result: bool,
 }
 
 impl ListedTool {
-    /// Starts the call of the tool: its arguments are read in its profile's forms.
+    /// Starts the call of the tool: its arguments are read in its profile's forms, under the
+    /// server's nesting limit.
     pub fn call(
         &self,
         service: &Arc<dyn Service>,
         args: &RawValue,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
-        crate::args::profile::scoped(self.profile, || {
-            service.clone().call_tool(&self.own_name, args, ctx)
-        })
+        let args = Arguments::new(args)
+            .with_profile(self.profile)
+            .with_max_depth(self.max_depth);
+        service.clone().call_tool(&self.own_name, args, ctx)
     }
 }
 
@@ -623,8 +635,9 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    /// The registry of `services`, each served with `profile`, else its own default.
-    fn new(services: Vec<Arc<dyn Service>>, profile: Option<Profile>) -> Self {
+    /// The registry of `services`, each served with `profile`, else its own default, their
+    /// arguments read under `max_depth`.
+    fn new(services: Vec<Arc<dyn Service>>, profile: Option<Profile>, max_depth: u32) -> Self {
         let mut tools = HashMap::new();
         let mut listed = Vec::new();
         for (i, s) in services.iter().enumerate() {
@@ -646,6 +659,7 @@ impl Registry {
                     json,
                     scopes: t.scopes,
                     profile,
+                    max_depth,
                     null_result: t.null_result,
                 });
             }

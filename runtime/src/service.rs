@@ -5,9 +5,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
-
-use crate::args::{ArgError, Decode, Path, Profile};
+use crate::args::depth::MAX_DEPTH_CEILING;
+use crate::args::{ArgError, Arguments, Decode, Path, Profile, Reader};
 use crate::context::RequestContext;
 use crate::protocol::RpcError;
 
@@ -229,11 +228,13 @@ pub trait Service: Send + Sync + 'static {
         &[]
     }
 
-    /// Runs a tool. `args` is the `arguments` object (`{}` when the client sent none).
+    /// Runs a tool. `args` is the `arguments` object (`{}` when the client sent none) and how
+    /// to read it (the profile served, the nesting limit): decode it with
+    /// [`Arguments::decode`] before the future is built.
     fn call_tool(
         self: Arc<Self>,
         name: &str,
-        args: &RawValue,
+        args: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult>;
 
@@ -297,12 +298,13 @@ pub trait Service: Send + Sync + 'static {
     }
 
     /// Renders a prompt: the future yields the `GetPromptResult` object
-    /// (`{"messages":[…]}`). `args` is the `arguments` object of strings (`{}` if absent).
+    /// (`{"messages":[…]}`). `args` is the `arguments` object of strings (`{}` if absent),
+    /// read with [`text_arguments`](crate::args::text_arguments).
     /// `None`: not this service's prompt.
     fn get_prompt(
         self: Arc<Self>,
         name: &str,
-        args: &RawValue,
+        args: Arguments<'_>,
         ctx: RequestContext,
     ) -> Option<BoxFuture<Result<serde_json::Value, RpcError>>> {
         let _ = (name, args, ctx);
@@ -361,15 +363,20 @@ impl ToolOutput {
     }
 
     /// A scalar or collection, written as JSON in one text block.
+    ///
+    /// A value of any depth may be given: it is written without overflowing the stack, and
+    /// refused (an internal error) past [`MAX_DEPTH_CEILING`] levels; the runtime then holds
+    /// the text to its server's own limit ([`ServerBuilder::max_depth`](crate::ServerBuilder::max_depth)).
     pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Self, ToolError> {
-        crate::args::depth::to_json(value)
+        crate::args::depth::to_json(value, MAX_DEPTH_CEILING)
             .map(ToolOutput::Json)
             .map_err(ToolError::internal)
     }
 
-    /// A record or map: structured content plus the same JSON as text.
+    /// A record or map: structured content plus the same JSON as text. Written as
+    /// [`ToolOutput::json`] writes.
     pub fn structured<T: serde::Serialize + ?Sized>(value: &T) -> Result<Self, ToolError> {
-        crate::args::depth::to_json(value)
+        crate::args::depth::to_json(value, MAX_DEPTH_CEILING)
             .map(ToolOutput::Structured)
             .map_err(ToolError::internal)
     }
@@ -386,15 +393,18 @@ impl ToolOutput {
 
 impl ToolOutput {
     /// A record or map, checked against the tool's `outputSchema` before it is published:
-    /// the value is serialized, then read back with `T::decode`, which generated code makes
+    /// the value is serialized, then read back with `T::read`, which generated code makes
     /// enforce exactly that schema. A value that does not read back (a non-finite `f64`,
     /// which serde_json writes as `null`; a constrained field out of its range) is an internal
     /// error: the client sees `The tool failed.`, the mismatch goes to `tracing`. A server must
     /// never send `structuredContent` that contradicts the schema it advertised.
     pub fn checked_structured<T: serde::Serialize + Decode>(value: &T) -> Result<Self, ToolError> {
-        let json = crate::args::depth::to_json(value).map_err(ToolError::internal)?;
-        let raw: &RawValue = serde_json::from_str(&json).map_err(ToolError::internal)?;
-        match T::decode(raw, &Path::Root) {
+        let json =
+            crate::args::depth::to_json(value, MAX_DEPTH_CEILING).map_err(ToolError::internal)?;
+        match T::read(
+            &mut Reader::with_max_depth(&json, MAX_DEPTH_CEILING),
+            &Path::Root,
+        ) {
             Ok(_) => Ok(ToolOutput::Structured(json)),
             Err(e) => Err(ToolError::internal(schema_mismatch(&e))),
         }

@@ -34,7 +34,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::args::{ArgError, Decode, Format, FromText, Path, Reader, read};
+use crate::args::{self, ArgError, Decode, Format, FromText, Path, Reader};
 
 pub use chrono;
 pub use iri_string;
@@ -107,7 +107,7 @@ macro_rules! typed_impls {
     ($($t:ty),*) => {$(
         impl Decode for $t {
             fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {
-                typed(&read::string(r, path)?, path)
+                typed(&args::string(r, path)?, path)
             }
         }
 

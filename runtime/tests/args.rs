@@ -2,17 +2,12 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::value::RawValue;
-use toolidl_runtime::args::{self, ArgError, Decode, Format, Path, Pattern, check};
-
-fn raw(json: &str) -> Box<RawValue> {
-    RawValue::from_string(json.to_owned()).unwrap()
-}
+use toolidl_runtime::args::{self, ArgError, Decode, Format, Path, Pattern, Reader, check};
 
 /// Decodes `json` as the argument `x`.
 fn decode<T: Decode>(json: &str) -> Result<T, String> {
     let root = Path::Root;
-    T::decode(&raw(json), &root.field("x")).map_err(|e| e.to_string())
+    T::read(&mut Reader::new(json), &root.field("x")).map_err(|e| e.to_string())
 }
 
 fn err<T: Decode + std::fmt::Debug>(json: &str) -> String {
@@ -207,11 +202,11 @@ fn formats() {
     let p = root.field("v");
     for (format, good, bad, reason) in cases {
         assert_eq!(
-            args::formatted(&raw(&format!("\"{good}\"")), &p, format),
+            args::formatted(&mut Reader::new(&format!("\"{good}\"")), &p, format),
             Ok(good.to_owned())
         );
         assert_eq!(
-            args::formatted(&raw(&format!("\"{bad}\"")), &p, format)
+            args::formatted(&mut Reader::new(&format!("\"{bad}\"")), &p, format)
                 .unwrap_err()
                 .to_string(),
             format!("Argument 'v' is not valid. {reason}")
@@ -226,9 +221,14 @@ fn formats() {
         "Argument 'x' is not valid. Expected exactly one character."
     );
     assert_eq!(decode::<char>("\"😀\""), Ok('😀'));
-    assert_eq!(args::bytes(&raw("\"aGk=\""), &p), Ok(b"hi".to_vec()));
     assert_eq!(
-        args::bytes(&raw("\"aGk\""), &p).unwrap_err().to_string(),
+        args::bytes(&mut Reader::new("\"aGk=\""), &p),
+        Ok(b"hi".to_vec())
+    );
+    assert_eq!(
+        args::bytes(&mut Reader::new("\"aGk\""), &p)
+            .unwrap_err()
+            .to_string(),
         "Argument 'v' is not valid. Expected base64 data."
     );
 }
@@ -239,19 +239,19 @@ fn enums_match_member_names_exactly() {
     let p = root.field("units");
     let members = ["celsius", "fahrenheit"];
     assert_eq!(
-        args::enum_member(&raw("\"fahrenheit\""), &p, &members),
+        args::enum_member(&mut Reader::new("\"fahrenheit\""), &p, &members),
         Ok(1)
     );
     for bad in ["\"Celsius\"", "\"kelvin\"", "3"] {
         assert_eq!(
-            args::enum_member(&raw(bad), &p, &members)
+            args::enum_member(&mut Reader::new(bad), &p, &members)
                 .unwrap_err()
                 .to_string(),
             "Argument 'units' is not valid. Expected one of: celsius, fahrenheit."
         );
     }
     assert_eq!(
-        args::enum_member(&raw("null"), &p, &members)
+        args::enum_member(&mut Reader::new("null"), &p, &members)
             .unwrap_err()
             .to_string(),
         "Argument 'units' is not valid. Null is not allowed."
@@ -295,18 +295,18 @@ fn sets_refuse_duplicates_at_their_index() {
     let root = Path::Root;
     let p = root.field("tags");
     assert_eq!(
-        args::set::<String>(&raw(r#"["a","b"]"#), &p),
+        args::set::<String>(&mut Reader::new(r#"["a","b"]"#), &p),
         Ok(vec!["a".into(), "b".into()])
     );
     assert_eq!(
-        args::set::<String>(&raw(r#"["a","b","a"]"#), &p)
+        args::set::<String>(&mut Reader::new(r#"["a","b","a"]"#), &p)
             .unwrap_err()
             .to_string(),
         "Argument 'tags[2]' is not valid. Duplicate item."
     );
     let many: Vec<String> = (0..20).map(|i| format!("\"{}\"", i % 19)).collect();
     assert_eq!(
-        args::set::<String>(&raw(&format!("[{}]", many.join(","))), &p)
+        args::set::<String>(&mut Reader::new(&format!("[{}]", many.join(","))), &p)
             .unwrap_err()
             .to_string(),
         "Argument 'tags[19]' is not valid. Duplicate item."
@@ -326,10 +326,10 @@ fn closed_records_refuse_unknown_keys_and_need_required_ones() {
         let root = Path::Root;
         let at = root.field("p");
         let (mut x, mut y) = (None, None);
-        args::object(&raw(json), &at, |k, v| {
+        args::object(&mut Reader::new(json), &at, |r, k| {
             match k {
-                "x" => x = Some(i32::decode(v, &at.field("x"))?),
-                "y" => y = Some(Option::<i32>::decode(v, &at.field("y"))?),
+                "x" => x = Some(i32::read(r, &at.field("x"))?),
+                "y" => y = Some(Option::<i32>::read(r, &at.field("y"))?),
                 _ => return Err(ArgError::unknown(&at, k)),
             }
             Ok(())

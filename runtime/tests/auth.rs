@@ -14,7 +14,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use toolidl_runtime::auth::{AuthInfo, TokenError, TokenVerifier, VerifyFuture};
 use toolidl_runtime::codegen::{
-    BoxFuture, Completion, CompletionRequest, ListingDef, RawValue, RequestContext, RpcError,
+    Arguments, BoxFuture, Completion, CompletionRequest, ListingDef, RequestContext, RpcError,
     Service, ToolDef, ToolResult,
 };
 use toolidl_runtime::http::{AuthConfig, HttpConfig, HttpServer};
@@ -38,7 +38,7 @@ impl Service for Whoami {
     fn call_tool(
         self: Arc<Self>,
         _: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
         self.0.fetch_add(1, Ordering::SeqCst);
@@ -240,7 +240,7 @@ impl Service for Vault {
     fn call_tool(
         self: Arc<Self>,
         _: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
         Box::pin(async move {
@@ -279,7 +279,7 @@ impl Service for Vault {
     fn get_prompt(
         self: Arc<Self>,
         _: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         _: RequestContext,
     ) -> Option<BoxFuture<Result<Value, RpcError>>> {
         Some(Box::pin(async { Ok(json!({"messages": []})) }))

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::Kitchen;
-use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use toolidl_runtime::args::Arguments;
 use toolidl_runtime::client::{
     ClientError, HttpTransport, NotificationHandler, RequestHandler, Transport, call_tool,
 };
@@ -86,7 +86,7 @@ impl Service for Extra {
     fn call_tool(
         self: Arc<Self>,
         _: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         _: RequestContext,
     ) -> BoxFuture<ToolResult> {
         Box::pin(std::future::ready(Ok(ToolOutput::text("extra"))))
@@ -228,9 +228,10 @@ impl Service for Routed {
     fn call_tool(
         self: Arc<Self>,
         _: &str,
-        raw: &RawValue,
+        args: Arguments<'_>,
         _: RequestContext,
     ) -> BoxFuture<ToolResult> {
+        let raw = args.raw();
         let text = raw.get().to_owned();
         Box::pin(std::future::ready(Ok(ToolOutput::text(text))))
     }

@@ -6,21 +6,17 @@ use std::collections::BTreeMap;
 
 use toolidl_runtime::codegen::{self as rt, Decode as _};
 
-fn raw(json: &str) -> Box<rt::RawValue> {
-    rt::RawValue::from_string(json.to_owned()).unwrap()
-}
-
 /// Runs `f` on `json` as the argument `x`, rendering an error as the client reads it.
-fn at_x<T>(
-    json: &str,
-    f: impl FnOnce(&rt::RawValue, &rt::Path<'_>) -> Result<T, rt::ArgError>,
+fn at_x<'de, T>(
+    json: &'de str,
+    f: impl FnOnce(&mut rt::Reader<'de>, &rt::Path<'_>) -> Result<T, rt::ArgError>,
 ) -> Result<T, String> {
     let root = rt::Path::Root;
-    f(&raw(json), &root.field("x")).map_err(|e| e.to_string())
+    f(&mut rt::Reader::new(json), &root.field("x")).map_err(|e| e.to_string())
 }
 
 fn decode<T: rt::Decode>(json: &str) -> Result<T, String> {
-    at_x(json, T::decode)
+    at_x(json, T::read)
 }
 
 fn text<T: rt::args::FromText>(s: &str) -> Result<T, String> {
@@ -69,8 +65,8 @@ fn bytes_round_trip_through_serde_as_base64() {
 
 // --- list, map, nullable ---
 
-fn small(v: &rt::RawValue, p: &rt::Path<'_>) -> Result<i32, rt::ArgError> {
-    let n = i32::decode(v, p)?;
+fn small(r: &mut rt::Reader<'_>, p: &rt::Path<'_>) -> Result<i32, rt::ArgError> {
+    let n = i32::read(r, p)?;
     rt::check::range(n, Some(1), Some(10), p)?;
     Ok(n)
 }
@@ -164,8 +160,11 @@ fn set_by_eq_refuses_repeats_of_floats() {
 }
 
 #[test]
-fn unique_json_items_uses_json_schema_equality() {
-    assert_eq!(at_x("[1,2,[1]]", rt::args::unique_json_items), Ok(()));
+fn set_by_json_uses_json_schema_equality() {
+    let unique = |r: &mut rt::Reader<'_>, p: &rt::Path<'_>| {
+        rt::args::set_by_json(r, p, rt::serde_json::Value::read).map(drop)
+    };
+    assert_eq!(at_x("[1,2,[1]]", unique), Ok(()));
     for (json, index) in [
         ("[1,1.0]", 1),
         (r#"[{"a":1,"b":[2]},{"b":[2.0],"a":1},3]"#, 1),
@@ -173,17 +172,14 @@ fn unique_json_items_uses_json_schema_equality() {
         (r#"["a","b","a","b"]"#, 2),
     ] {
         assert_eq!(
-            at_x(json, rt::args::unique_json_items),
+            at_x(json, unique),
             Err(format!(
                 "Argument 'x[{index}]' is not valid. Duplicate item."
             )),
             "{json}"
         );
     }
-    assert_eq!(
-        at_x("{}", rt::args::unique_json_items),
-        Err(format!("{X} Expected an array."))
-    );
+    assert_eq!(at_x("{}", unique), Err(format!("{X} Expected an array.")));
 }
 
 // --- text decoders ---
@@ -269,7 +265,7 @@ fn text_formats_and_members() {
     assert_eq!(bad.to_string(), format!("{X} Expected a UUID."));
     assert_eq!(
         Err(bad),
-        rt::args::formatted(&raw(r#""nope""#), &x, rt::Format::Uuid)
+        rt::args::formatted(&mut rt::Reader::new(r#""nope""#), &x, rt::Format::Uuid)
     );
     let members = ["celsius", "fahrenheit"];
     assert_eq!(rt::args::text_member("fahrenheit", &x, &members), Ok(1));
@@ -280,16 +276,16 @@ fn text_formats_and_members() {
     );
     assert_eq!(
         Err(bad),
-        rt::args::enum_member(&raw(r#""Celsius""#), &x, &members)
+        rt::args::enum_member(&mut rt::Reader::new(r#""Celsius""#), &x, &members)
     );
 }
 
 #[test]
 fn text_arguments_walks_strings_and_nulls() {
     let root = rt::Path::Root;
-    let args = raw(r#"{"city":"Paris","note":null,"quote":"a\"b\u00e9"}"#);
+    let args = r#"{"city":"Paris","note":null,"quote":"a\"b\u00e9"}"#;
     let mut seen = Vec::new();
-    rt::args::text_arguments(&args, &root, |key, value| {
+    rt::args::text_arguments(&mut rt::Reader::new(args), &root, |key, value| {
         seen.push((key.to_owned(), value));
         Ok(())
     })
@@ -305,7 +301,7 @@ fn text_arguments_walks_strings_and_nulls() {
     assert!(matches!(seen[0].1, Some(Cow::Borrowed(_))));
 
     let walk = |json: &str| {
-        rt::args::text_arguments(&raw(json), &root, |key, value| {
+        rt::args::text_arguments(&mut rt::Reader::new(json), &root, |key, value| {
             if key == "days" {
                 let days: u8 = rt::args::text(&value.unwrap_or_default(), &root.field("days"))?;
                 rt::check::range(days, Some(1), Some(7), &root.field("days"))?;
@@ -395,19 +391,19 @@ struct Reading {
 }
 
 impl rt::Decode for Reading {
-    fn decode(raw: &rt::RawValue, path: &rt::Path<'_>) -> Result<Self, rt::ArgError> {
+    fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> Result<Self, rt::ArgError> {
         let (mut temp, mut label) = (None, None);
-        rt::args::object(raw, path, |key, value| {
+        rt::args::object(r, path, |r, key| {
             match key {
                 "temp" => {
                     let p = path.field("temp");
-                    let v = f64::decode(value, &p)?;
+                    let v = f64::read(r, &p)?;
                     rt::check::range(v, Some(-100.0), Some(100.0), &p)?;
                     temp = Some(v);
                 }
                 "label" => {
                     let p = path.field("label");
-                    let v = String::decode(value, &p)?;
+                    let v = String::read(r, &p)?;
                     rt::check::length(&v, None, Some(5), &p)?;
                     label = Some(v);
                 }
@@ -487,8 +483,8 @@ fn checked_structured_refuses_values_that_break_the_schema() {
         }
     }
     impl rt::Decode for Odd {
-        fn decode(raw: &rt::RawValue, path: &rt::Path<'_>) -> Result<Self, rt::ArgError> {
-            rt::args::object(raw, path, |_, _| Ok(())).map(|()| Odd)
+        fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> Result<Self, rt::ArgError> {
+            rt::args::object(r, path, |_, _| Ok(())).map(|()| Odd)
         }
     }
     assert_eq!(
@@ -517,7 +513,7 @@ fn checked_nullable_structured_writes_null_as_structured_null() {
 // --- version, ready, URI templates ---
 
 const _: () = assert!(
-    rt::GENERATED_CODE_VERSION == 3,
+    rt::GENERATED_CODE_VERSION == 4,
     "generated by an incompatible toolidl-build"
 );
 
@@ -536,12 +532,6 @@ fn uri_templates_are_reachable_from_codegen() {
     let root = rt::Path::Root;
     let values = rt::uri_template::capture("items://{id}", "items://42").unwrap();
     assert_eq!(rt::args::text::<u32>(&values[0], &root.field("id")), Ok(42));
-    // The same function through `args` (the module `args::text` does not shadow it).
-    assert_eq!(rt::args::text::<u32>(&values[0], &root.field("id")), Ok(42));
-    assert_eq!(
-        rt::args::text::text::<u32>(&values[0], &root.field("id")),
-        Ok(42)
-    );
     let values = rt::uri_template::capture("items://{id}", "items://4x").unwrap();
     assert_eq!(
         rt::args::text::<u32>(&values[0], &root.field("id")).map_err(|e| e.to_string()),

@@ -357,7 +357,7 @@ mod behind_the_resource_server {
     use super::*;
     use toolidl_runtime::auth::{AuthInfo, TokenError, TokenVerifier, VerifyFuture};
     use toolidl_runtime::codegen::{
-        BoxFuture, RawValue, RequestContext, Service, ToolDef, ToolResult,
+        Arguments, BoxFuture, RequestContext, Service, ToolDef, ToolResult,
     };
     use toolidl_runtime::forward::Rfc8693;
     use toolidl_runtime::http::{AuthConfig, HttpConfig, HttpServer};
@@ -402,7 +402,7 @@ mod behind_the_resource_server {
         fn call_tool(
             self: Arc<Self>,
             name: &str,
-            _: &RawValue,
+            _: Arguments<'_>,
             ctx: RequestContext,
         ) -> BoxFuture<ToolResult> {
             let name = name.to_owned();

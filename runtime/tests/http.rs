@@ -15,7 +15,9 @@ use toolidl_runtime::http::{HttpConfig, HttpServer};
 
 use common::raw::{Client, Reply, sse};
 use common::{Kitchen, modern_meta, text_of};
-use toolidl_runtime::codegen::{BoxFuture, RawValue, RequestContext, Service, ToolDef, ToolResult};
+use toolidl_runtime::codegen::{
+    Arguments, BoxFuture, RequestContext, Service, ToolDef, ToolResult,
+};
 use toolidl_runtime::{Server, ToolOutput};
 
 /// `hold` waits until cancelled; `pause` answers after 300 ms. Both tell when they start
@@ -49,7 +51,7 @@ impl Service for Probe {
     fn call_tool(
         self: std::sync::Arc<Self>,
         name: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         _: RequestContext,
     ) -> BoxFuture<ToolResult> {
         let guard = Dropped(self.0.clone());
@@ -88,9 +90,10 @@ impl Service for Headed {
     fn call_tool(
         self: std::sync::Arc<Self>,
         _: &str,
-        raw: &RawValue,
+        args: Arguments<'_>,
         _: RequestContext,
     ) -> BoxFuture<ToolResult> {
+        let raw = args.raw();
         let text = raw.get().to_owned();
         Box::pin(async move { Ok(ToolOutput::text(text)) })
     }
@@ -1243,7 +1246,7 @@ impl Service for Slow {
     fn call_tool(
         self: std::sync::Arc<Self>,
         _: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
         Box::pin(async move {

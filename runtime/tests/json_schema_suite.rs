@@ -13,7 +13,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use toolidl_runtime::args::{self, ArgError, Decode, Format, Path, Pattern, check};
+use toolidl_runtime::args::{self, ArgError, Decode, Format, Path, Pattern, Reader, check};
 
 const SUITE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -240,14 +240,14 @@ fn format_named(name: &str) -> Option<Format> {
 }
 
 /// The instance's own kind: without `type`, a keyword applies only to its kind of value.
-fn instance_kind(raw: &RawValue) -> Kind {
-    match raw.get().as_bytes()[0] {
+fn instance_kind(raw: &str) -> Kind {
+    match raw.as_bytes()[0] {
         b'"' => Kind::String,
         b'{' => Kind::Object,
         b'[' => Kind::Array,
         b't' | b'f' => Kind::Boolean,
         b'n' => Kind::Null,
-        _ if raw.get().bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) => Kind::Number,
+        _ if raw.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) => Kind::Number,
         _ => Kind::Integer,
     }
 }
@@ -266,24 +266,24 @@ fn integral(v: &Value) -> Option<i128> {
 }
 
 /// Validates `raw` against `schema` with the runtime's decoders and checks.
-fn validate(schema: &Value, raw: &RawValue, path: &Path<'_>) -> Result<(), ArgError> {
+fn validate(schema: &Value, raw: &str, path: &Path<'_>) -> Result<(), ArgError> {
     let Value::Object(obj) = schema else {
         // `true`: `json`, any value.
-        return Value::decode(raw, path).map(drop);
+        return Value::read(&mut Reader::new(raw), path).map(drop);
     };
     let declared = obj.get("type").and_then(types);
     // `T?` is `Option<T>`: null is accepted before `T` is decoded.
-    if declared.is_some_and(|(_, nullable)| nullable) && raw.get() == "null" {
+    if declared.is_some_and(|(_, nullable)| nullable) && raw == "null" {
         return Ok(());
     }
     if let Some(Value::Array(members)) = obj.get("enum") {
         let members: Vec<&str> = members.iter().filter_map(Value::as_str).collect();
-        args::enum_member(raw, path, &members)?;
+        args::enum_member(&mut Reader::new(raw), path, &members)?;
     }
     match declared.map_or_else(|| instance_kind(raw), |(kind, _)| kind) {
         kind @ (Kind::Integer | Kind::Number) => number(obj, raw, path, kind),
         Kind::String => string(obj, raw, path),
-        Kind::Boolean => bool::decode(raw, path).map(drop),
+        Kind::Boolean => bool::read(&mut Reader::new(raw), path).map(drop),
         Kind::Array => array(obj, raw, path),
         Kind::Object => object(obj, raw, path),
         Kind::Null => Ok(()),
@@ -294,7 +294,7 @@ fn validate(schema: &Value, raw: &RawValue, path: &Path<'_>) -> Result<(), ArgEr
 /// a fractional bound, or as a `number`, it is an `f64` with an `f64` range.
 fn number(
     obj: &Map<String, Value>,
-    raw: &RawValue,
+    raw: &str,
     path: &Path<'_>,
     kind: Kind,
 ) -> Result<(), ArgError> {
@@ -302,18 +302,18 @@ fn number(
     let bounds_integral =
         min.is_none_or(|v| integral(v).is_some()) && max.is_none_or(|v| integral(v).is_some());
     if kind == Kind::Integer {
-        let v = args::integer(raw, path, i128::MIN, i128::MAX)?;
+        let v = args::integer(&mut Reader::new(raw), path, i128::MIN, i128::MAX)?;
         if bounds_integral {
             return check::range(v, min.and_then(integral), max.and_then(integral), path);
         }
     }
-    let v = f64::decode(raw, path)?;
+    let v = f64::read(&mut Reader::new(raw), path)?;
     let bound = |b: Option<&Value>| b.and_then(Value::as_f64);
     check::range(v, bound(min), bound(max), path)
 }
 
-fn string(obj: &Map<String, Value>, raw: &RawValue, path: &Path<'_>) -> Result<(), ArgError> {
-    let s = args::string(raw, path)?;
+fn string(obj: &Map<String, Value>, raw: &str, path: &Path<'_>) -> Result<(), ArgError> {
+    let s = args::string(&mut Reader::new(raw), path)?;
     check::length(&s, count(obj, "minLength"), count(obj, "maxLength"), path)?;
     if let Some(Value::String(source)) = obj.get("pattern") {
         // Generated code declares a `static`; the test leaks one per use.
@@ -331,10 +331,11 @@ fn string(obj: &Map<String, Value>, raw: &RawValue, path: &Path<'_>) -> Result<(
     Ok(())
 }
 
-fn array(obj: &Map<String, Value>, raw: &RawValue, path: &Path<'_>) -> Result<(), ArgError> {
+fn array(obj: &Map<String, Value>, raw: &str, path: &Path<'_>) -> Result<(), ArgError> {
     let item_schema = obj.get("items");
     let mut items = Vec::new();
-    args::array(raw, path, |i, item| {
+    args::array(&mut Reader::new(raw), path, |r, i| {
+        let item = r.read_raw().map_err(|_| ArgError::bare(&path.index(i)))?;
         if let Some(schema) = item_schema {
             validate(schema, item, &path.index(i))?;
         }
@@ -352,14 +353,14 @@ fn array(obj: &Map<String, Value>, raw: &RawValue, path: &Path<'_>) -> Result<()
         let values = items
             .iter()
             .enumerate()
-            .map(|(i, item)| Value::decode(item, &path.index(i)))
+            .map(|(i, item)| Value::read(&mut Reader::new(item), &path.index(i)))
             .collect::<Result<Vec<_>, _>>()?;
         check::unique_json(&values, path)?;
     }
     Ok(())
 }
 
-fn object(obj: &Map<String, Value>, raw: &RawValue, path: &Path<'_>) -> Result<(), ArgError> {
+fn object(obj: &Map<String, Value>, raw: &str, path: &Path<'_>) -> Result<(), ArgError> {
     let empty = Map::new();
     let props = obj
         .get("properties")
@@ -371,7 +372,8 @@ fn object(obj: &Map<String, Value>, raw: &RawValue, path: &Path<'_>) -> Result<(
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let mut seen = vec![false; required.len()];
-    args::object(raw, path, |key, value| {
+    args::object(&mut Reader::new(raw), path, |r, key| {
+        let value = r.read_raw().map_err(|_| ArgError::bare(&path.field(key)))?;
         if let Some(i) = required.iter().position(|r| *r == key) {
             seen[i] = true;
         }
@@ -382,7 +384,7 @@ fn object(obj: &Map<String, Value>, raw: &RawValue, path: &Path<'_>) -> Result<(
             // `map<string, T>`.
             (None, Some(schema @ Value::Object(_))) => validate(schema, value, &path.key(key)),
             // An open object: any other property.
-            (None, _) => Value::decode(value, &path.field(key)).map(drop),
+            (None, _) => Value::read(&mut Reader::new(value), &path.field(key)).map(drop),
         }
     })?;
     for (name, present) in required.iter().zip(seen) {
@@ -435,7 +437,7 @@ fn ascii_json(v: &Value) -> String {
 fn accepts(schema: &Value, json: String) -> Result<bool, String> {
     let raw = RawValue::from_string(json).map_err(|e| e.to_string())?;
     catch_unwind(AssertUnwindSafe(|| {
-        validate(schema, &raw, &Path::Root.field("x")).is_ok()
+        validate(schema, raw.get(), &Path::Root.field("x")).is_ok()
     }))
     .map_err(|_| "panicked".to_string())
 }

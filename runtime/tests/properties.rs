@@ -1,23 +1,18 @@
 //! Properties of the decoding fast paths, checked against serde_json and plain definitions.
 
 use proptest::prelude::*;
-use serde_json::value::RawValue;
-use toolidl_runtime::args::{self, Decode, Path, check, formats};
+use toolidl_runtime::args::{self, Decode, Path, Reader, check, formats};
 use toolidl_runtime::uri_template;
-
-fn raw(json: String) -> Box<RawValue> {
-    RawValue::from_string(json).unwrap()
-}
 
 proptest! {
     #[test]
     fn integers_decode_exactly_and_respect_their_type(v in any::<i64>()) {
         let root = Path::Root;
         let p = root.field("n");
-        prop_assert_eq!(i64::decode(&raw(v.to_string()), &p), Ok(v));
-        let as_i32 = i32::decode(&raw(v.to_string()), &p);
+        prop_assert_eq!(i64::read(&mut Reader::new(&v.to_string()), &p), Ok(v));
+        let as_i32 = i32::read(&mut Reader::new(&v.to_string()), &p);
         prop_assert_eq!(as_i32.is_ok(), i32::try_from(v).is_ok());
-        let as_u8 = u8::decode(&raw(v.to_string()), &p);
+        let as_u8 = u8::read(&mut Reader::new(&v.to_string()), &p);
         prop_assert_eq!(as_u8.ok(), u8::try_from(v).ok());
     }
 
@@ -25,7 +20,7 @@ proptest! {
     fn strings_decode_to_what_serde_json_encoded(s in any::<String>()) {
         let root = Path::Root;
         let text = serde_json::to_string(&s).unwrap();
-        prop_assert_eq!(String::decode(&raw(text), &root.field("s")), Ok(s));
+        prop_assert_eq!(String::read(&mut Reader::new(&text), &root.field("s")), Ok(s));
     }
 
     #[test]
@@ -64,8 +59,8 @@ proptest! {
         let json = serde_json::Value::Object(map.clone()).to_string();
         let root = Path::Root;
         let mut seen = Vec::new();
-        args::object(&raw(json), &root, |k, v| {
-            seen.push((k.to_owned(), i32::decode(v, &root.field(k))?));
+        args::object(&mut Reader::new(&json), &root, |r, k| {
+            seen.push((k.to_owned(), i32::read(r, &root.field(k))?));
             Ok(())
         }).unwrap();
         let expected: Vec<(String, i32)> = map.iter().map(|(k, v)| (k.clone(), v.as_i64().unwrap() as i32)).collect();
@@ -77,10 +72,10 @@ proptest! {
         let root = Path::Root;
         let p = root.field("n");
         for text in [v.to_string(), wide.to_string()] {
-            prop_assert_eq!(args::text::<i64>(&text, &p), i64::decode(&raw(text.clone()), &p));
-            prop_assert_eq!(args::text::<i32>(&text, &p), i32::decode(&raw(text.clone()), &p));
-            prop_assert_eq!(args::text::<u8>(&text, &p), u8::decode(&raw(text.clone()), &p));
-            prop_assert_eq!(args::text::<u64>(&text, &p), u64::decode(&raw(text.clone()), &p));
+            prop_assert_eq!(args::text::<i64>(&text, &p), i64::read(&mut Reader::new(&text.clone()), &p));
+            prop_assert_eq!(args::text::<i32>(&text, &p), i32::read(&mut Reader::new(&text.clone()), &p));
+            prop_assert_eq!(args::text::<u8>(&text, &p), u8::read(&mut Reader::new(&text.clone()), &p));
+            prop_assert_eq!(args::text::<u64>(&text, &p), u64::read(&mut Reader::new(&text.clone()), &p));
         }
     }
 
@@ -91,8 +86,8 @@ proptest! {
         // Rust writes non-finite values as `NaN`/`inf`, which neither decoder accepts.
         let text = format!("{v:e}");
         let json = if v.is_finite() { text.clone() } else { "\"x\"".into() };
-        prop_assert_eq!(args::text::<f64>(&text, &p), f64::decode(&raw(json.clone()), &p));
-        prop_assert_eq!(args::text::<f32>(&text, &p), f32::decode(&raw(json), &p));
+        prop_assert_eq!(args::text::<f64>(&text, &p), f64::read(&mut Reader::new(&json.clone()), &p));
+        prop_assert_eq!(args::text::<f32>(&text, &p), f32::read(&mut Reader::new(&json), &p));
     }
 
     #[test]

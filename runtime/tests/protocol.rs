@@ -1043,7 +1043,7 @@ async fn a_tool_name_listed_twice_is_served_by_the_first_service() {
         fn call_tool(
             self: Arc<Self>,
             _: &str,
-            _: &serde_json::value::RawValue,
+            _: toolidl_runtime::args::Arguments<'_>,
             _: toolidl_runtime::RequestContext,
         ) -> toolidl_runtime::service::BoxFuture<toolidl_runtime::ToolResult> {
             Box::pin(async { Ok(toolidl_runtime::ToolOutput::text("shadow")) })
@@ -1107,7 +1107,7 @@ impl toolidl_runtime::Service for Decorated {
     fn call_tool(
         self: Arc<Self>,
         _name: &str,
-        _args: &serde_json::value::RawValue,
+        _args: toolidl_runtime::args::Arguments<'_>,
         _ctx: toolidl_runtime::RequestContext,
     ) -> toolidl_runtime::service::BoxFuture<toolidl_runtime::ToolResult> {
         Box::pin(async { Ok(toolidl_runtime::ToolOutput::Empty) })
@@ -1189,7 +1189,7 @@ impl toolidl_runtime::Service for Gone {
     fn call_tool(
         self: Arc<Self>,
         _: &str,
-        _: &serde_json::value::RawValue,
+        _: toolidl_runtime::args::Arguments<'_>,
         _: toolidl_runtime::RequestContext,
     ) -> toolidl_runtime::service::BoxFuture<toolidl_runtime::ToolResult> {
         unreachable!("Gone has no tools")

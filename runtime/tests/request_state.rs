@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use toolidl_runtime::codegen::{
-    BoxFuture, ListingDef, RawValue, RequestContext, RpcError, Service, ToolDef, ToolOutput,
-    ToolResult, ready,
+    Arguments, BoxFuture, ListingDef, RawValue, RequestContext, RpcError, Service, ToolDef,
+    ToolOutput, ToolResult, ready,
 };
 use toolidl_runtime::protocol::Revision;
 use toolidl_runtime::tasks::{DirTaskStore, TaskInput, TaskSupport};
@@ -89,7 +89,7 @@ impl Service for Asker {
     fn call_tool(
         self: Arc<Self>,
         name: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
         self.run(name);
@@ -118,7 +118,7 @@ impl Service for Asker {
     fn get_prompt(
         self: Arc<Self>,
         _: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         ctx: RequestContext,
     ) -> Option<BoxFuture<Result<Value, RpcError>>> {
         self.run("p");
@@ -705,7 +705,7 @@ async fn a_handler_unit_test_gives_the_plain_state() {
         .build();
     let args = RawValue::from_string("{}".to_owned()).unwrap();
     let out = Arc::new(Asker::default())
-        .call_tool("ask", &args, ctx.context())
+        .call_tool("ask", Arguments::new(&args), ctx.context())
         .await
         .unwrap();
     assert_eq!(

@@ -324,7 +324,7 @@ impl toolidl_runtime::Service for Pretty {
     fn call_tool(
         self: Arc<Self>,
         name: &str,
-        _args: &serde_json::value::RawValue,
+        _args: toolidl_runtime::args::Arguments<'_>,
         _ctx: toolidl_runtime::RequestContext,
     ) -> toolidl_runtime::service::BoxFuture<toolidl_runtime::ToolResult> {
         use toolidl_runtime::ToolOutput;

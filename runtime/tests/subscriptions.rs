@@ -9,7 +9,7 @@ use std::sync::Arc;
 use common::{Client, Kitchen, kitchen_server, modern_meta, text_of};
 use serde_json::{Value, json};
 use toolidl_runtime::codegen::{
-    BoxFuture, ListingDef, RawValue, RequestContext, RpcError, Service, ToolDef, ToolOutput,
+    Arguments, BoxFuture, ListingDef, RequestContext, RpcError, Service, ToolDef, ToolOutput,
     ToolResult,
 };
 use toolidl_runtime::{Server, content};
@@ -45,7 +45,7 @@ impl Service for Watched {
     fn call_tool(
         self: Arc<Self>,
         _name: &str,
-        _args: &RawValue,
+        _args: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
         let sent = ctx.server().notify_resource_updated("watch://a");

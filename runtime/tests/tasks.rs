@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::{Client, modern_meta};
 use serde_json::{Map, Value, json};
 use toolidl_runtime::codegen::{
-    BoxFuture, RawValue, RequestContext, RpcError, Service, ToolDef, ToolError, ToolOutput,
+    Arguments, BoxFuture, RequestContext, RpcError, Service, ToolDef, ToolError, ToolOutput,
     ToolResult,
 };
 use toolidl_runtime::{Server, tasks::TASKS_EXTENSION, tasks::TaskInput, tasks::TaskSupport};
@@ -67,7 +67,7 @@ impl Service for Jobs {
     fn call_tool(
         self: Arc<Self>,
         name: &str,
-        _args: &RawValue,
+        _args: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
         let name = name.to_owned();

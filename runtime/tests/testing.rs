@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use common::{Kitchen, kitchen_server};
 use serde_json::{Value, json};
-use toolidl_runtime::codegen::{RawValue, Service};
+use toolidl_runtime::codegen::{Arguments, RawValue, Service};
 use toolidl_runtime::protocol::Revision;
 use toolidl_runtime::testing::{Client, LogMessage, Progress, TestContext};
 use toolidl_runtime::{LogLevel, RpcError};
@@ -16,7 +16,7 @@ use toolidl_runtime::{LogLevel, RpcError};
 async fn call_directly(tool: &str, ctx: &TestContext) -> Value {
     let args = RawValue::from_string("{}".to_owned()).expect("json");
     let output = Arc::new(Kitchen)
-        .call_tool(tool, &args, ctx.context())
+        .call_tool(tool, Arguments::new(&args), ctx.context())
         .await
         .map_err(|e| e.to_string())
         .expect("the tool succeeds");
@@ -89,7 +89,7 @@ async fn the_test_context_sends_what_the_client_asked_for_only() {
 async fn cancelling_a_test_context_reaches_the_handler() {
     let ctx = TestContext::new();
     let args = RawValue::from_string(r#"{"ms": 60000}"#.to_owned()).expect("json");
-    let call = Arc::new(Kitchen).call_tool("slow", &args, ctx.context());
+    let call = Arc::new(Kitchen).call_tool("slow", Arguments::new(&args), ctx.context());
     let handle = tokio::spawn(call);
     tokio::task::yield_now().await;
     assert!(!ctx.context().is_cancelled());

@@ -77,11 +77,8 @@ fn differential_cases(roots: &[PathBuf]) -> String {
                     module_path(&model.package),
                     toolidl_codegen::rust::tool_args_name(tool)
                 );
-                let decode =
-                    format!("|raw| <{args} as Decode>::decode(raw, &Path::Root).map(|_| ())");
-                let debug = format!(
-                    "|raw| <{args} as Decode>::decode(raw, &Path::Root).map(|a| format!(\"{{a:?}}\"))"
-                );
+                let decode = format!("|a| a.decode::<{args}>().map(|_| ())");
+                let debug = format!("|a| a.decode::<{args}>().map(|a| format!(\"{{a:?}}\"))");
                 let strict = toolidl_codegen::profile::publish_schema(
                     &entry.entry["inputSchema"],
                     toolidl_codegen::profile::Profile::OpenAiStrict,

@@ -311,7 +311,7 @@ mod fixture {
     use std::sync::Arc;
 
     use toolidl_runtime::codegen::{
-        BoxFuture, ListingDef, RawValue, RequestContext, Service, ToolDef, ToolResult,
+        Arguments, BoxFuture, ListingDef, RequestContext, Service, ToolDef, ToolResult,
     };
     use toolidl_runtime::{Server, ToolOutput};
 
@@ -344,7 +344,7 @@ mod fixture {
         fn call_tool(
             self: Arc<Self>,
             _: &str,
-            _: &RawValue,
+            _: Arguments<'_>,
             _: RequestContext,
         ) -> BoxFuture<ToolResult> {
             Box::pin(async { Ok(ToolOutput::Empty) })

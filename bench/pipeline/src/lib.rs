@@ -253,20 +253,20 @@ pub fn synthetic_tool_file(tools: usize) -> String {
 mod tests {
     use super::*;
     use toolidl::source::{MemoryLoader, SourceId};
-    use toolidl_runtime::codegen::{Decode, Path, RawValue};
+    use toolidl_runtime::codegen::{Arguments, RawValue};
 
     #[test]
     fn the_sample_decodes_and_the_near_valid_one_does_not() {
         let text = sample_arguments().to_string();
         let raw: &RawValue = serde_json::from_str(&text).unwrap();
-        let args = SubmitOrderArgs::decode(raw, &Path::Root).unwrap();
+        let args = Arguments::new(raw).decode::<SubmitOrderArgs>().unwrap();
         assert_eq!(args.order.lines.len(), LINES);
         let serde: SerdeSubmitOrderArgs = serde_json::from_str(&text).unwrap();
         assert_eq!(SubmitOrderArgs::from(serde), args);
 
         let text = near_valid_arguments().to_string();
         let raw: &RawValue = serde_json::from_str(&text).unwrap();
-        assert!(SubmitOrderArgs::decode(raw, &Path::Root).is_err());
+        assert!(Arguments::new(raw).decode::<SubmitOrderArgs>().is_err());
     }
 
     #[test]

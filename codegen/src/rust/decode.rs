@@ -83,7 +83,7 @@ impl Context<'_> {
         let format = format_of(name);
         Some(if nullable {
             (
-                quote!(rt::read::nullable(#raw, #path, |r, path| rt::read::formatted(
+                quote!(rt::args::nullable(#raw, #path, |r, path| rt::args::formatted(
                     r, path, #format
                 ))),
                 quote!(value
@@ -93,7 +93,7 @@ impl Context<'_> {
             )
         } else {
             (
-                quote!(rt::read::formatted(#raw, #path, #format)),
+                quote!(rt::args::formatted(#raw, #path, #format)),
                 quote!(rt::typed::typed(&value, #path)),
             )
         })
@@ -116,19 +116,19 @@ impl Context<'_> {
         match ty {
             Type::Primitive { name } => {
                 let format = format_of(*name);
-                quote!(rt::read::formatted(#raw, #path, #format))
+                quote!(rt::args::formatted(#raw, #path, #format))
             }
             Type::List { item, each } => {
                 let item = self.item_reader(item, each, false);
-                quote!(rt::read::list(#raw, #path, #item))
+                quote!(rt::args::list(#raw, #path, #item))
             }
             Type::Map { value, each } => {
                 let value = self.item_reader(value, each, false);
-                quote!(rt::read::map(#raw, #path, #value))
+                quote!(rt::args::map(#raw, #path, #value))
             }
             Type::Nullable { inner } => {
                 let inner = self.item_reader(inner, &unconstrained, boxed);
-                quote!(rt::read::nullable(#raw, #path, #inner))
+                quote!(rt::args::nullable(#raw, #path, #inner))
             }
             Type::Set { item, each } => self.decode_set(item, each, raw, path),
             Type::Named { .. } => unreachable_plain(),
@@ -192,9 +192,9 @@ impl Context<'_> {
         }
         let rust = self.rust_type(item, false);
         Some(if is_float(item) {
-            quote!(rt::read::set_by_eq::<#rust>)
+            quote!(rt::args::set_by_eq::<#rust>)
         } else {
-            quote!(rt::read::set::<#rust>)
+            quote!(rt::args::set::<#rust>)
         })
     }
 
@@ -220,9 +220,9 @@ impl Context<'_> {
             self.item_reader(item, each, false)
         };
         if self.scalar(item) {
-            quote!(rt::read::set_with(#raw, #path, #read))
+            quote!(rt::args::set_with(#raw, #path, #read))
         } else {
-            quote!(rt::read::set_by_json(#raw, #path, #read))
+            quote!(rt::args::set_by_json(#raw, #path, #read))
         }
     }
 
@@ -352,12 +352,12 @@ impl Context<'_> {
         });
         let other = match open {
             Others::Keep => quote!(_ => {
-                let value = rt::read::json(r, &path.field(key))?;
+                let value = rt::args::json(r, &path.field(key))?;
                 extra.insert(key.to_owned(), value);
             }),
             // Read (it must be JSON), then dropped.
             Others::Ignore => quote!(_ => {
-                rt::read::json(r, &path.field(key))?;
+                rt::args::json(r, &path.field(key))?;
             }),
             // The declared names, for `Did you mean 'query'?`.
             Others::Refuse => {
@@ -376,14 +376,14 @@ impl Context<'_> {
             let done = finish(Vec::new());
             let body = match open {
                 Others::Keep => quote! {
-                    let value = rt::read::json(r, &path.field(key))?;
+                    let value = rt::args::json(r, &path.field(key))?;
                     extra.insert(key.to_owned(), value);
                 },
-                _ => quote!(rt::read::json(r, &path.field(key))?;),
+                _ => quote!(rt::args::json(r, &path.field(key))?;),
             };
             return quote! {
                 #extra
-                rt::read::object(r, path, |r, key| {
+                rt::args::object(r, path, |r, key| {
                     #body
                     Ok(())
                 })?;
@@ -395,7 +395,7 @@ impl Context<'_> {
             let reader = if reads_others { quote!(r) } else { quote!(_) };
             return quote! {
                 #extra
-                rt::read::object(r, path, |#reader, key| {
+                rt::args::object(r, path, |#reader, key| {
                     match key {
                         #skip
                         #other
@@ -408,7 +408,7 @@ impl Context<'_> {
         if fields.is_empty() {
             let done = finish(Vec::new());
             return quote! {
-                rt::read::object(r, path, |_, key| Err(rt::ArgError::unknown(path, key)))?;
+                rt::args::object(r, path, |_, key| Err(rt::ArgError::unknown(path, key)))?;
                 Ok(#done)
             };
         }
@@ -433,7 +433,7 @@ impl Context<'_> {
             // which means left out.
             let absent =
                 (f.is_optional() && f.default.is_none() && !matches!(f.ty, Type::Nullable { .. }))
-                    .then(|| quote!(#wire if rt::read::null_as_absent(r) => {}));
+                    .then(|| quote!(#wire if rt::args::null_as_absent(r) => {}));
             let arm = if checks.is_empty() {
                 let decode =
                     self.decode_expr(&f.ty, boxed(f), &quote!(r), &quote!(&path.field(#wire)));
@@ -457,7 +457,7 @@ impl Context<'_> {
         quote! {
             #(let mut #locals = None;)*
             #extra
-            rt::read::object(r, path, |r, key| {
+            rt::args::object(r, path, |r, key| {
                 match key {
                     #(#arms)*
                     #skip

@@ -210,7 +210,7 @@ impl Context<'_> {
         }
         quote! {
             #(#readers)*
-            match rt::read::tag(r, path, #key, &[#(#tags),*])? {
+            match rt::args::tag(r, path, #key, &[#(#tags),*])? {
                 #(#arms)*
                 _ => Err(rt::ArgError::bare(path)),
             }
@@ -245,7 +245,7 @@ impl Context<'_> {
         quote! {
             let mut failures: #vec<(&str, rt::ArgError)> = #vec::new();
             #(#attempts)*
-            Err(rt::read::no_variant(path, &failures))
+            Err(rt::args::no_variant(path, &failures))
         }
     }
 
@@ -305,7 +305,7 @@ impl Context<'_> {
 
             impl rt::Decode for #ident {
                 fn read(r: &mut rt::Reader<'_>, path: &rt::Path<'_>) -> #result<Self, rt::ArgError> {
-                    rt::read::enum_member(r, path, &Self::NAMES).map(|i| Self::ALL[i])
+                    rt::args::enum_member(r, path, &Self::NAMES).map(|i| Self::ALL[i])
                 }
             }
         }

@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value, json};
 use toolidl_runtime::codegen::{
-    Arc, ArgError, BoxFuture, ListingDef, Path, Profile, RawValue, RequestContext, RpcError,
+    Arc, ArgError, Arguments, BoxFuture, ListingDef, Path, Profile, RequestContext, RpcError,
     Service, ToolDef, ToolError, ToolOutput, ToolResult, ToolVariant, args, ready,
 };
 
@@ -144,13 +144,13 @@ enum Call {
 }
 
 impl Extras {
-    fn decode(name: &str, raw: &RawValue) -> Result<Call, ToolError> {
+    fn decode(name: &str, args: Arguments<'_>) -> Result<Call, ToolError> {
         Ok(match name {
-            "json_schema_2020_12_tool" => Call::JsonSchema(read_json_schema_args(raw)?),
-            "test_custom_header" => Call::CustomHeader(read_one_string(raw, "region")?),
-            "confirm_delete" => Call::ConfirmDelete(read_one_string(raw, "filename")?),
+            "json_schema_2020_12_tool" => Call::JsonSchema(read_json_schema_args(args)?),
+            "test_custom_header" => Call::CustomHeader(read_one_string(args, "region")?),
+            "confirm_delete" => Call::ConfirmDelete(read_one_string(args, "filename")?),
             other => {
-                read_no_args(raw)?;
+                read_no_args(args)?;
                 match other {
                     "test_input_required_result_elicitation" => Call::Elicitation,
                     "test_input_required_result_sampling" => Call::Sampling,
@@ -495,11 +495,11 @@ impl Service for Extras {
     fn call_tool(
         self: Arc<Self>,
         name: &str,
-        raw: &RawValue,
+        args: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
-        // Decode before building the future: `raw` borrows the input line.
-        match Self::decode(name, raw) {
+        // Decode before building the future: `args` borrows the input line.
+        match Self::decode(name, args) {
             Ok(call) => Box::pin(async move { self.run(call, ctx).await }),
             Err(e) => ready(Err(e)),
         }
@@ -512,15 +512,15 @@ impl Service for Extras {
     fn get_prompt(
         self: Arc<Self>,
         name: &str,
-        raw: &RawValue,
+        args: Arguments<'_>,
         ctx: RequestContext,
     ) -> Option<BoxFuture<Result<Value, RpcError>>> {
         let prompt = match name {
-            "test_prompt_with_embedded_resource" => read_prompt_args(raw, &["resourceUri"])
+            "test_prompt_with_embedded_resource" => read_prompt_args(args, &["resourceUri"])
                 .map(|mut v| Prompt::EmbeddedResource(v.remove(0))),
-            "test_prompt_with_image" => read_prompt_args(raw, &[]).map(|_| Prompt::Image),
+            "test_prompt_with_image" => read_prompt_args(args, &[]).map(|_| Prompt::Image),
             "test_input_required_result_prompt" => {
-                read_prompt_args(raw, &[]).map(|_| Prompt::InputRequired)
+                read_prompt_args(args, &[]).map(|_| Prompt::InputRequired)
             }
             _ => return None,
         };
@@ -532,30 +532,32 @@ impl Service for Extras {
 }
 
 /// `{}` only (generated code refuses unknown arguments of a tool without parameters too).
-fn read_no_args(raw: &RawValue) -> Result<(), ArgError> {
+fn read_no_args(args: Arguments<'_>) -> Result<(), ArgError> {
     let root = Path::Root;
-    args::object(raw, &root, |key, _| Err(ArgError::unknown(&root, key)))
+    args::object(&mut args.reader(), &root, |_, key| {
+        Err(ArgError::unknown(&root, key))
+    })
 }
 
 /// `{field: string}`, required.
-fn read_one_string(raw: &RawValue, field: &str) -> Result<String, ArgError> {
+fn read_one_string(args: Arguments<'_>, field: &str) -> Result<String, ArgError> {
     let root = Path::Root;
     let mut value = None;
-    args::object(raw, &root, |key, v| {
+    args::object(&mut args.reader(), &root, |r, key| {
         if key != field {
             return Err(ArgError::unknown(&root, key));
         }
-        value = Some(args::string(v, &root.field(field))?.into_owned());
+        value = Some(args::string(r, &root.field(field))?.into_owned());
         Ok(())
     })?;
     args::required(value, &root, field)
 }
 
 /// A prompt's required text arguments, in the order of `names`.
-fn read_prompt_args(raw: &RawValue, names: &[&str]) -> Result<Vec<String>, ArgError> {
+fn read_prompt_args(args: Arguments<'_>, names: &[&str]) -> Result<Vec<String>, ArgError> {
     let root = Path::Root;
     let mut values: Vec<Option<String>> = vec![None; names.len()];
-    args::text_arguments(raw, &root, |key, text| {
+    args::text_arguments(&mut args.reader(), &root, |key, text| {
         let Some(i) = names.iter().position(|n| *n == key) else {
             return Err(ArgError::unknown(&root, key));
         };
@@ -577,37 +579,36 @@ fn read_prompt_args(raw: &RawValue, names: &[&str]) -> Result<Vec<String>, ArgEr
 /// `email`; nothing else. Then `allOf`: a `phone` or an `email`; and `if contactMethod is
 /// phone then phone else email` is required. Served as openai-strict, whose variant takes
 /// `null` for each member left out, a `null` member is left out (and not echoed).
-pub fn read_json_schema_args(raw: &RawValue) -> Result<Value, ArgError> {
+pub fn read_json_schema_args(args: Arguments<'_>) -> Result<Value, ArgError> {
     let root = Path::Root;
     let (mut phone, mut email, mut method) = (false, false, None);
-    let strict = args::profile::current() == Profile::OpenAiStrict;
-    let left_out = |v: &RawValue| strict && v.get() == "null";
-    args::object(raw, &root, |key, v| {
+    let strict = args.profile() == Profile::OpenAiStrict;
+    args::object(&mut args.reader(), &root, |r, key| {
         let path = root.field(key);
-        if left_out(v)
-            && matches!(
-                key,
-                "name" | "phone" | "email" | "contactMethod" | "address"
-            )
+        // Under openai-strict, `null` is a member left out (`args::null_as_absent`).
+        if matches!(
+            key,
+            "name" | "phone" | "email" | "contactMethod" | "address"
+        ) && args::null_as_absent(r)
         {
             return Ok(());
         }
         match key {
             "name" => {
-                args::string(v, &path)?;
+                args::string(r, &path)?;
             }
             "phone" => {
-                args::string(v, &path)?;
+                args::string(r, &path)?;
                 phone = true;
             }
             "email" => {
-                args::string(v, &path)?;
+                args::string(r, &path)?;
                 email = true;
             }
-            "contactMethod" => method = Some(args::enum_member(v, &path, &["phone", "email"])?),
-            "address" => args::object(v, &path, |key, v| {
-                if matches!(key, "street" | "city") && !left_out(v) {
-                    args::string(v, &path.field(key))?;
+            "contactMethod" => method = Some(args::enum_member(r, &path, &["phone", "email"])?),
+            "address" => args::object(r, &path, |r, key| {
+                if matches!(key, "street" | "city") && !args::null_as_absent(r) {
+                    args::string(r, &path.field(key))?;
                 }
                 Ok(())
             })?,
@@ -627,8 +628,8 @@ pub fn read_json_schema_args(raw: &RawValue) -> Result<Value, ArgError> {
         _ if !email => return Err(ArgError::missing(&root, "email")),
         _ => {}
     }
-    let mut sent: Value =
-        serde_json::from_str(raw.get()).map_err(|_| ArgError::expected(&root, "an object"))?;
+    let mut sent: Value = serde_json::from_str(args.raw().get())
+        .map_err(|_| ArgError::expected(&root, "an object"))?;
     if strict {
         without_nulls(&mut sent);
         if let Some(address) = sent.get_mut("address") {
@@ -648,11 +649,11 @@ fn without_nulls(value: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolidl_runtime::args::profile::scoped;
+    use toolidl_runtime::codegen::RawValue;
 
     fn read(profile: Profile, args: &str) -> Result<Value, String> {
         let raw = RawValue::from_string(args.to_owned()).expect("JSON");
-        scoped(profile, || read_json_schema_args(&raw)).map_err(|e| e.to_string())
+        read_json_schema_args(Arguments::new(&raw).with_profile(profile)).map_err(|e| e.to_string())
     }
 
     #[test]

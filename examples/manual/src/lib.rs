@@ -7,7 +7,7 @@
 use serde::Serialize;
 use toolidl_runtime::Profile;
 use toolidl_runtime::codegen::{
-    Arc, ArgError, BoxFuture, Decode, Path, RawValue, RequestContext, Service, ToolDef, ToolError,
+    Arc, ArgError, Arguments, BoxFuture, Decode, Path, RequestContext, Service, ToolDef, ToolError,
     ToolOutput, ToolResult, ToolVariant, args, check,
 };
 
@@ -75,15 +75,15 @@ impl Service for ManualTools {
     fn call_tool(
         self: Arc<Self>,
         name: &str,
-        raw: &RawValue,
+        args: Arguments<'_>,
         _ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
-        // Arguments are decoded before the future is built, so `raw` need not outlive it.
+        // Arguments are decoded before the future is built, so `args` need not outlive it.
         let result = match name {
-            "greet" => read_greet(raw).map(|who| ToolOutput::text(format!("Hello, {who}!"))),
-            "add" => read_add(raw)
+            "greet" => read_greet(args).map(|who| ToolOutput::text(format!("Hello, {who}!"))),
+            "add" => read_add(args)
                 .map(|(a, b)| ToolOutput::Json((i64::from(a) + i64::from(b)).to_string())),
-            "stats" => read_stats(raw).and_then(|values| ToolOutput::structured(&stats(&values))),
+            "stats" => read_stats(args).and_then(|values| ToolOutput::structured(&stats(&values))),
             other => Err(ToolError::internal(format!("no tool named {other}"))),
         };
         Box::pin(std::future::ready(result))
@@ -91,14 +91,14 @@ impl Service for ManualTools {
 }
 
 /// `greet(@length(min: 1) name: string)`.
-fn read_greet(raw: &RawValue) -> Result<String, ToolError> {
+fn read_greet(args: Arguments<'_>) -> Result<String, ToolError> {
     let root = Path::Root;
     let mut name = None;
-    args::object(raw, &root, |key, value| {
+    args::object(&mut args.reader(), &root, |r, key| {
         match key {
             "name" => {
                 let path = root.field("name");
-                let s = String::decode(value, &path)?;
+                let s = String::read(r, &path)?;
                 check::length(&s, Some(1), None, &path)?;
                 name = Some(s);
             }
@@ -110,13 +110,13 @@ fn read_greet(raw: &RawValue) -> Result<String, ToolError> {
 }
 
 /// `add(a: i32, b: i32)`.
-fn read_add(raw: &RawValue) -> Result<(i32, i32), ToolError> {
+fn read_add(args: Arguments<'_>) -> Result<(i32, i32), ToolError> {
     let root = Path::Root;
     let (mut a, mut b) = (None, None);
-    args::object(raw, &root, |key, value| {
+    args::object(&mut args.reader(), &root, |r, key| {
         match key {
-            "a" => a = Some(i32::decode(value, &root.field("a"))?),
-            "b" => b = Some(i32::decode(value, &root.field("b"))?),
+            "a" => a = Some(i32::read(r, &root.field("a"))?),
+            "b" => b = Some(i32::read(r, &root.field("b"))?),
             _ => return Err(ArgError::unknown(&root, key)),
         }
         Ok(())
@@ -128,14 +128,14 @@ fn read_add(raw: &RawValue) -> Result<(i32, i32), ToolError> {
 }
 
 /// `stats(@length(1, 1000) values: list<f64>)`.
-fn read_stats(raw: &RawValue) -> Result<Vec<f64>, ToolError> {
+fn read_stats(args: Arguments<'_>) -> Result<Vec<f64>, ToolError> {
     let root = Path::Root;
     let mut values = None;
-    args::object(raw, &root, |key, value| {
+    args::object(&mut args.reader(), &root, |r, key| {
         match key {
             "values" => {
                 let path = root.field("values");
-                let v = Vec::<f64>::decode(value, &path)?;
+                let v = Vec::<f64>::read(r, &path)?;
                 check::items(v.len(), Some(1), Some(1000), &path)?;
                 values = Some(v);
             }

@@ -6,8 +6,11 @@ use std::fmt::Display;
 use std::hash::Hash;
 use std::sync::OnceLock;
 
+use super::error::ArgError;
 use super::json_eq::{json_eq, json_hash};
-use super::{ArgError, Path, formats, number};
+use super::number;
+use super::path::Path;
+use toolidl_formats as formats;
 
 /// `@range(min, max)`: `minimum` / `maximum`, both inclusive.
 pub fn range<T: PartialOrd + Display + Copy>(

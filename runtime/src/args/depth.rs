@@ -7,16 +7,21 @@
 //!
 //! - a **nesting limit**, counted in arrays and objects from the `arguments` object (level 1):
 //!   a container past it is refused with `Nested deeper than N levels.` at its path. The
-//!   default is [`DEFAULT_MAX_DEPTH`]; a server sets its own with
-//!   `ServerBuilder::max_depth`, which applies while the runtime runs a service's methods and
-//!   the futures they return ([`scoped`], [`Scoped`]).
+//!   default is [`DEFAULT_MAX_DEPTH`]; a server sets its own with `ServerBuilder::max_depth`,
+//!   and the runtime hands it to the service with the arguments
+//!   ([`Arguments::max_depth`](super::Arguments::max_depth)).
 //! - a **stack budget**: however high the limit is set, reading refuses to go on once it has
-//!   used [`STACK_BUDGET`] bytes of stack below the point where the runtime called the
-//!   service (`Nested too deeply to read.`). The runtime's threads have at least 2 MiB of
-//!   stack (tokio's workers); the default limit needs a fraction of the budget even in a debug
-//!   build, so this guard only fires for a limit set far above what the stack can hold.
-
-use std::cell::Cell;
+//!   used [`STACK_BUDGET`] bytes of stack below the point where the runtime handed the
+//!   arguments over (where the [`Arguments`](super::Arguments) or the
+//!   [`Reader`](super::Reader) was made), with `Nested too deeply to read.`. The runtime's
+//!   threads have at least 2 MiB of stack (tokio's workers); the default limit needs a
+//!   fraction of the budget even in a debug build, so this guard only fires for a limit set
+//!   far above what the stack can hold.
+//!
+//! Results are written by [`to_json`] under a limit too: a handler may build a value of any
+//! depth. [`ToolOutput::json`](crate::ToolOutput::json) writes under
+//! [`MAX_DEPTH_CEILING`], and the runtime refuses a result text nested deeper than its
+//! server's limit ([`nested_deeper_than`]).
 
 /// The default nesting limit: as deep as serde_json reads by default, far deeper than real
 /// arguments go.
@@ -27,35 +32,9 @@ pub const DEFAULT_MAX_DEPTH: u32 = 128;
 /// stack.
 pub const MAX_DEPTH_CEILING: u32 = 1024;
 
-/// The stack that reading one value may use, below the point where the runtime called the
-/// service (or where the first reader was made, outside the runtime).
+/// The stack that reading one value may use, below the point where its reader (or the
+/// arguments it reads) was made.
 pub const STACK_BUDGET: usize = 1024 * 1024;
-
-thread_local! {
-    /// The limit in force on this thread, and the stack address reading is measured from
-    /// (0: not set, each reader measures from where it was made).
-    static SCOPE: Cell<(u32, usize)> = const { Cell::new((DEFAULT_MAX_DEPTH, 0)) };
-}
-
-/// The nesting limit in force on this thread: the server's, while the runtime runs a
-/// service; [`DEFAULT_MAX_DEPTH`] elsewhere.
-pub fn max_depth() -> u32 {
-    SCOPE.with(|s| s.get().0)
-}
-
-/// The nesting limit in force on this thread and the stack address budgets are measured
-/// from (`here` when none is set), in one look at the thread's scope.
-pub(crate) fn scope(here: usize) -> (u32, usize) {
-    match SCOPE.with(Cell::get) {
-        (max_depth, 0) => (max_depth, here),
-        scope => scope,
-    }
-}
-
-/// The stack address budgets are measured from, on this thread (`here` when none is set).
-pub(crate) fn stack_base(here: usize) -> usize {
-    scope(here).1
-}
 
 /// The address of a local of the caller's frame: where the stack is now.
 #[inline(always)]
@@ -70,61 +49,59 @@ pub(crate) fn stack_exhausted(base: usize) -> bool {
     base.abs_diff(stack_here()) > STACK_BUDGET
 }
 
-/// Runs `f` with `max_depth` as this thread's nesting limit and the stack measured from here;
-/// the previous scope is restored afterwards, also when `f` panics.
-pub fn scoped<R>(max_depth: u32, f: impl FnOnce() -> R) -> R {
-    struct Restore((u32, usize));
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            SCOPE.with(|s| s.set(self.0));
-        }
-    }
-    let base = stack_here();
-    let _restore = Restore(SCOPE.with(|s| s.replace((max_depth.max(1), base))));
-    f()
-}
-
-/// A future polled inside [`scoped`]: the limit holds on whichever thread polls it. The
-/// futures services return are boxed, so `F` is `Unpin`.
-pub struct Scoped<F> {
-    max_depth: u32,
-    inner: F,
-}
-
-impl<F> Scoped<F> {
-    /// `inner`, polled with `max_depth` as the nesting limit.
-    pub fn new(max_depth: u32, inner: F) -> Self {
-        Scoped { max_depth, inner }
-    }
-}
-
-impl<F: std::future::Future + Unpin> std::future::Future for Scoped<F> {
-    type Output = F::Output;
-
-    fn poll(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<F::Output> {
-        let this = &mut *self;
-        let inner = std::pin::Pin::new(&mut this.inner);
-        scoped(this.max_depth, move || inner.poll(cx))
-    }
-}
-
 /// Serializes `value` as compact JSON, refusing (with an error, not a stack overflow) to nest
-/// deeper than the limit in force or to use more than the stack budget: a handler may build
-/// a result of any depth.
-pub fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
+/// deeper than `max_depth` or to use more than the stack budget below this call: a handler may
+/// build a result of any depth.
+pub fn to_json<T: serde::Serialize + ?Sized>(
+    value: &T,
+    max_depth: u32,
+) -> Result<String, serde_json::Error> {
     let mut out = Vec::with_capacity(128);
     let formatter = Guard {
         depth: 0,
-        max_depth: max_depth(),
-        stack_base: stack_base(stack_here()),
+        max_depth,
+        stack_base: stack_here(),
     };
     let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
     value.serialize(&mut ser)?;
     // serde_json writes UTF-8 only.
     String::from_utf8(out).map_err(serde::ser::Error::custom)
+}
+
+/// Whether the JSON text `json` nests deeper than `max_depth` arrays and objects: how the
+/// runtime holds a result written elsewhere to its server's limit. Linear, without recursion;
+/// a text too short to nest that deep is not read at all.
+pub fn nested_deeper_than(json: &str, max_depth: u32) -> bool {
+    // Each level takes two bytes at least (`[` and `]`).
+    if json.len() <= 2 * max_depth as usize {
+        return false;
+    }
+    let mut depth = 0u32;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in json.as_bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max_depth {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Drops a `serde_json::Value` of any depth without recursion (serde_json's own drop
@@ -214,20 +191,6 @@ impl serde_json::ser::Formatter for Guard {
 mod tests {
     use super::*;
 
-    #[test]
-    fn scopes_nest_and_restore_also_after_a_panic() {
-        assert_eq!(max_depth(), DEFAULT_MAX_DEPTH);
-        scoped(5, || {
-            assert_eq!(max_depth(), 5);
-            scoped(0, || assert_eq!(max_depth(), 1));
-            assert_eq!(max_depth(), 5);
-            let caught = std::panic::catch_unwind(|| scoped(9, || panic!("in a handler")));
-            assert!(caught.is_err());
-            assert_eq!(max_depth(), 5);
-        });
-        assert_eq!(max_depth(), DEFAULT_MAX_DEPTH);
-    }
-
     /// `[[…[]…]]`, `n` arrays deep, built without recursion.
     fn nested(n: usize) -> serde_json::Value {
         let mut v = serde_json::Value::Array(Vec::new());
@@ -240,18 +203,29 @@ mod tests {
     #[test]
     fn results_nest_up_to_the_limit() {
         let ok = nested(DEFAULT_MAX_DEPTH as usize);
-        assert_eq!(to_json(&ok).unwrap(), serde_json::to_string(&ok).unwrap());
+        let json = to_json(&ok, DEFAULT_MAX_DEPTH).unwrap();
+        assert_eq!(json, serde_json::to_string(&ok).unwrap());
         let deep = nested(DEFAULT_MAX_DEPTH as usize + 1);
-        let e = to_json(&deep).unwrap_err().to_string();
+        let e = to_json(&deep, DEFAULT_MAX_DEPTH).unwrap_err().to_string();
         assert_eq!(e, "the value is nested deeper than 128 levels");
-        scoped(3, || {
-            assert!(to_json(&nested(3)).is_ok());
-            assert!(to_json(&nested(4)).is_err());
-        });
+        assert!(to_json(&nested(3), 3).is_ok());
+        assert!(to_json(&nested(4), 3).is_err());
         // A value of a million levels is refused before the stack runs out; drop it without
         // recursion.
         let huge = nested(1_000_000);
-        scoped(u32::MAX, || assert!(to_json(&huge).is_err()));
+        assert!(to_json(&huge, u32::MAX).is_err());
         drop_json(huge);
+    }
+
+    #[test]
+    fn a_text_nested_deeper_than_the_limit_is_told_apart() {
+        let text = |n: usize| serde_json::to_string(&nested(n)).unwrap();
+        assert!(!nested_deeper_than(&text(3), 3));
+        assert!(nested_deeper_than(&text(4), 3));
+        assert!(!nested_deeper_than(&text(300), 300));
+        assert!(nested_deeper_than(&text(301), 300));
+        // Brackets inside strings, escaped quotes included, are text.
+        assert!(!nested_deeper_than(r#"{"a":"[[[[\"[[[[","b":[1]}"#, 2));
+        assert!(nested_deeper_than(r#"{"a":"\\","b":[[1]]}"#, 2));
     }
 }

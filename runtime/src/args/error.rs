@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::Path;
+use super::path::Path;
 
 /// A tool argument that failed to decode or broke a constraint.
 ///

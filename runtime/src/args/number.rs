@@ -10,6 +10,12 @@
 
 use std::cmp::Ordering;
 
+/// The `f32` nearest to a finite `f64`: the schema of an `f32` is any number, so a number
+/// beyond its range is read as the largest `f32` of that sign, never as infinity.
+pub fn to_f32(v: f64) -> f32 {
+    v.clamp(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32
+}
+
 /// The reason given for a number beyond the range of `f64`.
 pub(crate) const TOO_LARGE: &str =
     "Expected a number from -1.7976931348623157e308 to 1.7976931348623157e308.";

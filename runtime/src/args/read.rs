@@ -1,13 +1,27 @@
-//! Reading argument values in one pass over the JSON text, with path tracking: what
-//! generated decoders call (`Decode::read` and these helpers). Each value is read once,
-//! straight into its Rust type; errors are the same texts as [`super`]'s.
+//! Reading argument values in one pass over the JSON text, with path tracking: the one
+//! family of decoding functions, what generated decoders call (`Decode::read` and these) and
+//! hand-written ones may. Each value is read once, straight into its Rust type; no raw value
+//! is captured and scanned again, and no `serde_json::Value` tree is built.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::hash::Hash;
 
+use super::check::{self, Format};
+use super::error::ArgError;
+use super::number::{self as exact, Integer};
+use super::path::Path;
 use super::reader::{Kind, Reader, TooDeep};
-use super::{ArgError, Decode, Format, Path, check, formats, number};
+
+/// A type that generated code can read from one argument value.
+///
+/// `read` reads the value at the reader's position with the functions of this module
+/// ([`object`], [`list`], …), as generated code does; [`Arguments::decode`](super::Arguments::decode)
+/// reads a whole call's arguments as one.
+pub trait Decode: Sized {
+    /// Reads the value at the reader's position; errors are reported at `path`.
+    fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError>;
+}
 
 /// The error for a value of the wrong kind (`null` gets its own text).
 pub fn wrong_type(r: &mut Reader<'_>, path: &Path<'_>, expected: &str) -> ArgError {
@@ -21,6 +35,17 @@ pub fn wrong_type(r: &mut Reader<'_>, path: &Path<'_>, expected: &str) -> ArgErr
 /// Text that is not the JSON the reader expected (never for a parsed message).
 fn malformed(path: &Path<'_>) -> ArgError {
     ArgError::bare(path)
+}
+
+/// A required property: `None` (absent) becomes the "A value is required." error.
+#[inline]
+pub fn required<T>(value: Option<T>, parent: &Path<'_>, name: &str) -> Result<T, ArgError> {
+    value.ok_or_else(|| ArgError::missing(parent, name))
+}
+
+/// `Expected one of: a, b.`, shared with the text decoder so both say the same.
+pub(super) fn not_a_member(path: &Path<'_>, members: &[&str]) -> ArgError {
+    ArgError::new(path, format!("Expected one of: {}.", members.join(", ")))
 }
 
 /// Reads a string, borrowing it from the text when it has no escapes.
@@ -49,17 +74,17 @@ pub fn integer(
 /// The integer a number token stands for, in `[min, max]`, read exactly from its decimal
 /// text whatever the spelling (`2.0`, `2e0`, `0.2e1`); a fraction, however small, is no
 /// integer.
-pub(crate) fn integer_text(
+pub(super) fn integer_text(
     text: &str,
     path: &Path<'_>,
     min: i128,
     max: i128,
 ) -> Result<i128, ArgError> {
     let out_of_range = || ArgError::new(path, format!("Expected an integer from {min} to {max}."));
-    match number::integer(text) {
-        number::Integer::Exact(v) if (min..=max).contains(&v) => Ok(v),
-        number::Integer::Exact(_) | number::Integer::Huge { .. } => Err(out_of_range()),
-        number::Integer::Fractional => Err(ArgError::expected(path, "an integer")),
+    match exact::integer(text) {
+        Integer::Exact(v) if (min..=max).contains(&v) => Ok(v),
+        Integer::Exact(_) | Integer::Huge { .. } => Err(out_of_range()),
+        Integer::Fractional => Err(ArgError::expected(path, "an integer")),
     }
 }
 
@@ -73,10 +98,10 @@ pub fn number(r: &mut Reader<'_>, path: &Path<'_>) -> Result<f64, ArgError> {
 }
 
 /// The `f64` nearest to a number token; one beyond the range of `f64` is refused.
-pub(crate) fn number_text(text: &str, path: &Path<'_>) -> Result<f64, ArgError> {
+pub(super) fn number_text(text: &str, path: &Path<'_>) -> Result<f64, ArgError> {
     match text.parse::<f64>() {
         Ok(f) if f.is_finite() => Ok(f),
-        Ok(_) => Err(ArgError::new(path, number::TOO_LARGE)),
+        Ok(_) => Err(ArgError::new(path, exact::TOO_LARGE)),
         Err(_) => Err(ArgError::expected(path, "a number")),
     }
 }
@@ -182,8 +207,8 @@ where
             }
             Ok(())
         })?;
-        let key = super::required(key, &at, "key")?;
-        let value = super::required(value, &at, "value")?;
+        let key = required(key, &at, "key")?;
+        let value = required(value, &at, "value")?;
         if insert(key, value) {
             Ok(())
         } else {
@@ -221,7 +246,7 @@ where
 
 /// A set: an array whose items must all differ (duplicates are refused at their index).
 pub fn set<T: Decode + Eq + Hash>(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Vec<T>, ArgError> {
-    let items = Vec::<T>::read(r, path)?;
+    let items = list(r, path, T::read)?;
     check::unique(&items, path)?;
     Ok(items)
 }
@@ -231,7 +256,7 @@ pub fn set_by_eq<T: Decode + PartialEq>(
     r: &mut Reader<'_>,
     path: &Path<'_>,
 ) -> Result<Vec<T>, ArgError> {
-    let items = Vec::<T>::read(r, path)?;
+    let items = list(r, path, T::read)?;
     check::unique_by_eq(&items, path)?;
     Ok(items)
 }
@@ -280,7 +305,7 @@ pub fn formatted(r: &mut Reader<'_>, path: &Path<'_>, format: Format) -> Result<
 /// `bytes`: a base64 string decoded to its bytes.
 pub fn bytes(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Vec<u8>, ArgError> {
     let s = string(r, path)?;
-    formats::decode_base64(&s).ok_or_else(|| ArgError::new(path, "Expected base64 data."))
+    toolidl_formats::decode_base64(&s).ok_or_else(|| ArgError::new(path, "Expected base64 data."))
 }
 
 /// An enum member, matched exactly by name; returns its index in `members`.
@@ -289,7 +314,7 @@ pub fn enum_member(
     path: &Path<'_>,
     members: &[&str],
 ) -> Result<usize, ArgError> {
-    let expected = || super::decode::not_a_member(path, members);
+    let expected = || not_a_member(path, members);
     match r.kind() {
         Kind::Null => Err(ArgError::null(path)),
         Kind::String => {
@@ -317,7 +342,7 @@ pub fn tag(r: &Reader<'_>, path: &Path<'_>, key: &str, values: &[&str]) -> Resul
                 }
                 _ => None,
             };
-            found = Some(index.ok_or_else(|| super::decode::not_a_member(&at, values))?);
+            found = Some(index.ok_or_else(|| not_a_member(&at, values))?);
         }
         Ok(())
     })?;
@@ -406,7 +431,7 @@ pub fn json(r: &mut Reader<'_>, path: &Path<'_>) -> Result<serde_json::Value, Ar
             Kind::Number => {
                 let text = r.read_number().map_err(|_| fail())?;
                 let n = text.parse::<serde_json::Number>().map_err(|_| {
-                    ArgError::at(rendered(path, &open), Some(number::TOO_LARGE.into()))
+                    ArgError::at(rendered(path, &open), Some(exact::TOO_LARGE.into()))
                 })?;
                 Value::Number(n)
             }

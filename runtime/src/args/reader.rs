@@ -7,6 +7,18 @@
 
 use std::borrow::Cow;
 
+#[cfg(doc)]
+use toolidl_formats::Profile;
+
+/// How a reader reads: its nesting limit, whether it reads the strict profile's forms, and
+/// the stack address its stack budget is measured from.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Settings {
+    pub max_depth: u32,
+    pub strict_forms: bool,
+    pub stack_base: usize,
+}
+
 /// The text was not the JSON the reader expected (never for a parsed message's arguments).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Malformed;
@@ -33,7 +45,9 @@ pub enum Kind {
 /// A position in a JSON text; each `read_*` method consumes one value or one token.
 ///
 /// The reader counts the arrays and objects open around its position, so that decoders stop
-/// at the nesting limit before the stack is at risk (see [`super::depth`]).
+/// at its nesting limit before the stack is at risk (see [`super::depth`]), and knows whether
+/// it reads the strict profile's forms too. Both are given when it is made: by
+/// [`Arguments::reader`](super::Arguments::reader) for a call's arguments, or here.
 #[derive(Debug, Clone)]
 pub struct Reader<'de> {
     text: &'de str,
@@ -45,7 +59,7 @@ pub struct Reader<'de> {
     stack_base: usize,
     /// The text of the last number read, for checks that judge it exactly.
     number: &'de str,
-    /// Whether the strict profile's forms are read too ([`super::profile`]).
+    /// Whether the strict profile's forms are read too ([`Profile::strict_forms`]).
     strict_forms: bool,
 }
 
@@ -59,34 +73,39 @@ pub enum TooDeep {
 }
 
 impl<'de> Reader<'de> {
-    /// A reader at the start of `text`, with the nesting limit in force on this thread
-    /// ([`super::depth::max_depth`]).
+    /// A reader at the start of `text` with the defaults: the standard profile's forms, the
+    /// default nesting limit ([`DEFAULT_MAX_DEPTH`](super::depth::DEFAULT_MAX_DEPTH)), the
+    /// stack budget measured from here.
     pub fn new(text: &'de str) -> Self {
-        let (max_depth, stack_base) = super::depth::scope(super::depth::stack_here());
-        Self::start(text, max_depth, stack_base)
+        Self::with_max_depth(text, super::depth::DEFAULT_MAX_DEPTH)
     }
 
     /// A reader at the start of `text` that enters at most `max_depth` arrays and objects.
     pub fn with_max_depth(text: &'de str, max_depth: u32) -> Self {
-        let stack_base = super::depth::stack_base(super::depth::stack_here());
-        Self::start(text, max_depth, stack_base)
+        let settings = Settings {
+            max_depth,
+            strict_forms: false,
+            stack_base: super::depth::stack_here(),
+        };
+        Self::with_settings(text, settings)
     }
 
-    fn start(text: &'de str, max_depth: u32, stack_base: usize) -> Self {
+    /// A reader at the start of `text`, reading as `settings` say.
+    pub(super) fn with_settings(text: &'de str, settings: Settings) -> Self {
         Reader {
             text,
             pos: 0,
             depth: 0,
-            max_depth,
-            stack_base,
+            max_depth: settings.max_depth,
+            stack_base: settings.stack_base,
             number: "",
-            strict_forms: super::profile::current().reads_strict_forms(),
+            strict_forms: settings.strict_forms,
         }
     }
 
     /// Whether the server serves openai-strict, whose forms are read too: `null` for an
-    /// optional parameter left out ([`super::read::null_as_absent`]), a map as a list of
-    /// `{key, value}` entries ([`super::read::map`]).
+    /// optional parameter left out ([`null_as_absent`](super::null_as_absent)), a map as a
+    /// list of `{key, value}` entries ([`map`](super::map)).
     pub fn reads_strict_forms(&self) -> bool {
         self.strict_forms
     }

@@ -6,10 +6,11 @@
 
 use std::borrow::Cow;
 
-use serde_json::value::RawValue;
-
-use super::decode::{not_a_member, object, string};
-use super::{ArgError, Format, Path, check};
+use super::check::{self, Format};
+use super::error::ArgError;
+use super::path::Path;
+use super::read::{not_a_member, object, string};
+use super::reader::{Kind, Reader};
 
 /// A type that can be read from a whole string.
 pub trait FromText: Sized {
@@ -59,7 +60,7 @@ impl FromText for f64 {
 impl FromText for f32 {
     fn from_text(s: &str, path: &Path<'_>) -> Result<Self, ArgError> {
         // As the JSON decoder of f32: any finite number, the nearest f32.
-        f64::from_text(s, path).map(super::to_f32)
+        f64::from_text(s, path).map(super::number::to_f32)
     }
 }
 
@@ -96,14 +97,14 @@ pub fn text<T: FromText>(s: &str, path: &Path<'_>) -> Result<T, ArgError> {
     T::from_text(s, path)
 }
 
-/// A text that must have `format`; the same check and text as [`super::formatted`].
+/// A text that must have `format`; the same check and text as [`formatted`](super::formatted).
 pub fn text_formatted(s: &str, path: &Path<'_>, format: Format) -> Result<String, ArgError> {
     check::format(s, format, path)?;
     Ok(s.to_owned())
 }
 
 /// An enum member given as text, matched exactly by name; returns its index in `members`.
-/// The same text as [`super::enum_member`]: `Expected one of: a, b.`
+/// The same text as [`enum_member`](super::enum_member): `Expected one of: a, b.`
 pub fn text_member(s: &str, path: &Path<'_>, members: &[&str]) -> Result<usize, ArgError> {
     members
         .iter()
@@ -111,18 +112,23 @@ pub fn text_member(s: &str, path: &Path<'_>, members: &[&str]) -> Result<usize, 
         .ok_or_else(|| not_a_member(path, members))
 }
 
-/// Walks a prompt's `arguments` object: `f` gets each key with `Some(text)` for a string
-/// (unescaped) or `None` for `null`. Any other value is refused at `path.field(key)` with
-/// `Expected a string.`; a value that is not an object, as [`super::object`] refuses it.
-pub fn text_arguments<'a, F>(raw: &'a RawValue, path: &Path<'_>, mut f: F) -> Result<(), ArgError>
+/// Walks a prompt's `arguments` object at the reader: `f` gets each key with `Some(text)` for
+/// a string (unescaped, borrowed when it can be) or `None` for `null`. Any other value is
+/// refused at `path.field(key)` with `Expected a string.`; a value that is not an object, as
+/// [`object`](super::object) refuses it.
+pub fn text_arguments<'de, F>(
+    r: &mut Reader<'de>,
+    path: &Path<'_>,
+    mut f: F,
+) -> Result<(), ArgError>
 where
-    F: FnMut(&str, Option<Cow<'a, str>>) -> Result<(), ArgError>,
+    F: FnMut(&str, Option<Cow<'de, str>>) -> Result<(), ArgError>,
 {
-    object(raw, path, |key, value| {
-        let text = match value.get().as_bytes().first() {
-            Some(b'"') => Some(string(value, &path.field(key))?),
+    object(r, path, |r, key| {
+        let text = match r.kind() {
+            Kind::String => Some(string(r, &path.field(key))?),
             // MCP types prompt arguments as strings; `null` is read as "not given".
-            _ if value.get() == "null" => None,
+            Kind::Null if r.eat_null() => None,
             _ => return Err(ArgError::expected(&path.field(key), "a string")),
         };
         f(key, text)

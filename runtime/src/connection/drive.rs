@@ -36,7 +36,7 @@ impl Connection {
             match outcome.and_then(|value| super::mrtr::seal_value(&server, state, value)) {
                 Ok(value) => {
                     let has_meta = value.get("_meta").is_some();
-                    let json = match depth::to_json(&value) {
+                    let json = match depth::to_json(&value, server.shared.max_depth) {
                         Ok(json) => json,
                         Err(e) => {
                             tracing::error!(request = %state.request_id, error = %e, "result not written");
@@ -65,39 +65,28 @@ impl Connection {
     {
         let mut cx = Context::from_waker(Waker::noop());
         match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
-            Ok(Poll::Ready(value)) => self.emit(render(
-                finish,
-                Ok(value),
-                &state,
-                self.server.shared.max_depth,
-            )),
+            Ok(Poll::Ready(value)) => self.emit(render(finish, Ok(value), &state)),
             Err(payload) => {
                 report_panic(&state.request_id, payload.as_ref());
-                self.emit(render(
-                    finish,
-                    Err(Panicked),
-                    &state,
-                    self.server.shared.max_depth,
-                ));
+                self.emit(render(finish, Err(Panicked), &state));
             }
             Ok(Poll::Pending) => {
                 let conn = self.shared.clone();
                 let key = state.request_id.clone();
-                let max_depth = self.server.shared.max_depth;
                 lock(&conn.inflight).insert(key.clone(), state.clone());
                 self.shared.runtime.spawn(async move {
                     let outcome = tokio::select! {
                         biased;
                         _ = state.wait_cancelled() => None,
-                        r = CatchUnwind { fut, max_depth } => Some(r),
+                        r = CatchUnwind(fut) => Some(r),
                     };
                     lock(&conn.inflight).remove(&key);
                     conn.slot_freed.notify_all();
                     match outcome {
-                        Some(Ok(v)) => state.send_reply(render(finish, Ok(v), &state, max_depth)),
+                        Some(Ok(v)) => state.send_reply(render(finish, Ok(v), &state)),
                         Some(Err(payload)) => {
                             report_panic(&state.request_id, payload.as_ref());
-                            state.send_reply(render(finish, Err(Panicked), &state, max_depth));
+                            state.send_reply(render(finish, Err(Panicked), &state));
                         }
                         None => tracing::debug!(request = %state.request_id, "cancelled"),
                     }
@@ -109,18 +98,11 @@ impl Connection {
 
 /// Renders the reply; a panic while rendering (a service's `Display` or `Serialize`, say)
 /// still answers the request, with -32603.
-fn render<T, F>(
-    finish: F,
-    outcome: Result<T, Panicked>,
-    state: &CallState,
-    max_depth: u32,
-) -> String
+fn render<T, F>(finish: F, outcome: Result<T, Panicked>, state: &CallState) -> String
 where
     F: FnOnce(Result<T, Panicked>, &CallState) -> String,
 {
-    let rendered = depth::scoped(max_depth, || {
-        catch_unwind(AssertUnwindSafe(|| finish(outcome, state)))
-    });
+    let rendered = catch_unwind(AssertUnwindSafe(|| finish(outcome, state)));
     rendered.unwrap_or_else(|payload| {
         report_panic(&state.request_id, payload.as_ref());
         error_message(&state.request_id, &RpcError::internal("Internal error."))
@@ -139,22 +121,15 @@ pub(super) fn report_panic(request: &str, payload: &(dyn std::any::Any + Send)) 
     tracing::error!(request, panic = text, "handler panicked");
 }
 
-/// Polls a future, turning a panic into an `Err` with its payload; the future is polled under
-/// the server's nesting limit (`max_depth`), on whichever thread polls it.
-pub(super) struct CatchUnwind<T> {
-    pub(super) fut: BoxFuture<T>,
-    pub(super) max_depth: u32,
-}
+/// Polls a future, turning a panic into an `Err` with its payload.
+pub(super) struct CatchUnwind<T>(pub(super) BoxFuture<T>);
 
 impl<T> Future for CatchUnwind<T> {
     type Output = Result<T, Box<dyn std::any::Any + Send>>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let max_depth = self.max_depth;
-        let fut = &mut self.fut;
-        let polled = depth::scoped(max_depth, || {
-            catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx)))
-        });
+        let fut = &mut self.0;
+        let polled = catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx)));
         match polled {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),

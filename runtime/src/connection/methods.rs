@@ -7,9 +7,11 @@ use std::sync::atomic::Ordering;
 use serde_json::Value;
 
 use super::drive::{Panicked, report_panic};
+use super::method::Method;
 use super::mrtr::{self, Retry};
 use super::params::{Params, arguments_object, completion_json, completion_request};
 use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain, tasks};
+use crate::args::Arguments;
 use crate::context::RequestContext;
 use crate::output::{self, Body, finish_result, render_tool_result};
 use crate::peer::{CallState, ListKind, Session, Subscription, lock, send_routed};
@@ -275,13 +277,37 @@ impl Connection {
         p: &Params<'_>,
         key: &str,
     ) -> Result<Reply, RpcError> {
-        listing_page(
+        self.listing_page(
             registry.listing_jsons(kind, rev),
             registry.listing_scopes(kind),
             p.cursor.as_deref(),
-            self.page_size(),
             key,
         )
+    }
+
+    /// One page of a listing: `{"<key>":[…],"nextCursor":"…"}`; `scopes` are each item's.
+    /// When the transport asked for filtered lists (feature `auth`), only the items whose
+    /// scopes the request's token holds.
+    pub(super) fn listing_page<S: AsRef<str>>(
+        &self,
+        items: &[S],
+        scopes: &[&[&str]],
+        cursor: Option<&str>,
+        key: &str,
+    ) -> Result<Reply, RpcError> {
+        let size = self.page_size();
+        #[cfg(feature = "auth")]
+        if let Some(auth) = self.identity().listing_filter() {
+            let allowed: Vec<&S> = items
+                .iter()
+                .zip(scopes)
+                .filter(|(_, needed)| needed.iter().all(|s| auth.has_scope(s)))
+                .map(|(item, _)| item)
+                .collect();
+            return page(&allowed, cursor, size, key);
+        }
+        let _ = scopes;
+        page(items, cursor, size, key)
     }
 
     /// The context of request `id`; `retry` is what it brings back from an earlier
@@ -324,7 +350,7 @@ impl Connection {
                 cancel_signal: Default::default(),
                 route: self.route.borrow().clone(),
                 #[cfg(feature = "auth")]
-                auth: crate::context::request_auth(),
+                auth: self.identity().auth,
             }),
             server: self.server.clone(),
         })
@@ -351,7 +377,7 @@ impl Connection {
             Ok(a) => a,
             Err(e) => return self.reply_error(id, &e),
         };
-        let mut retry = match self.retry(rev, "tools/call", &name, Some(args), &mut p) {
+        let mut retry = match self.retry(rev, Method::CallTool, &name, Some(args), &mut p) {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
@@ -395,7 +421,12 @@ impl Connection {
             let rendered = match outcome {
                 Ok(result) => {
                     let result = mrtr::seal_output(&server, state, result);
-                    render_tool_result(result, state.revision, &state.request_id)
+                    render_tool_result(
+                        result,
+                        state.revision,
+                        &state.request_id,
+                        server.shared.max_depth,
+                    )
                 }
                 Err(Panicked) => Ok(output::failed_result()),
             };
@@ -429,7 +460,7 @@ impl Connection {
                 &RpcError::invalid_params("Invalid params: uri is required."),
             );
         };
-        let mut retry = match self.retry(rev, "resources/read", &uri, None, &mut p) {
+        let mut retry = match self.retry(rev, Method::ReadResource, &uri, None, &mut p) {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
@@ -490,7 +521,7 @@ impl Connection {
             Ok(a) => a,
             Err(e) => return self.reply_error(id, &e),
         };
-        let mut retry = match self.retry(rev, "prompts/get", &name, Some(args), &mut p) {
+        let mut retry = match self.retry(rev, Method::GetPrompt, &name, Some(args), &mut p) {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
@@ -502,9 +533,11 @@ impl Connection {
         if let Some(once) = once {
             // Single use: the service is asked once the state is recorded as used.
             let (registry, name, args) = (registry.clone(), name.into_owned(), args.to_owned());
+            let max_depth = self.server.shared.max_depth;
             let asked = ctx.clone();
             let fut = mrtr::after_use(&self.server, once, Err, move || {
-                let get = |s: Arc<dyn Service>| s.get_prompt(&name, &args, asked.clone());
+                let args = Arguments::new(&args).with_max_depth(max_depth);
+                let get = |s: Arc<dyn Service>| s.get_prompt(&name, args, asked.clone());
                 match registry.services.iter().cloned().find_map(get) {
                     Some(fut) => fut,
                     None => Box::pin(std::future::ready(Err(unknown_prompt(&name)))),
@@ -512,6 +545,7 @@ impl Connection {
             });
             return self.drive_value(ctx, fut, false);
         }
+        let args = Arguments::new(args).with_max_depth(self.server.shared.max_depth);
         let Some(found) =
             self.first_service(id, registry, |s| s.get_prompt(&name, args, ctx.clone()))
         else {
@@ -562,30 +596,6 @@ impl Connection {
         };
         self.drive_value(ctx, fut, false);
     }
-}
-
-/// One page of a listing: `{"<key>":[…],"nextCursor":"…"}`; `scopes` are each item's. When
-/// the transport asked for filtered lists (feature `auth`), only the items whose scopes the
-/// request's token holds.
-pub(super) fn listing_page<S: AsRef<str>>(
-    items: &[S],
-    scopes: &[&[&str]],
-    cursor: Option<&str>,
-    size: usize,
-    key: &str,
-) -> Result<Reply, RpcError> {
-    #[cfg(feature = "auth")]
-    if let Some(auth) = crate::context::listing_filter() {
-        let allowed: Vec<&S> = items
-            .iter()
-            .zip(scopes)
-            .filter(|(_, needed)| needed.iter().all(|s| auth.has_scope(s)))
-            .map(|(item, _)| item)
-            .collect();
-        return page(&allowed, cursor, size, key);
-    }
-    let _ = scopes;
-    page(items, cursor, size, key)
 }
 
 /// One page of `items`. Cursors are opaque offsets.

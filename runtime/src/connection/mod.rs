@@ -5,6 +5,7 @@
 //! they are registered for cancellation.
 
 mod drive;
+mod method;
 mod methods;
 mod mrtr;
 mod params;
@@ -21,14 +22,13 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::args::depth;
 use crate::output::{Body, finish_result};
-use crate::peer::{ConnShared, NO_LOGS, Route, lock, send_routed};
+use crate::peer::{ConnShared, Identity, NO_LOGS, Route, lock, send_routed};
 use crate::protocol::LogLevel;
 use crate::protocol::Revision;
 use crate::protocol::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::server::{Kind, Registry, Server};
-use methods::listing_page;
+use method::{Method, Needs};
 use params::{Params, parse_params};
 
 /// The receiving end of a connection's outbox: one JSON message per item (several, joined by
@@ -45,6 +45,9 @@ pub struct Connection {
     /// The stream of the message being handled, when the transport gives each request its
     /// own (HTTP); see [`Route`].
     route: RefCell<Option<Route>>,
+    /// Who sent the message being handled, as its transport handed it over (see
+    /// [`Identity`]).
+    identity: RefCell<Identity>,
 }
 
 /// A batch is handed to the outbox once it holds this many bytes, even mid-input.
@@ -98,6 +101,7 @@ impl Connection {
                 shared,
                 batch: None,
                 route: RefCell::new(None),
+                identity: RefCell::new(Identity::default()),
             },
             rx,
         )
@@ -153,17 +157,30 @@ impl Connection {
     /// Handles one message whose reply and request-scoped messages go to `route` (HTTP:
     /// the POST's response) rather than to the outbox.
     #[cfg(feature = "http")]
-    pub(crate) fn handle_routed(&self, message: &str, route: Route) {
-        self.with_route(route, |c| c.handle_line(message))
+    pub(crate) fn handle_routed(&self, message: &str, route: Route, identity: Identity) {
+        self.with_route(route, identity, |c| c.handle_line(message))
     }
 
-    /// Runs `f` with `route` as the stream of what it handles (see [`Route`]).
+    /// Runs `f` with `route` as the stream of what it handles (see [`Route`]) and
+    /// `identity` as who sent it (see [`Identity`]).
     #[cfg(feature = "http")]
-    pub(crate) fn with_route<T>(&self, route: Route, f: impl FnOnce(&Connection) -> T) -> T {
+    pub(crate) fn with_route<T>(
+        &self,
+        route: Route,
+        identity: Identity,
+        f: impl FnOnce(&Connection) -> T,
+    ) -> T {
         *self.route.borrow_mut() = Some(route);
+        *self.identity.borrow_mut() = identity;
         let out = f(self);
         *self.route.borrow_mut() = None;
+        *self.identity.borrow_mut() = Identity::default();
         out
+    }
+
+    /// Who sent the message being handled.
+    fn identity(&self) -> Identity {
+        self.identity.borrow().clone()
     }
 
     /// Serves handshake-revision requests without `initialize` (stateless HTTP): as if
@@ -249,8 +266,13 @@ impl Connection {
 
     /// Handles one message the transport has parsed already (HTTP reads each body once).
     #[cfg(feature = "http")]
-    pub(crate) fn handle_routed_message(&self, msg: Incoming<'_>, route: Route) {
-        self.with_route(route, |c| c.handle_message(msg))
+    pub(crate) fn handle_routed_message(
+        &self,
+        msg: Incoming<'_>,
+        route: Route,
+        identity: Identity,
+    ) {
+        self.with_route(route, identity, |c| c.handle_message(msg))
     }
 
     fn handle_message(&self, msg: Incoming<'_>) {
@@ -270,11 +292,8 @@ impl Connection {
                 Some(id) => {
                     // Last line of defence: a panic that escapes a method (a service's
                     // listing or lookup, say) must not end the reading loop or lose the reply.
-                    // Services' decoders and results nest no deeper than the server allows.
-                    let max_depth = self.server.shared.max_depth;
-                    let served = catch_unwind(AssertUnwindSafe(|| {
-                        depth::scoped(max_depth, || self.request(id, &method, msg.params))
-                    }));
+                    let served =
+                        catch_unwind(AssertUnwindSafe(|| self.request(id, &method, msg.params)));
                     if let Err(payload) = served {
                         drive::report_panic(id, payload.as_ref());
                         self.reply_error(id, &RpcError::internal("Internal error."));
@@ -360,7 +379,9 @@ impl Connection {
         let _ = tx.send(outcome);
     }
 
-    fn request(&self, id: &str, method: &str, params: Option<&RawValue>) {
+    fn request(&self, id: &str, name: &str, params: Option<&RawValue>) {
+        // The one place a method's name is matched.
+        let method = Method::parse(name);
         let p = match parse_params(params) {
             Ok(p) => p,
             Err(e) => return self.reply_error(id, &e),
@@ -374,43 +395,40 @@ impl Connection {
             .shared
             .ephemeral
             .load(std::sync::atomic::Ordering::Relaxed);
-        if let Err(e) = method_allowed(method, rev, &registry, &self.server, ephemeral) {
+        let exists = |m: &Method| method_exists(*m, rev, &registry, &self.server, ephemeral);
+        let Some(method) = method.filter(exists) else {
+            let e = RpcError::new(code::METHOD_NOT_FOUND, format!("Method not found: {name}"));
             return self.reply_error(id, &e);
-        }
-        if calls_handler(method) && self.busy() {
+        };
+        if method.calls_handler() && self.busy() {
             return self.reply_error(id, &busy());
         }
         let outcome = match method {
-            "initialize" => self.initialize(&p, &registry),
-            "ping" => Ok(Reply(plain("{}"), false)),
-            "server/discover" => Ok(self.discover(&registry)),
-            "logging/setLevel" => self.set_level(&p),
-            "tools/list" => listing_page(
+            Method::Initialize => self.initialize(&p, &registry),
+            Method::Ping => Ok(Reply(plain("{}"), false)),
+            Method::Discover => Ok(self.discover(&registry)),
+            Method::SetLevel => self.set_level(&p),
+            Method::ListTools => self.listing_page(
                 registry.tool_listings(rev),
                 registry.tool_scopes(),
                 p.cursor.as_deref(),
-                self.page_size(),
                 "tools",
             ),
-            "resources/list" => self.list(&registry, Kind::Resources, rev, &p, "resources"),
-            "resources/templates/list" => {
+            Method::ListResources => self.list(&registry, Kind::Resources, rev, &p, "resources"),
+            Method::ListTemplates => {
                 self.list(&registry, Kind::Templates, rev, &p, "resourceTemplates")
             }
-            "prompts/list" => self.list(&registry, Kind::Prompts, rev, &p, "prompts"),
-            "tools/call" => return self.call_tool(id, rev, p, &registry),
-            "resources/read" => return self.read_resource(id, rev, p, &registry),
-            "prompts/get" => return self.get_prompt(id, rev, p, &registry),
-            "completion/complete" => return self.complete(id, rev, p, &registry),
-            "subscriptions/listen" => return self.listen(id, &p, &registry),
-            "resources/subscribe" => self.subscribe(&p, &registry),
-            "resources/unsubscribe" => self.unsubscribe(&p),
-            "tasks/get" | "tasks/update" | "tasks/cancel" => {
+            Method::ListPrompts => self.list(&registry, Kind::Prompts, rev, &p, "prompts"),
+            Method::CallTool => return self.call_tool(id, rev, p, &registry),
+            Method::ReadResource => return self.read_resource(id, rev, p, &registry),
+            Method::GetPrompt => return self.get_prompt(id, rev, p, &registry),
+            Method::Complete => return self.complete(id, rev, p, &registry),
+            Method::Listen => return self.listen(id, &p, &registry),
+            Method::Subscribe => self.subscribe(&p, &registry),
+            Method::Unsubscribe => self.unsubscribe(&p),
+            Method::GetTask | Method::UpdateTask | Method::CancelTask => {
                 return self.task_method(id, rev, method, p);
             }
-            _ => Err(RpcError::new(
-                code::METHOD_NOT_FOUND,
-                format!("Method not found: {method}"),
-            )),
         };
         match outcome {
             Ok(Reply(body, cacheable)) => {
@@ -444,8 +462,8 @@ impl Connection {
         lock(&self.shared.inflight).len() >= self.server.shared.max_pending_calls
     }
 
-    fn revision_after(&self, method: &str, rev: Revision) -> Revision {
-        if method == "initialize" {
+    fn revision_after(&self, method: Method, rev: Revision) -> Revision {
+        if method == Method::Initialize {
             self.negotiated_revision().unwrap_or(rev)
         } else {
             rev
@@ -458,7 +476,7 @@ impl Connection {
 
     /// The revision a request is served under: its `_meta` protocol version (2026-07-28),
     /// else the session's; `initialize`, `ping` and `server/discover` work before a session.
-    fn revision_for(&self, method: &str, p: &Params<'_>) -> Result<Revision, RpcError> {
+    fn revision_for(&self, method: Option<Method>, p: &Params<'_>) -> Result<Revision, RpcError> {
         if let Some(meta) = &p.meta
             && let Some(requested) = &meta.protocol_version
         {
@@ -485,9 +503,9 @@ impl Connection {
             };
         }
         match (self.shared.session(), method) {
-            (_, "server/discover") => Ok(Revision::V2026_07_28),
+            (_, Some(Method::Discover)) => Ok(Revision::V2026_07_28),
             (Some(s), _) => Ok(s.revision),
-            (None, "initialize" | "ping") => Ok(Revision::NEWEST_HANDSHAKE),
+            (None, Some(m)) if m.before_session() => Ok(Revision::NEWEST_HANDSHAKE),
             (None, _) => Err(RpcError::new(
                 code::INVALID_REQUEST,
                 "Invalid request: send initialize first, or name protocol version 2026-07-28 in the request's _meta.",
@@ -506,15 +524,6 @@ fn plain(json: &str) -> Body {
     }
 }
 
-/// `-32600` for a message over a transport's size limit.
-/// Whether `method` runs a service's handler (which may stay pending).
-fn calls_handler(method: &str) -> bool {
-    matches!(
-        method,
-        "tools/call" | "resources/read" | "prompts/get" | "completion/complete"
-    )
-}
-
 fn busy() -> RpcError {
     RpcError::new(
         code::SERVER_BUSY,
@@ -522,6 +531,7 @@ fn busy() -> RpcError {
     )
 }
 
+/// `-32600` for a message over a transport's size limit.
 fn too_long(limit: usize) -> RpcError {
     RpcError::new(
         code::INVALID_REQUEST,
@@ -580,37 +590,23 @@ fn read_error(raw: &RawValue) -> RpcError {
     }
 }
 
-/// Which methods a revision has, and whether the services provide the feature.
-fn method_allowed(
-    method: &str,
+/// Whether `method` exists on this request: its revision has it, and the services (or the
+/// server) provide what it needs.
+fn method_exists(
+    method: Method,
     rev: Revision,
     registry: &Registry,
     server: &Server,
     ephemeral: bool,
-) -> Result<(), RpcError> {
-    let not_found = || {
-        Err(RpcError::new(
-            code::METHOD_NOT_FOUND,
-            format!("Method not found: {method}"),
-        ))
-    };
-    let known_here = match method {
-        "initialize" | "ping" | "logging/setLevel" => !rev.is_stateless(),
-        "server/discover" => true,
-        "subscriptions/listen" => rev.is_stateless(),
-        "tools/list" | "tools/call" => registry.has_tools(),
-        "resources/list" | "resources/templates/list" | "resources/read" => {
-            registry.has_resources()
+) -> bool {
+    method.in_revision(rev)
+        && match method.needs() {
+            Needs::Nothing => true,
+            Needs::Tools => registry.has_tools(),
+            Needs::Resources => registry.has_resources(),
+            Needs::Prompts => registry.has_prompts(),
+            Needs::Completions => registry.has_completions(),
+            Needs::Subscriptions => !ephemeral && server.has_subscriptions(registry),
+            Needs::TaskTools => server.has_task_tools(registry),
         }
-        "resources/subscribe" | "resources/unsubscribe" => {
-            !rev.is_stateless() && !ephemeral && server.has_subscriptions(registry)
-        }
-        "prompts/list" | "prompts/get" => registry.has_prompts(),
-        "completion/complete" => registry.has_completions(),
-        "tasks/get" | "tasks/update" | "tasks/cancel" => {
-            rev.is_stateless() && server.has_task_tools(registry)
-        }
-        _ => false,
-    };
-    if known_here { Ok(()) } else { not_found() }
 }

@@ -10,6 +10,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::Connection;
+use super::method::Method;
 use super::params::Params;
 use crate::peer::CallState;
 use crate::protocol::{Revision, RpcError};
@@ -46,7 +47,7 @@ impl Connection {
     pub(super) fn retry(
         &self,
         rev: Revision,
-        method: &'static str,
+        method: Method,
         target: &str,
         arguments: Option<&RawValue>,
         p: &mut Params<'_>,
@@ -62,10 +63,10 @@ impl Connection {
             ));
         }
         let origin = Origin::new(
-            method,
+            method.name(),
             target,
             arguments.map(RawValue::get),
-            super::tasks::requester(),
+            self.identity().principal(),
         );
         let Some(sealed) = state else {
             // Nothing was asked that the runtime knows of: the handler judges the answers

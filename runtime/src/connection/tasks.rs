@@ -24,12 +24,13 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::drive::{CatchUnwind, Panicked, report_panic};
+use super::method::Method;
 use super::mrtr::{self, Once, Retry};
 use super::params::Params;
 use super::{Connection, plain};
 use crate::context::RequestContext;
 use crate::output::{Body, finish_result, render_tool_result};
-use crate::peer::{CallState, ConnShared, NO_LOGS, lock};
+use crate::peer::{CallState, ConnShared, Identity, NO_LOGS, lock};
 use crate::protocol::Revision;
 use crate::protocol::{RpcError, result_message};
 use crate::server::{ListedTool, Registry, Server};
@@ -91,9 +92,10 @@ impl Connection {
             &call,
             state.input_responses.clone(),
             state.request_state.clone(),
+            &self.identity(),
         );
         drop(ctx);
-        let owner = requester();
+        let owner = self.identity().principal();
         let server = self.server.clone();
         let registry = registry.clone();
         let asking = state.clone();
@@ -119,7 +121,12 @@ impl Connection {
                     Ok(Poll::Ready(Ok(out @ ToolOutput::InputRequired { .. }))) => {
                         // Answered as a synchronous call's would be, its state sealed.
                         let out = mrtr::seal_output(&server, &asking, Ok(out));
-                        return render_tool_result(out, asking.revision, &asking.request_id);
+                        return render_tool_result(
+                            out,
+                            asking.revision,
+                            &asking.request_id,
+                            server.shared.max_depth,
+                        );
                     }
                     Ok(Poll::Ready(r)) => ready = Some(Ok(r)),
                     Ok(Poll::Pending) => {}
@@ -190,18 +197,18 @@ impl Connection {
     }
 
     /// `tasks/get`, `tasks/update`, `tasks/cancel`.
-    pub(super) fn task_method(&self, id: &str, rev: Revision, method: &str, mut p: Params<'_>) {
+    pub(super) fn task_method(&self, id: &str, rev: Revision, method: Method, mut p: Params<'_>) {
         let checked = (|| {
             let capabilities = p.meta.as_ref().and_then(|m| m.client_capabilities.as_ref());
             if !declares_tasks(capabilities) {
-                return Err(missing_tasks_capability(method));
+                return Err(missing_tasks_capability(method.name()));
             }
             let task = p
                 .task_id
                 .clone()
                 .ok_or_else(|| RpcError::invalid_params("Invalid params: taskId is required."))?;
             let responses = match method {
-                "tasks/update" => Some(
+                Method::UpdateTask => Some(
                     p.input_responses
                         .take()
                         .and_then(|r| match r {
@@ -225,16 +232,16 @@ impl Connection {
         };
         let server = self.server.clone();
         let conn = self.shared.clone();
-        let method = method.to_owned();
-        let requester = requester();
+        let identity = self.identity();
         let state = ctx.state.clone();
         drop(ctx);
         let fut: BoxFuture<Result<Body, RpcError>> = Box::pin(async move {
-            let requester = requester.as_deref();
+            let principal = identity.principal();
+            let requester = principal.as_deref();
             // Another principal's task is answered as an unknown one: its id tells nothing.
             let no_task = || RpcError::invalid_params(format!("Invalid params: no task {task}."));
-            match (method.as_str(), responses) {
-                ("tasks/get", _) => {
+            match (method, responses) {
+                (Method::GetTask, _) => {
                     let record = server
                         .shared
                         .tasks
@@ -245,7 +252,7 @@ impl Connection {
                     Ok(plain(&Value::Object(task_json(&record, true)).to_string()))
                 }
                 (_, Some(responses)) => {
-                    update_task(&server, &conn, &task, &responses, requester)
+                    update_task(&server, &conn, &task, &responses, &identity)
                         .await?
                         .ok_or_else(no_task)?;
                     Ok(plain("{}"))
@@ -270,8 +277,10 @@ async fn update_task(
     conn: &ConnShared,
     id: &str,
     responses: &Map<String, Value>,
-    requester: Option<&str>,
+    identity: &Identity,
 ) -> Result<Option<()>, RpcError> {
+    let principal = identity.principal();
+    let requester = principal.as_deref();
     let mut resume = None;
     let mut foreign = false;
     let record = server
@@ -311,7 +320,13 @@ async fn update_task(
     let Some((answers, request_state, call)) = resume else {
         return Ok(Some(()));
     };
-    let state = detached_state(conn, &call, Some(Value::Object(answers)), request_state);
+    let state = detached_state(
+        conn,
+        &call,
+        Some(Value::Object(answers)),
+        request_state,
+        identity,
+    );
     let started = {
         let registry = server.registry();
         let tool = registry.tool(&call.tool);
@@ -363,7 +378,9 @@ fn detached_state(
     call: &CallRecord,
     input_responses: Option<Value>,
     request_state: Option<String>,
+    identity: &Identity,
 ) -> Arc<CallState> {
+    let _ = identity;
     let (out, _) = tokio::sync::mpsc::unbounded_channel();
     let conn = Arc::new(ConnShared {
         out,
@@ -394,7 +411,7 @@ fn detached_state(
         cancel_signal: Default::default(),
         route: None,
         #[cfg(feature = "auth")]
-        auth: crate::context::request_auth(),
+        auth: identity.auth.clone(),
     })
 }
 
@@ -409,7 +426,7 @@ fn run(server: &Server, id: String, fut: BoxFuture<ToolResult>, state: Arc<CallS
             biased;
             _ = state.wait_cancelled() => None,
             _ = cancelled_elsewhere(&server, &id) => None,
-            r = CatchUnwind { fut, max_depth: server.shared.max_depth } => Some(r),
+            r = CatchUnwind(fut) => Some(r),
         };
         lock(&server.shared.tasks.running).remove(&id);
         match outcome {
@@ -474,7 +491,12 @@ async fn settle(
             tracing::error!(request = %state.request_id, "a task's input_required needs inputRequests");
             Outcome::Failed(RpcError::internal("Internal error."))
         }
-        Ok(result) => match render_tool_result(result, state.revision, &state.request_id) {
+        Ok(result) => match render_tool_result(
+            result,
+            state.revision,
+            &state.request_id,
+            server.shared.max_depth,
+        ) {
             Ok(body) => Outcome::Completed(body.json),
             Err(e) => Outcome::Failed(e),
         },
@@ -572,15 +594,6 @@ async fn cancel(
         state.cancel();
     }
     Ok(Some(()))
-}
-
-/// The principal of the request being served (feature `auth`: the token's subject, else its
-/// client), to which the tasks it creates and the `requestState`s it is given are bound.
-pub(super) fn requester() -> Option<String> {
-    #[cfg(feature = "auth")]
-    return crate::context::request_auth().and_then(|a| a.principal().map(str::to_owned));
-    #[cfg(not(feature = "auth"))]
-    None
 }
 
 /// Whether `requester` may see `task`: a task bound to a principal is that principal's only.

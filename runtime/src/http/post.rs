@@ -17,6 +17,7 @@ use super::params;
 use super::sessions::{Limits, Session, new_session_id, reject_long};
 use super::state::State;
 use crate::connection::Connection;
+use crate::peer::Identity;
 use crate::protocol::Revision;
 use crate::protocol::{self, Incoming as Message, RpcError, code};
 use crate::service::BoxFuture;
@@ -189,14 +190,18 @@ fn scoped_items<'a>(
     .unwrap_or_default()
 }
 
-/// Runs `f`, which hands `p`'s message to a connection, with the request's identity.
-fn hand_over<T>(p: &Peek<'_>, f: impl FnOnce() -> T) -> T {
+/// Who sent `p`'s message, as this transport verified it: handed to the connection with
+/// the message.
+fn identity(p: &Peek<'_>) -> Identity {
     #[cfg(feature = "auth")]
-    return crate::context::with_auth(p.auth.clone(), p.filter_listings, f);
+    return Identity {
+        auth: p.auth.clone(),
+        filter_listings: p.filter_listings,
+    };
     #[cfg(not(feature = "auth"))]
     {
         let _ = p;
-        f()
+        Identity::default()
     }
 }
 
@@ -499,10 +504,10 @@ async fn alone(
         conn.assume_session(revision);
     }
     let (tx, rx) = mpsc::unbounded_channel();
-    hand_over(p, || match &p.message {
-        Some(message) => conn.handle_routed_message(message.clone(), tx),
-        None => conn.handle_routed(text, tx),
-    });
+    match &p.message {
+        Some(message) => conn.handle_routed_message(message.clone(), tx, identity(p)),
+        None => conn.handle_routed(text, tx, identity(p)),
+    }
     let listen = modern && p.method.as_deref() == Some("subscriptions/listen");
     let pulse = match (listen, p.id) {
         (true, Some(id)) => {
@@ -540,7 +545,7 @@ async fn open_session(
 ) -> Response<Out> {
     let (conn, outbox) = Connection::new(&state.server, state.runtime.clone());
     let (tx, mut rx) = mpsc::unbounded_channel();
-    hand_over(p, || conn.handle_routed(text, tx));
+    conn.handle_routed(text, tx, identity(p));
     // `initialize` is answered at once.
     let Ok(reply) = rx.try_recv() else {
         let e = RpcError::internal("Internal error.");
@@ -632,7 +637,7 @@ async fn in_session(
         session.settle();
     }
     let (tx, rx) = mpsc::unbounded_channel();
-    let handled = hand_over(p, || session.handle(text, p.message.clone(), tx));
+    let handled = session.handle(text, p.message.clone(), tx, identity(p));
     let guard = Guard {
         _ticket: ticket,
         own_connection: None,

@@ -12,7 +12,7 @@ use super::config::HttpConfig;
 use super::limits::{ClientKey, Refusal};
 use super::replay::Replay;
 use crate::connection::{Connection, Outbox};
-use crate::peer::Route;
+use crate::peer::{Identity, Route};
 use crate::protocol::Revision;
 use crate::protocol::{IdScanner, Incoming};
 
@@ -131,12 +131,19 @@ impl Session {
 
     /// Hands the session's connection one message; `false` once the session has ended.
     /// `parsed`: the message as the transport parsed it already, if it could.
-    pub fn handle(&self, message: &str, parsed: Option<Incoming<'_>>, route: Route) -> bool {
+    /// `identity`: who sent it.
+    pub fn handle(
+        &self,
+        message: &str,
+        parsed: Option<Incoming<'_>>,
+        route: Route,
+        identity: Identity,
+    ) -> bool {
         match &*lock(&self.conn) {
             Some(conn) => {
                 match parsed {
-                    Some(msg) => conn.handle_routed_message(msg, route),
-                    None => conn.handle_routed(message, route),
+                    Some(msg) => conn.handle_routed_message(msg, route, identity),
+                    None => conn.handle_routed(message, route, identity),
                 }
                 true
             }
@@ -307,7 +314,9 @@ fn end(map: &mut HashMap<String, Arc<Session>>, id: &str, why: &str) {
 /// it has a readable one; see `Connection::reject_long_message`).
 pub(crate) fn reject_long(conn: &Connection, limit: usize, scanned: IdScanner) -> String {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    conn.with_route(tx, |c| c.reject_long_message(limit, scanned));
+    conn.with_route(tx, Identity::default(), |c| {
+        c.reject_long_message(limit, scanned)
+    });
     match rx.try_recv() {
         Ok(m) => m.text,
         Err(_) => crate::protocol::error_message(

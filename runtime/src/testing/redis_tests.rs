@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
+use crate::args::Arguments;
 use serde_json::{Value, json};
 
 use crate::cluster::Redis;
@@ -30,7 +30,7 @@ impl Service for Ask {
     fn call_tool(
         self: Arc<Self>,
         _: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
         let out = match ctx.input_response("confirm") {

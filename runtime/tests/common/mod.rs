@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolidl_runtime::codegen::{
-    ArgError, BoxFuture, Completion, CompletionRequest, Decode, ListingDef, Path, RawValue,
-    RequestContext, RpcError, Service, ToolDef, ToolError, ToolOutput, ToolResult, args, check,
-    content,
+    ArgError, Arguments, BoxFuture, Completion, CompletionRequest, Decode, ListingDef, Path,
+    RawValue, RequestContext, RpcError, Service, ToolDef, ToolError, ToolOutput, ToolResult, args,
+    check, content,
 };
 use toolidl_runtime::{LogLevel, Server, transport::Connection, transport::Outbox};
 
@@ -72,22 +72,22 @@ fn ready<T: Send + 'static>(v: T) -> BoxFuture<T> {
     Box::pin(std::future::ready(v))
 }
 
-fn read_order(raw: &RawValue) -> Result<Vec<u8>, ArgError> {
+fn read_order(args: Arguments<'_>) -> Result<Vec<u8>, ArgError> {
     let root = Path::Root;
     let mut items = None;
-    args::object(raw, &root, |key, value| {
+    args::object(&mut args.reader(), &root, |r, key| {
         match key {
             "items" => {
                 let path = root.field("items");
                 let mut qtys = Vec::new();
-                args::array(value, &path, |i, item| {
+                args::array(r, &path, |r, i| {
                     let at = path.index(i);
                     let mut qty = None;
-                    args::object(item, &at, |k, v| {
+                    args::object(r, &at, |r, k| {
                         match k {
                             "qty" => {
                                 let p = at.field("qty");
-                                let q = u8::decode(v, &p)?;
+                                let q = u8::read(r, &p)?;
                                 check::range(q, Some(1), Some(10), &p)?;
                                 qty = Some(q);
                             }
@@ -115,9 +115,10 @@ impl Service for Kitchen {
     fn call_tool(
         self: Arc<Self>,
         name: &str,
-        raw: &RawValue,
+        args: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
+        let raw = args.raw();
         match name {
             "empty" => ready(Ok(ToolOutput::Empty)),
             "text" => ready(Ok(ToolOutput::text("hi \"there\""))),
@@ -196,7 +197,7 @@ impl Service for Kitchen {
                 }))
             }
             "order" => ready(
-                read_order(raw)
+                read_order(args)
                     .map_err(ToolError::from)
                     .and_then(|q| ToolOutput::json(&q)),
             ),
@@ -255,9 +256,10 @@ impl Service for Kitchen {
     fn get_prompt(
         self: Arc<Self>,
         name: &str,
-        args: &RawValue,
+        args: Arguments<'_>,
         _ctx: RequestContext,
     ) -> Option<BoxFuture<Result<Value, RpcError>>> {
+        let args = args.raw();
         if name != "summarize" {
             return None;
         }
@@ -317,7 +319,7 @@ impl Service for Solo {
     fn call_tool(
         self: Arc<Self>,
         _: &str,
-        _: &RawValue,
+        _: Arguments<'_>,
         _: RequestContext,
     ) -> BoxFuture<ToolResult> {
         ready(Ok(ToolOutput::text("solo")))

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolidl_runtime::codegen::{
-    ArgError, BoxFuture, Completion, CompletionRequest, Decode, Format, ListingDef, Path, Pattern,
-    RawValue, RequestContext, RpcError, Service, ToolDef, ToolError, ToolOutput, ToolResult, args,
-    check,
+    ArgError, Arguments, BoxFuture, Completion, CompletionRequest, Decode, Format, ListingDef,
+    Path, Pattern, RawValue, RequestContext, RpcError, Service, ToolDef, ToolError, ToolOutput,
+    ToolResult, args, check,
 };
 
 macro_rules! tool {
@@ -43,55 +43,53 @@ static WORD: Pattern = Pattern::new("^[a-z]+$");
 
 /// Runs a decoder chosen by each key's name on its value; the first error is the result.
 /// Decoders must never panic, whatever the value (a panic would read `The tool failed.`).
-fn decode_all(raw: &RawValue) -> Result<(), ArgError> {
+fn decode_all(arguments: Arguments<'_>) -> Result<(), ArgError> {
     let root = Path::Root;
-    args::object(raw, &root, |key, v| {
+    args::object(&mut arguments.reader(), &root, |r, key| {
         let p = root.field(key);
         match key.split('_').next().unwrap_or("") {
-            "i8" => drop(i8::decode(v, &p)?),
-            "u8" => drop(u8::decode(v, &p)?),
-            "i32" => check::range(i32::decode(v, &p)?, Some(-5), Some(5), &p)?,
-            "u64" => drop(u64::decode(v, &p)?),
-            "i64" => drop(i64::decode(v, &p)?),
+            "i8" => drop(i8::read(r, &p)?),
+            "u8" => drop(u8::read(r, &p)?),
+            "i32" => check::range(i32::read(r, &p)?, Some(-5), Some(5), &p)?,
+            "u64" => drop(u64::read(r, &p)?),
+            "i64" => drop(i64::read(r, &p)?),
             "i128" => drop(args::integer(
-                v,
+                r,
                 &p,
                 i128::from(i64::MIN),
                 i128::from(u64::MAX),
             )?),
-            "f32" => drop(f32::decode(v, &p)?),
-            "f64" => check::range(f64::decode(v, &p)?, Some(-1.5), Some(1e300), &p)?,
-            "bool" => drop(bool::decode(v, &p)?),
-            "string" => check::length(&String::decode(v, &p)?, Some(1), Some(8), &p)?,
-            "char" => drop(char::decode(v, &p)?),
-            "opt" => drop(Option::<Vec<Option<i16>>>::decode(v, &p)?),
+            "f32" => drop(f32::read(r, &p)?),
+            "f64" => check::range(f64::read(r, &p)?, Some(-1.5), Some(1e300), &p)?,
+            "bool" => drop(bool::read(r, &p)?),
+            "string" => check::length(&String::read(r, &p)?, Some(1), Some(8), &p)?,
+            "char" => drop(char::read(r, &p)?),
+            "opt" => drop(Option::<Vec<Option<i16>>>::read(r, &p)?),
             "vec" => {
-                let items = Vec::<String>::decode(v, &p)?;
+                let items = Vec::<String>::read(r, &p)?;
                 check::items(items.len(), Some(0), Some(3), &p)?;
             }
-            "map" => drop(std::collections::BTreeMap::<String, Box<u32>>::decode(
-                v, &p,
-            )?),
-            "hash" => drop(std::collections::HashMap::<String, bool>::decode(v, &p)?),
-            "json" => drop(Value::decode(v, &p)?),
-            "object" => drop(serde_json::Map::<String, Value>::decode(v, &p)?),
-            "bytes" => drop(args::bytes(v, &p)?),
-            "uuid" => drop(args::formatted(v, &p, Format::Uuid)?),
-            "date" => drop(args::formatted(v, &p, Format::Date)?),
-            "time" => drop(args::formatted(v, &p, Format::Time)?),
-            "datetime" => drop(args::formatted(v, &p, Format::DateTime)?),
-            "duration" => drop(args::formatted(v, &p, Format::Duration)?),
-            "email" => drop(args::formatted(v, &p, Format::Email)?),
-            "url" => drop(args::formatted(v, &p, Format::Uri)?),
-            "enum" => drop(args::enum_member(v, &p, &["celsius", "fahrenheit"])?),
-            "set" => drop(args::set::<i64>(v, &p)?),
-            "pattern" => check::pattern(&String::decode(v, &p)?, &WORD, &p)?,
+            "map" => drop(std::collections::BTreeMap::<String, Box<u32>>::read(r, &p)?),
+            "hash" => drop(std::collections::HashMap::<String, bool>::read(r, &p)?),
+            "json" => drop(Value::read(r, &p)?),
+            "object" => drop(serde_json::Map::<String, Value>::read(r, &p)?),
+            "bytes" => drop(args::bytes(r, &p)?),
+            "uuid" => drop(args::formatted(r, &p, Format::Uuid)?),
+            "date" => drop(args::formatted(r, &p, Format::Date)?),
+            "time" => drop(args::formatted(r, &p, Format::Time)?),
+            "datetime" => drop(args::formatted(r, &p, Format::DateTime)?),
+            "duration" => drop(args::formatted(r, &p, Format::Duration)?),
+            "email" => drop(args::formatted(r, &p, Format::Email)?),
+            "url" => drop(args::formatted(r, &p, Format::Uri)?),
+            "enum" => drop(args::enum_member(r, &p, &["celsius", "fahrenheit"])?),
+            "set" => drop(args::set::<i64>(r, &p)?),
+            "pattern" => check::pattern(&String::read(r, &p)?, &WORD, &p)?,
             "nested" => {
                 // Records inside lists, as generated code reads them.
-                args::array(v, &p, |i, item| {
+                args::array(r, &p, |r, i| {
                     let at = p.index(i);
-                    args::object(item, &at, |k, x| match k {
-                        "n" => u8::decode(x, &at.field("n")).map(drop),
+                    args::object(r, &at, |r, k| match k {
+                        "n" => u8::read(r, &at.field("n")).map(drop),
                         _ => Err(ArgError::unknown(&at, k)),
                     })
                 })?;
@@ -129,12 +127,13 @@ impl Service for Fuzz {
     fn call_tool(
         self: Arc<Self>,
         name: &str,
-        raw: &RawValue,
+        args: Arguments<'_>,
         ctx: RequestContext,
     ) -> BoxFuture<ToolResult> {
+        let raw = args.raw();
         match name {
             "decode_all" => ready(
-                decode_all(raw)
+                decode_all(args)
                     .map(|()| ToolOutput::Empty)
                     .map_err(Into::into),
             ),
@@ -186,9 +185,10 @@ impl Service for Fuzz {
     fn get_prompt(
         self: Arc<Self>,
         name: &str,
-        args: &RawValue,
+        args: Arguments<'_>,
         _ctx: RequestContext,
     ) -> Option<BoxFuture<Result<Value, RpcError>>> {
+        let args = args.raw();
         if name != "panic_prompt" {
             return None;
         }

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use toolidl_generated_tests::codegen::deep::{
     self, CellsArgs, Deep, DeepServer, EchoArgs, GrowArgs, SendArgs, Tree, WalkArgs,
 };
-use toolidl_runtime::codegen::{ArgError, Decode, Path, RawValue};
+use toolidl_runtime::codegen::{ArgError, Arguments, Decode, RawValue};
 use toolidl_runtime::stdio::StdioConfig;
 use toolidl_runtime::transport::serve_io;
 use toolidl_runtime::{RequestContext, Server, ToolError, args::depth};
@@ -35,8 +35,13 @@ fn on_worker_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) ->
 }
 
 fn decode<T: Decode>(text: String) -> Result<T, ArgError> {
+    decode_under(LIMIT, text)
+}
+
+/// `text` decoded as a server whose nesting limit is `limit` hands it over.
+fn decode_under<T: Decode>(limit: u32, text: String) -> Result<T, ArgError> {
     let raw = RawValue::from_string(text).expect("JSON");
-    T::decode(&raw, &Path::Root)
+    Arguments::new(&raw).with_max_depth(limit).decode()
 }
 
 /// `{"root": …}` with `n` trees, each the only child of the one before: the deepest
@@ -120,15 +125,14 @@ fn a_recursive_record_is_read_to_the_limit_and_refused_past_it() {
         let e = decode::<WalkArgs>(tree_args(64)).unwrap_err();
         assert_eq!(e.to_string(), too_deep(&tree_path(129), LIMIT));
         // Exactly at a tighter limit, and one past it (a tree, not its children).
-        depth::scoped(9, || {
-            decode::<WalkArgs>(tree_args(4)).unwrap();
-            let e = decode::<WalkArgs>(tree_args(5)).unwrap_err();
-            assert_eq!(e.to_string(), too_deep(&tree_path(10), 9));
-            assert_eq!(
-                tree_path(10),
-                "root.children[0].children[0].children[0].children[0]"
-            );
-        });
+        decode_under::<WalkArgs>(9, tree_args(4)).unwrap();
+        let e = decode_under::<WalkArgs>(9, tree_args(5)).unwrap_err();
+        assert_eq!(e.to_string(), too_deep(&tree_path(10), 9));
+        assert_eq!(
+            tree_path(10),
+            "root.children[0].children[0].children[0].children[0]"
+        );
+
         // A deep tree whose innermost leaf is invalid fails at the limit, not at the leaf.
         let bad_leaf = tree_args(5000).replacen(r#""name":"t""#, r#""name":1"#, 1);
         assert!(decode::<WalkArgs>(bad_leaf).is_err());
@@ -152,10 +156,9 @@ fn mutual_recursion_through_options_and_maps_stops_at_the_limit() {
 fn nested_lists_json_values_and_union_variants_stop_at_the_limit() {
     on_worker_stack(|| {
         // Lists of fixed depth, under a limit tighter than they are deep.
-        depth::scoped(3, || {
-            let e = decode::<CellsArgs>(r#"{"grid":[[[1]]]}"#.into()).unwrap_err();
-            assert_eq!(e.to_string(), too_deep("grid[0][0]", 3));
-        });
+        let e = decode_under::<CellsArgs>(3, r#"{"grid":[[[1]]]}"#.into()).unwrap_err();
+        assert_eq!(e.to_string(), too_deep("grid[0][0]", 3));
+
         decode::<CellsArgs>(r#"{"grid":[[[1]]]}"#.into()).unwrap();
 
         // `json`: read without recursion, refused at the exact path.
@@ -192,14 +195,12 @@ fn nested_lists_json_values_and_union_variants_stop_at_the_limit() {
 #[test]
 fn a_limit_set_far_above_the_stack_is_held_by_the_stack_budget() {
     on_worker_stack(|| {
-        depth::scoped(u32::MAX, || {
-            let e = decode::<WalkArgs>(tree_args(100_000)).unwrap_err();
-            assert_eq!(e.reason(), Some("Nested too deeply to read."));
-            // json values are read without recursion; serde_json drops them recursively, which
-            // the ceiling a server may set (1,024) keeps inside the stack.
-            let limit = depth::MAX_DEPTH_CEILING as usize;
-            decode::<EchoArgs>(arrays_args("value", "", limit - 1, "")).unwrap();
-        });
+        let e = decode_under::<WalkArgs>(u32::MAX, tree_args(100_000)).unwrap_err();
+        assert_eq!(e.reason(), Some("Nested too deeply to read."));
+        // json values are read without recursion; serde_json drops them recursively, which
+        // the ceiling a server may set (1,024) keeps inside the stack.
+        let limit = depth::MAX_DEPTH_CEILING as usize;
+        decode_under::<EchoArgs>(u32::MAX, arrays_args("value", "", limit - 1, "")).unwrap();
     });
 }
 
@@ -210,11 +211,11 @@ proptest! {
     /// nothing aborts. (`root` is a required tree, so the arguments hold at least one.)
     #[test]
     fn random_depths_never_abort(n in 1usize..4000, limit in 1u32..=1024) {
-        let verdicts = on_worker_stack(move || depth::scoped(limit, || {
-            let tree = decode::<WalkArgs>(tree_args(n)).map(drop);
-            let json = decode::<EchoArgs>(arrays_args("value", "", n, "")).map(drop);
+        let verdicts = on_worker_stack(move || {
+            let tree = decode_under::<WalkArgs>(limit, tree_args(n)).map(drop);
+            let json = decode_under::<EchoArgs>(limit, arrays_args("value", "", n, "")).map(drop);
             (tree, json)
-        }));
+        });
         let (tree, json) = verdicts;
         match tree {
             Ok(()) => prop_assert!(2 * n < limit as usize),
@@ -370,6 +371,9 @@ fn a_server_answers_requests_of_any_depth_and_goes_on() {
         deep_meta,
         deep_response,
         call(7, "cells", r#"{"grid":[[[1,2]],[[3]]]}"#),
+        // 100 trees are 201 levels: written (under the ceiling a handler's value is written
+        // with), then refused as deeper than this server's limit.
+        call(8, "build", r#"{"depth":100}"#),
     ];
     let server = Server::builder("deep", "1")
         .service(Arc::new(DeepServer::new(Impl)))
@@ -392,6 +396,7 @@ fn a_server_answers_requests_of_any_depth_and_goes_on() {
     // Deep `_meta`: serde_json reads protocol fields to 128 levels; the request is answered.
     assert!(replies.contains_key("6"), "{replies:?}");
     assert_eq!(text_of(&replies["7"]), ("3", false));
+    assert_eq!(text_of(&replies["8"]), ("The tool failed.", true));
 }
 
 #[test]

@@ -47,7 +47,7 @@ use proptest::prelude::any;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Value, json};
-use toolidl_runtime::codegen::{ArgError, Decode, Path, RawValue};
+use toolidl_runtime::codegen::{ArgError, Arguments, RawValue};
 
 use differential::json::{Step, paths, removed, replaced};
 use differential::strategy::Schemas;
@@ -65,9 +65,9 @@ pub struct Case {
     /// The openai-strict variant of `schema` (`toolidl_codegen::profile::publish_schema`).
     pub strict_schema: &'static str,
     /// The generated decoder of the tool's arguments.
-    pub decode: fn(&RawValue) -> Result<(), ArgError>,
+    pub decode: fn(Arguments<'_>) -> Result<(), ArgError>,
     /// The same, giving the decoded input's `Debug` text.
-    pub debug: fn(&RawValue) -> Result<String, ArgError>,
+    pub debug: fn(Arguments<'_>) -> Result<String, ArgError>,
 }
 
 include!(concat!(env!("OUT_DIR"), "/differential_cases.rs"));
@@ -139,7 +139,7 @@ fn judge(case: &Case, oracle: &jsonschema::Validator, text: &str) -> Verdicts {
     let reparsed: Value = serde_json::from_str(text).unwrap();
     let raw = RawValue::from_string(text.to_owned()).unwrap();
     Verdicts {
-        decoder: (case.decode)(&raw).map_err(|e| e.to_string()),
+        decoder: (case.decode)(Arguments::new(&raw)).map_err(|e| e.to_string()),
         oracle: oracle
             .validate(&reparsed)
             .map_err(|e| format!("{e} (at '{}')", e.instance_path())),
@@ -503,7 +503,7 @@ fn run(case: &Case, cases: u32, seed: u64) -> Outcome {
     let schema: Value = serde_json::from_str(case.schema).unwrap();
     for edge in valid.iter().flat_map(|v| edges(&schema, v)) {
         let raw = RawValue::from_string(edge.text.clone()).unwrap();
-        let decoder = (case.decode)(&raw).map_err(|e| e.to_string());
+        let decoder = (case.decode)(Arguments::new(&raw)).map_err(|e| e.to_string());
         counts.cases += 1;
         counts.edges += 1;
         match (decoder.is_ok(), edge.valid) {
@@ -774,8 +774,7 @@ fn takes_null(root: &Value, s: &Value) -> bool {
 
 fn decoded(case: &Case, text: &str, profile: toolidl_runtime::Profile) -> Result<String, String> {
     let raw = RawValue::from_string(text.to_owned()).unwrap();
-    toolidl_runtime::args::profile::scoped(profile, || (case.debug)(&raw))
-        .map_err(|e| e.to_string())
+    (case.debug)(Arguments::new(&raw).with_profile(profile)).map_err(|e| e.to_string())
 }
 
 /// openai-strict keeps every tool's meaning: for valid instances of each golden tool's

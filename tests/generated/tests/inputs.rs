@@ -7,11 +7,13 @@
 use serde_json::{Value, json};
 use toolidl_generated_tests::golden::composite_defaults::DrawArgs;
 use toolidl_generated_tests::golden::optional::ReadArgs;
-use toolidl_runtime::codegen::{Decode, Path, RawValue, ToolInput};
+use toolidl_runtime::codegen::{Arguments, Decode, RawValue, ToolInput};
 
 fn decode<T: Decode>(args: &Value) -> T {
     let raw = RawValue::from_string(args.to_string()).unwrap();
-    T::decode(&raw, &Path::Root).unwrap_or_else(|e| panic!("{args}: {e}"))
+    Arguments::new(&raw)
+        .decode::<T>()
+        .unwrap_or_else(|e| panic!("{args}: {e}"))
 }
 
 #[test]

@@ -4,11 +4,13 @@
 //! `tests/golden/codegen/numbers.tool`'s; each case is its exact verdict.
 
 use toolidl_generated_tests::codegen::numbers::{CountArgs, MeasureArgs, WideArgs};
-use toolidl_runtime::codegen::{Decode, Path, RawValue};
+use toolidl_runtime::codegen::{Arguments, Decode, RawValue};
 
 fn decode<T: Decode>(text: String) -> Result<T, String> {
     let raw = RawValue::from_string(text).expect("JSON");
-    T::decode(&raw, &Path::Root).map_err(|e| e.to_string())
+    Arguments::new(&raw)
+        .decode::<T>()
+        .map_err(|e| e.to_string())
 }
 
 fn wide(unsigned: &str, signed: &str) -> Result<WideArgs, String> {

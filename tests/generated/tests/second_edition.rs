@@ -3,11 +3,11 @@
 
 use serde_json::{Value, json};
 use toolidl_generated_tests::golden::composite_defaults::{DrawArgs, DrawingServer, Point};
-use toolidl_runtime::codegen::{Decode, Path, RawValue, Service};
+use toolidl_runtime::codegen::{Arguments, Decode, RawValue, Service};
 
 fn decode<T: Decode>(args: Value) -> T {
     let raw = RawValue::from_string(args.to_string()).unwrap();
-    T::decode(&raw, &Path::Root).unwrap()
+    Arguments::new(&raw).decode::<T>().unwrap()
 }
 
 /// The published `inputSchema` of `tool` of a service.
@@ -93,7 +93,10 @@ fn exclusive_bounds_are_checked_with_their_own_text() {
     use toolidl_generated_tests::golden::annotations2::Sample;
     let error = |args: Value| {
         let raw = RawValue::from_string(args.to_string()).unwrap();
-        Sample::decode(&raw, &Path::Root).unwrap_err().to_string()
+        Arguments::new(&raw)
+            .decode::<Sample>()
+            .unwrap_err()
+            .to_string()
     };
     assert_eq!(
         error(json!({"weight": 0, "percent": null})),
@@ -112,7 +115,10 @@ fn a_tagged_union_reads_its_tag_first_and_reports_the_branch() {
     use toolidl_generated_tests::golden::unions::{Circle, Shape};
     let error = |args: Value| {
         let raw = RawValue::from_string(args.to_string()).unwrap();
-        Shape::decode(&raw, &Path::Root).unwrap_err().to_string()
+        Arguments::new(&raw)
+            .decode::<Shape>()
+            .unwrap_err()
+            .to_string()
     };
     // The tag may come after the other members.
     let shape: Shape = decode(json!({"radius": 2.5, "kind": "circle"}));
@@ -144,7 +150,7 @@ fn an_untagged_union_takes_the_first_variant_that_fits() {
     assert_eq!(serde_json::to_value(Id::Number(7)).unwrap(), json!(7));
     let raw = RawValue::from_string("[300]".into()).unwrap();
     assert_eq!(
-        Id::decode(&raw, &Path::Root).unwrap_err().to_string(),
+        Arguments::new(&raw).decode::<Id>().unwrap_err().to_string(),
         "Argument '' is not valid. It fits none of its variants (text: Expected a string. number: Expected an integer. many: '[0]' Expected an integer from 0 to 255.)."
     );
 }
@@ -156,7 +162,10 @@ fn item_errors_name_the_item_and_unknown_arguments_their_closest_name() {
     use toolidl_generated_tests::golden::element_constraints::TagArgs;
     let error = |args: Value| {
         let raw = RawValue::from_string(args.to_string()).unwrap();
-        TagArgs::decode(&raw, &Path::Root).unwrap_err().to_string()
+        Arguments::new(&raw)
+            .decode::<TagArgs>()
+            .unwrap_err()
+            .to_string()
     };
     assert_eq!(
         error(json!({"tags": ["bug", "Not-OK"]})),

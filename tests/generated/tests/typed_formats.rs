@@ -9,13 +9,15 @@ use serde_json::{Value, json};
 use toolidl_generated_tests::codegen::typed_formats as strings;
 use toolidl_generated_tests::typed_formats as typed;
 use toolidl_runtime::args::Format;
-use toolidl_runtime::codegen::{Decode, Path, RawValue};
+use toolidl_runtime::codegen::{Arguments, Decode, RawValue};
 use toolidl_runtime::typed::chrono::{Offset, TimeDelta};
 use toolidl_runtime::typed::{Duration, Time};
 
 fn decode<T: Decode>(args: &Value) -> Result<T, String> {
     let raw = RawValue::from_string(args.to_string()).map_err(|e| e.to_string())?;
-    T::decode(&raw, &Path::Root).map_err(|e| e.to_string())
+    Arguments::new(&raw)
+        .decode::<T>()
+        .map_err(|e| e.to_string())
 }
 
 /// Valid values of the six parameters of `each`, by parameter.

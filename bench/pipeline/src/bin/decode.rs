@@ -12,7 +12,7 @@ use toolidl_bench::{
     LINES, SerdeSubmitOrderArgs, SubmitOrderArgs, near_valid_arguments, sample_arguments,
     submit_order_input_schema,
 };
-use toolidl_runtime::codegen::{Decode, Path};
+use toolidl_runtime::codegen::Arguments;
 
 /// Iterations of each side when no argument is given.
 const DEFAULT_ITERATIONS: u32 = 20_000;
@@ -23,7 +23,9 @@ const ROUNDS: u32 = 10;
 /// into the Args struct, checking every constraint on the way.
 fn toolidl(text: &str) -> Result<SubmitOrderArgs, String> {
     let raw: &RawValue = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    SubmitOrderArgs::decode(raw, &Path::Root).map_err(|e| e.to_string())
+    Arguments::new(raw)
+        .decode::<SubmitOrderArgs>()
+        .map_err(|e| e.to_string())
 }
 
 /// What a server built on jsonschema does per call: parse the arguments into a `Value`,

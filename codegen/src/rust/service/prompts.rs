@@ -67,7 +67,7 @@ impl Context<'_> {
             fn get_prompt(
                 self: rt::Arc<Self>,
                 name: &str,
-                args: &rt::RawValue,
+                args: rt::Arguments<'_>,
                 ctx: rt::RequestContext,
             ) -> #option<rt::BoxFuture<#result<rt::serde_json::Value, rt::RpcError>>> {
                 match name {
@@ -137,10 +137,10 @@ impl Context<'_> {
         let doc = format!(" The arguments of the prompt `{}`.", p.name);
         quote! {
             #[doc = #doc]
-            fn #name(raw: &rt::RawValue) -> #result<#input, rt::ArgError> {
+            fn #name(args: rt::Arguments<'_>) -> #result<#input, rt::ArgError> {
                 let path = &rt::Path::Root;
                 #(let mut #locals = None;)*
-                rt::args::text_arguments(raw, path, |key, text| {
+                rt::args::text_arguments(&mut args.reader(), path, |key, text| {
                     // A `null` argument is one the client left out.
                     let Some(text) = text else { return Ok(()) };
                     let text = text.as_ref();

@@ -71,7 +71,7 @@ impl Context<'_> {
                 }
             };
             quote! {
-                #wire => match <#input as rt::Decode>::decode(args, &rt::Path::Root) {
+                #wire => match args.decode::<#input>() {
                     Ok(input) => Box::pin(async move { #body }),
                     Err(e) => rt::ready(Err(e.into())),
                 },
@@ -83,7 +83,7 @@ impl Context<'_> {
                 fn call_tool(
                     self: rt::Arc<Self>,
                     name: &str,
-                    _args: &rt::RawValue,
+                    _args: rt::Arguments<'_>,
                     _ctx: rt::RequestContext,
                 ) -> rt::BoxFuture<rt::ToolResult> {
                     rt::ready(Err(rt::ToolError::internal(format!("no tool named {name}"))))
@@ -94,7 +94,7 @@ impl Context<'_> {
             fn call_tool(
                 self: rt::Arc<Self>,
                 name: &str,
-                args: &rt::RawValue,
+                args: rt::Arguments<'_>,
                 ctx: rt::RequestContext,
             ) -> rt::BoxFuture<rt::ToolResult> {
                 match name {
