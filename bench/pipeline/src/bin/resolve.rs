@@ -46,7 +46,7 @@ fn main() {
         eprintln!("usage: resolve [RUNS] [SIZES…]   (whole numbers above 0)");
         std::process::exit(2);
     };
-    let mut number = |a: Option<String>| -> Option<usize> {
+    let number = |a: Option<String>| -> Option<usize> {
         a.map(|a| a.parse().ok().filter(|&n| n > 0).unwrap_or_else(|| usage()))
     };
     let runs = number(args.next()).unwrap_or(DEFAULT_RUNS);
