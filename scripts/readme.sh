@@ -15,13 +15,22 @@
 # would type them, from the repository root, with stdin at end of input. `cargo install`
 # installs into a scratch folder put first on PATH, and `mktemp` makes its folders there, so
 # the walk-through runs outside the checkout and leaves nothing behind.
+#
+# A block after `<!-- readme.sh: one script, registry -->` is the walk-through of a user of
+# the crates.io releases. Nothing is published yet, so it runs against the packages that
+# `cargo package` makes of this checkout (what crates.io would serve): unpacked into the
+# scratch folder, whose `.cargo/config.toml` patches crates.io's `toolidl*` crates with them
+# (`[patch.crates-io]`; every other crate comes from crates.io), and `cargo install
+# toolidl-cli` installs the packaged CLI. The README's `toml` lines that depend on
+# `toolidl-runtime` or `toolidl-build` must be the lines `toolidl new --crates-io` writes, so
+# that the walk-through tests them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # "an extended regex matching a command@@where it runs"
 COVERED=(
     '^cargo test --workspace$@@.ci/run (the test command)'
-    '^bash scripts/(conformance|loadbalance|interop|editors|auth)\.sh$@@.ci/run'
+    '^bash scripts/(conformance|loadbalance|interop|editors|auth|crates|bundle)\.sh$@@.ci/run'
     '^bash scripts/readme\.sh$@@.ci/run (this script)'
     '^cd @@a step of a walk-through, not a command on its own'
     '^cargo install @@installs into ~/.cargo; the same binary is run through cargo run here'
@@ -31,7 +40,7 @@ COVERED=(
 )
 
 commands=$(awk '
-    /<!-- readme.sh: one script -->/ { script = 1; next }
+    /<!-- readme.sh: one script(, registry)? -->/ { script = 1; next }
     /^[[:space:]]*```sh[[:space:]]*$/ { inside = !script; script = 0; next }
     /^[[:space:]]*```/ { inside = 0; next }
     inside { print }
@@ -75,12 +84,31 @@ done <<<"$commands"
 # The walk-throughs, each as one script.
 walkthroughs=$(mktemp -d)
 awk -v dir="$walkthroughs" '
-    /<!-- readme.sh: one script -->/ { script = 1; next }
+    /<!-- readme.sh: one script -->/ { script = 1; kind = ""; next }
+    /<!-- readme.sh: one script, registry -->/ { script = 1; kind = ".registry"; next }
     script && /^[[:space:]]*```sh[[:space:]]*$/ { inside = 1; script = 0; n++; indent = match($0, /[^ ]/) - 1; next }
     inside && /^[[:space:]]*```/ { inside = 0; next }
-    inside { print substr($0, indent + 1) > (dir "/walkthrough-" n ".sh") }
+    inside { print substr($0, indent + 1) > (dir "/walkthrough-" n kind ".sh") }
 ' README.md
 target_dir=$(realpath -m "${CARGO_TARGET_DIR:-target}")
+PUBLISHED=(toolidl toolidl-formats toolidl-codegen toolidl-runtime toolidl-build toolidl-cli)
+version=$(cargo metadata --no-deps --format-version 1 --locked |
+    python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "toolidl-runtime"))')
+# registry_setup SCRATCH: the packages unpacked into SCRATCH/crates and patched in by
+# SCRATCH/.cargo/config.toml; prints that file's path.
+registry_setup() {
+    local scratch=$1 p args=()
+    for p in "${PUBLISHED[@]}"; do args+=(-p "$p"); done
+    cargo package --quiet --no-verify --locked "${args[@]}" 2>/dev/null
+    mkdir -p "$scratch/crates" "$scratch/.cargo"
+    echo "[patch.crates-io]" >"$scratch/.cargo/config.toml"
+    for p in "${PUBLISHED[@]}"; do
+        tar -xzf "$target_dir/package/$p-$version.crate" -C "$scratch/crates"
+        echo "$p = { path = \"$scratch/crates/$p-$version\" }" >>"$scratch/.cargo/config.toml"
+    done
+    echo "$scratch/.cargo/config.toml"
+}
+cargo build --quiet -p toolidl-cli
 for walkthrough in "$walkthroughs"/walkthrough-*.sh; do
     [ -e "$walkthrough" ] || continue
     name=$(basename "$walkthrough")
@@ -88,6 +116,21 @@ for walkthrough in "$walkthroughs"/walkthrough-*.sh; do
     log=$(mktemp)
     echo "readme: running the walk-through ${name#walkthrough-} as one script:"
     sed 's/^/readme:   /' "$walkthrough"
+    if [[ $name == *.registry.sh ]]; then
+        config=$(registry_setup "$scratch_home")
+        echo "readme:   (against the packages of this checkout: $(grep -c 'path =' "$config") crates patched in)"
+        # `cargo install toolidl-cli` from crates.io: the packaged CLI instead.
+        sed -i "s#^cargo install toolidl-cli\\b#cargo --config $config install --path $scratch_home/crates/toolidl-cli-$version#" "$walkthrough"
+        # The README's dependency lines are the scaffold's.
+        "${CARGO_TARGET_DIR:-target}/debug/toolidl" new probe --crates-io --path "$scratch_home/probe" >/dev/null
+        while IFS= read -r line; do
+            if ! grep -qxF "$line" "$scratch_home/probe/Cargo.toml"; then
+                echo "readme: FAILED: README.md's \`$line\` is not what \`toolidl new --crates-io\` writes" >&2
+                failed=$((failed + 1))
+            fi
+        done < <(awk '/^[[:space:]]*```toml/ { t = 1; next } /^[[:space:]]*```/ { t = 0 } t && /^[[:space:]]*toolidl-(runtime|build) = /' README.md | sed 's/^[[:space:]]*//')
+        rm -rf "$scratch_home/probe"
+    fi
     if (
         export CARGO_INSTALL_ROOT="$scratch_home/install" TMPDIR="$scratch_home"
         export PATH="$scratch_home/install/bin:$PATH"

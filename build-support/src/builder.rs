@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use toolidl::diagnostics::{self, Diagnostic};
 use toolidl::model::Model;
+use toolidl_codegen::bundle::{self, Author, BundleInfo};
 use toolidl_codegen::profile::Profile;
 use toolidl_codegen::rust::{self, GeneratedFile, RustOptions};
+use toolidl_codegen::{Listings, SchemaOptions, listings};
 
 use crate::Error;
 use crate::compile::load;
@@ -15,6 +17,9 @@ use crate::compile::load;
 /// The name of the file, written beside the packages' files, that nests every package's
 /// module by its package path (`pub mod acme { pub mod common { include!("acme.common.rs"); } }`).
 pub const INCLUDE_FILE: &str = "_toolidl.rs";
+
+/// The MCP Bundle manifest [`Builder::mcpb_manifest`] writes beside the packages' files.
+pub const MCPB_MANIFEST_FILE: &str = "manifest.json";
 
 /// Compiles `.tool` files with the default options: `configure().compile(roots)`.
 ///
@@ -41,6 +46,7 @@ pub struct Builder {
     include_file: bool,
     /// Forward bindings to read when compiling.
     forward: Vec<PathBuf>,
+    mcpb_manifest: Option<BundleInfo>,
 }
 
 impl Default for Builder {
@@ -52,6 +58,7 @@ impl Default for Builder {
             emit_rerun_if_changed: true,
             emit_warnings: true,
             include_file: true,
+            mcpb_manifest: None,
         }
     }
 }
@@ -244,6 +251,18 @@ impl Builder {
         self
     }
 
+    /// Also write [`MCPB_MANIFEST_FILE`] (`manifest.json`) to the output folder: the MCP
+    /// Bundle manifest of the server (docs/shipping.md), listing the tools and prompts of the
+    /// compiled files, with the fields of `info`; those left empty are taken from cargo's
+    /// `CARGO_PKG_*` variables (name, version, description, first author, license,
+    /// repository, homepage), and the entry point is `server/<package name>`. `toolidl
+    /// bundle` writes the whole bundle instead. A field the format refuses fails the build
+    /// ([`Error::Bundle`]). Default: no manifest.
+    pub fn mcpb_manifest(mut self, info: BundleInfo) -> Self {
+        self.mcpb_manifest = Some(info);
+        self
+    }
+
     /// The options given the Rust generator (private: every option is a method above, so a
     /// new one breaks no user).
     #[cfg(test)]
@@ -304,6 +323,12 @@ impl Builder {
             }
             let _ = directives.flush();
         }
+        let manifest = match &self.mcpb_manifest {
+            Some(info) if loading.failures.is_empty() => {
+                Some(self.manifest(&loading.models, info.clone())?)
+            }
+            _ => None,
+        };
         let generated = self.generate_loaded(loading)?;
 
         let mut written = Vec::new();
@@ -324,12 +349,60 @@ impl Builder {
                 written.push(path);
             }
         }
+        if let Some(manifest) = manifest {
+            let path = out_dir.join(MCPB_MANIFEST_FILE);
+            if write_if_changed(&path, manifest.as_bytes())? {
+                written.push(path);
+            }
+        }
         Ok(Compiled {
             files_read: generated.files_read,
             packages,
             written,
             warnings: generated.warnings,
         })
+    }
+
+    /// The bundle manifest's text for the resolved models, `info`'s empty fields filled from
+    /// cargo's variables.
+    fn manifest(&self, models: &[Model], mut info: BundleInfo) -> Result<String, Error> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let fill = |field: &mut String, name: &str| {
+            if field.is_empty() {
+                *field = var(name).unwrap_or_default();
+            }
+        };
+        fill(&mut info.name, "CARGO_PKG_NAME");
+        fill(&mut info.version, "CARGO_PKG_VERSION");
+        fill(&mut info.description, "CARGO_PKG_DESCRIPTION");
+        if info.author.name.is_empty()
+            && let Some(first) = var("CARGO_PKG_AUTHORS")
+                .as_deref()
+                .and_then(|a| a.split(':').next())
+        {
+            info.author = Author::parse(first);
+        }
+        if info.entry_point.is_empty() {
+            info.entry_point = format!("server/{}", info.name);
+        }
+        info.license = info.license.or_else(|| var("CARGO_PKG_LICENSE"));
+        info.repository = info.repository.or_else(|| var("CARGO_PKG_REPOSITORY"));
+        info.homepage = info.homepage.or_else(|| var("CARGO_PKG_HOMEPAGE"));
+        let options = SchemaOptions {
+            hoist_shared: self.options.hoist_shared,
+        };
+        let mut all = Listings {
+            services: Vec::new(),
+            notes: Vec::new(),
+        };
+        for model in models {
+            let one = listings(model, &options).map_err(|e| Error::Bundle(e.to_string()))?;
+            all.services.extend(one.services);
+        }
+        let manifest = bundle::manifest(&all, &info).map_err(Error::Bundle)?;
+        let mut text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
+        text.push('\n');
+        Ok(text)
     }
 
     fn generate_loaded(&self, loading: Loading) -> Result<Generated, Error> {

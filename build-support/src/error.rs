@@ -29,6 +29,9 @@ pub enum Error {
     },
     /// The Rust generator failed on files that resolved and passed its checks.
     Generate(GenerateError),
+    /// The MCP Bundle manifest ([`Builder::mcpb_manifest`](crate::Builder::mcpb_manifest))
+    /// refused a field: the message names it.
+    Bundle(String),
     /// No output folder: neither `Builder::out_dir` nor the environment variable `OUT_DIR`
     /// (which cargo sets for build scripts) names one.
     NoOutDir,
@@ -42,6 +45,7 @@ impl fmt::Display for Error {
                 write!(f, "cannot write `{}`: {source}", path.display())
             }
             Error::Generate(error) => write!(f, "cannot generate Rust: {error}"),
+            Error::Bundle(message) => write!(f, "cannot write the MCP Bundle manifest: {message}"),
             Error::NoOutDir => f.write_str(
                 "no output folder: OUT_DIR is not set (cargo sets it only for build scripts); \
                  name one with toolidl_build::configure().out_dir(\"...\")",
@@ -63,7 +67,7 @@ impl std::error::Error for Error {
         match self {
             Error::Io { source, .. } => Some(source),
             Error::Generate(error) => Some(error),
-            Error::Diagnostics { .. } | Error::NoOutDir => None,
+            Error::Diagnostics { .. } | Error::Bundle(_) | Error::NoOutDir => None,
         }
     }
 }

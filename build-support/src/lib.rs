@@ -30,7 +30,10 @@ mod builder;
 pub mod compile;
 mod error;
 
-pub use builder::{Builder, Compiled, Generated, INCLUDE_FILE, compile, configure};
+pub use builder::{
+    Builder, Compiled, Generated, INCLUDE_FILE, MCPB_MANIFEST_FILE, compile, configure,
+};
 pub use error::Error;
+pub use toolidl_codegen::bundle::{Author, BundleInfo, UserOption};
 pub use toolidl_codegen::profile::Profile;
 pub use toolidl_codegen::rust::{GenerateError, GeneratedFile};

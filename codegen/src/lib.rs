@@ -3,6 +3,7 @@
 
 #![deny(missing_docs)]
 
+pub mod bundle;
 pub mod forward;
 mod fragment;
 mod hoist;

@@ -1,7 +1,7 @@
 """examples/weather on the official Python SDK's low-level server (PyPI `mcp` 2.x), for the
 typed clients' interop run (scripts/interop.sh, docs/interop.md "Typed clients").
 
-    server.py --listing FILE [--http HOST:PORT [--stateless]]
+    server.py --listing FILE [--http HOST:PORT [--stateless] [--ssl-certfile PEM --ssl-keyfile PEM]]
 
 FILE is the listing `toolidl schema` prints for weather.tool and manual.tool (its `tools`,
 `resourceTemplates` and `prompts`), published as it is. The behaviour is
@@ -9,7 +9,8 @@ examples/weather/src/lib.rs's, answered in the wire shapes of docs/runtime.md's 
 table: a string is one text block, a list or an integer one text block of JSON, a record
 `structuredContent` plus the same JSON as text, a tool error `isError` with its text.
 Serves stdio, or Streamable HTTP at http://HOST:PORT/mcp (with sessions; none with
---stateless). `--http` is the example servers' flag, so interop.sh starts all of them alike.
+--stateless), or at https://HOST:PORT/mcp with uvicorn's TLS given a certificate and its
+key. `--http` is the example servers' flag, so interop.sh starts all of them alike.
 """
 
 import argparse
@@ -165,6 +166,8 @@ def main():
     parser.add_argument("--listing", required=True)
     parser.add_argument("--http", metavar="HOST:PORT")
     parser.add_argument("--stateless", action="store_true")
+    parser.add_argument("--ssl-certfile")
+    parser.add_argument("--ssl-keyfile")
     args = parser.parse_args()
     with open(args.listing, encoding="utf-8") as f:
         server = make_server(json.load(f))
@@ -175,7 +178,14 @@ def main():
 
     host, _, port = args.http.rpartition(":")
     app = server.streamable_http_app(stateless_http=args.stateless, host=host)
-    uvicorn.run(app, host=host, port=int(port), log_level="warning")
+    uvicorn.run(
+        app,
+        host=host,
+        port=int(port),
+        log_level="warning",
+        ssl_certfile=args.ssl_certfile,
+        ssl_keyfile=args.ssl_keyfile,
+    )
 
 
 if __name__ == "__main__":

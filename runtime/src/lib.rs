@@ -16,7 +16,8 @@
 //! 1. `protocol`: JSON-RPC messages in (parsed once, borrowing from the input; the scanners
 //!    that find an id in a message too broken or too long to parse) and out (written
 //!    straight into strings), the error object and its codes, the revisions, log levels.
-//! 2. `args`, `uri_template`: decoding and checking arguments; URI templates.
+//! 2. `args`, `uri_template`, `fetch`: decoding and checking arguments; URI templates;
+//!    OAuth's JSON documents fetched over HTTPS (features `auth`, or `client` with `http`).
 //! 3. `bytes`, `typed`, `content`, `banner`, `seal`, `auth/`: leaves over those (binary
 //!    values, typed format values (feature `typed-formats`), content blocks, the stdio
 //!    banner, the 2026-07-28 `requestState` sealed and opened; access tokens checked,
@@ -60,6 +61,8 @@ pub mod cluster;
 mod connection;
 pub mod content;
 mod context;
+#[cfg(any(feature = "auth", all(feature = "client", feature = "http")))]
+mod fetch;
 #[cfg(feature = "forward")]
 pub mod forward;
 #[cfg(feature = "http")]

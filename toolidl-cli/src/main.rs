@@ -5,15 +5,16 @@ mod check;
 mod diff;
 mod fmt;
 mod generate;
-mod import;
 mod lint;
-mod lsp;
 mod new;
 mod schema;
+mod ship;
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+// In the library target, for the fuzz targets (src/lib.rs).
+use toolidl_cli::{import, lsp};
 use toolidl_codegen::profile::Profile;
 
 /// toolidl: check, format, diff and lint `.tool` files, print what MCP clients will see,
@@ -129,10 +130,35 @@ enum Command {
         /// A stdio server's command line, after `--`.
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,
-        /// A running server's MCP endpoint (`http://host:port/mcp`), read over Streamable
-        /// HTTP.
+        /// A running server's MCP endpoint (`https://host/mcp`, `http://host:port/mcp`),
+        /// read over Streamable HTTP (proxies from HTTPS_PROXY, HTTP_PROXY and NO_PROXY;
+        /// certificates checked against the system's roots and SSL_CERT_FILE).
         #[arg(long, value_name = "URL", conflicts_with_all = ["command", "openapi"])]
         url: Option<String>,
+        /// With --url: send `Authorization: Bearer TOKEN` (a token got elsewhere).
+        #[arg(long, value_name = "TOKEN", requires = "url", conflicts_with_all = ["login", "client_credentials"])]
+        bearer: Option<String>,
+        /// With --url: authorize with OAuth in a browser when the server asks (the
+        /// authorization URL is printed on stderr; the redirect comes back to a loopback
+        /// port).
+        #[arg(long, requires = "url", conflicts_with = "client_credentials")]
+        login: bool,
+        /// With --url: authorize with OAuth's client-credentials grant, as the client
+        /// --client-id with --client-secret.
+        #[arg(long, requires_all = ["url", "client_id", "client_secret"])]
+        client_credentials: bool,
+        /// The OAuth client id registered with the server's authorization server (for
+        /// --login or --client-credentials; --login without it registers a client by
+        /// itself, or uses a client ID metadata document).
+        #[arg(long, value_name = "ID", requires = "url")]
+        client_id: Option<String>,
+        /// The secret of --client-id.
+        #[arg(long, value_name = "SECRET", requires = "client_id")]
+        client_secret: Option<String>,
+        /// With --url: also trust the certificates of FILE (PEM), for a server whose
+        /// certificate a private CA signed.
+        #[arg(long, value_name = "FILE", requires = "url")]
+        ca_cert: Option<PathBuf>,
         /// An OpenAPI 3.0 or 3.1 document (JSON or YAML; a file or an `http(s)://` URL):
         /// one tool per operation (docs/openapi.md).
         #[arg(long, value_name = "FILE|URL", conflicts_with = "command")]
@@ -183,6 +209,117 @@ enum Command {
         /// Depend on the toolidl crates' crates.io versions.
         #[arg(long)]
         crates_io: bool,
+    },
+    /// Pack a server crate as an MCP Bundle (`.mcpb`): its binary (built with `cargo build
+    /// --release` unless given), binaries for other platforms, and `manifest.json` written
+    /// from its `.tool` files and `[package.metadata.toolidl.bundle]`. Prints the file's path.
+    Bundle {
+        /// The server crate's Cargo.toml.
+        #[arg(long, value_name = "FILE", default_value = "Cargo.toml")]
+        manifest_path: PathBuf,
+        /// The binary to ship (default: the package's only one).
+        #[arg(long, value_name = "NAME")]
+        bin: Option<String>,
+        /// A built binary for this platform: no `cargo build`.
+        #[arg(long, value_name = "PATH")]
+        binary: Option<PathBuf>,
+        /// A binary for another platform (darwin, linux, win32), built by you; repeatable.
+        #[arg(long = "platform-binary", value_name = "PLATFORM=PATH")]
+        platform_binaries: Vec<String>,
+        /// The bundle to write (default: target/bundle/NAME-VERSION.mcpb).
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Also write the manifest to this file.
+        #[arg(long, value_name = "FILE")]
+        manifest_out: Option<PathBuf>,
+        /// The bundle's name (default: the package's).
+        #[arg(long)]
+        name: Option<String>,
+        /// The name shown to users.
+        #[arg(long)]
+        display_name: Option<String>,
+        /// The version (default: the package's).
+        #[arg(long)]
+        version: Option<String>,
+        /// The description (default: the package's).
+        #[arg(long)]
+        description: Option<String>,
+        /// The author, `Name <email>` (default: the package's first author).
+        #[arg(long)]
+        author: Option<String>,
+        /// A PNG icon to ship.
+        #[arg(long, value_name = "FILE")]
+        icon: Option<PathBuf>,
+        /// An argument passed to the server; repeatable (replaces the metadata's `args`).
+        #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Write the MCP registry's `server.json` for a server crate: packages of type `mcpb`
+    /// (with the bundle's SHA-256) and `oci`, and `remotes` for a Streamable HTTP deployment.
+    /// With `--card`, the server card (SEP-2127, a draft) of the remote server instead.
+    Registry {
+        /// The server crate's Cargo.toml.
+        #[arg(long, value_name = "FILE", default_value = "Cargo.toml")]
+        manifest_path: PathBuf,
+        /// The registry name, NAMESPACE/NAME (default: [package.metadata.toolidl.registry]).
+        #[arg(long)]
+        name: Option<String>,
+        /// The `.mcpb` that `toolidl bundle` wrote.
+        #[arg(long, value_name = "FILE")]
+        bundle: Option<PathBuf>,
+        /// Where users download the bundle (`{version}` is replaced).
+        #[arg(long, value_name = "URL")]
+        bundle_url: Option<String>,
+        /// An OCI image of the server (`{version}` is replaced).
+        #[arg(long, value_name = "IMAGE")]
+        oci: Option<String>,
+        /// The URL of a Streamable HTTP deployment.
+        #[arg(long, value_name = "URL")]
+        remote: Option<String>,
+        /// Write the server card instead.
+        #[arg(long)]
+        card: bool,
+        /// Write here instead of stdout.
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Add or update a server in an MCP client's configuration: claude-desktop,
+    /// claude-code, cursor, vscode, windsurf, gemini-cli. Other entries stay as they were;
+    /// the old file is kept as FILE.bak.
+    Install {
+        /// The client.
+        #[arg(long, value_name = "NAME")]
+        client: String,
+        /// The entry's name (default: the bundle's or the command's name).
+        #[arg(long)]
+        name: Option<String>,
+        /// The project's configuration file instead of the user's.
+        #[arg(long)]
+        project: bool,
+        /// The configuration file to edit (default: the client's, for this platform).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Print the change as a diff; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// An environment variable of the server, KEY=VALUE; repeatable.
+        #[arg(long, value_name = "KEY=VALUE")]
+        env: Vec<String>,
+        /// A Streamable HTTP server's URL.
+        #[arg(long, value_name = "URL", conflicts_with_all = ["command", "bundle"])]
+        url: Option<String>,
+        /// A bundle (`.mcpb`, unpacked beside it, or the folder it was unpacked to).
+        #[arg(long, value_name = "PATH", conflicts_with = "command")]
+        bundle: Option<PathBuf>,
+        /// Where to unpack the bundle.
+        #[arg(long, value_name = "DIR", requires = "bundle")]
+        bundle_dir: Option<PathBuf>,
+        /// A value for the bundle's option KEY; repeatable.
+        #[arg(long, value_name = "KEY=VALUE", requires = "bundle")]
+        user_config: Vec<String>,
+        /// The server's command line, after `--`.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
     },
 }
 
@@ -263,6 +400,12 @@ fn main() {
             file,
             command,
             url,
+            bearer,
+            login,
+            client_credentials,
+            client_id,
+            client_secret,
+            ca_cert,
             save_listing,
             package,
             service,
@@ -272,6 +415,14 @@ fn main() {
             file,
             command,
             url,
+            auth: import::Auth {
+                bearer,
+                login,
+                client_credentials,
+                client_id,
+                client_secret,
+                ca_cert,
+            },
             save_listing,
             package,
             service,
@@ -288,6 +439,79 @@ fn main() {
             path,
             toolidl_path,
             crates_io,
+        }),
+        Command::Bundle {
+            manifest_path,
+            bin,
+            binary,
+            platform_binaries,
+            out,
+            manifest_out,
+            name,
+            display_name,
+            version,
+            description,
+            author,
+            icon,
+            args,
+        } => ship::bundle::run(&ship::bundle::Args {
+            manifest_path,
+            bin,
+            binary,
+            platform_binaries,
+            out,
+            name,
+            display_name,
+            version,
+            description,
+            author,
+            icon,
+            args,
+            manifest_out,
+        }),
+        Command::Registry {
+            manifest_path,
+            name,
+            bundle,
+            bundle_url,
+            oci,
+            remote,
+            card,
+            out,
+        } => ship::registry::run(&ship::registry::Args {
+            manifest_path,
+            name,
+            bundle,
+            bundle_url,
+            oci,
+            remote,
+            card,
+            out,
+        }),
+        Command::Install {
+            client,
+            name,
+            project,
+            config,
+            dry_run,
+            env,
+            url,
+            bundle,
+            bundle_dir,
+            user_config,
+            command,
+        } => ship::install::run(&ship::install::Args {
+            client,
+            name,
+            project,
+            config,
+            dry_run,
+            env,
+            command,
+            url,
+            bundle,
+            bundle_dir,
+            user_config,
         }),
     };
     std::process::exit(code);

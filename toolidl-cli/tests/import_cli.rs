@@ -492,3 +492,147 @@ fn a_url_nothing_listens_at_is_an_error_naming_it() {
         "{stderr}"
     );
 }
+
+/// Serves the fixture over TLS (a certificate for `localhost` that a CA made here signed)
+/// on a loopback port: the endpoint's URL and the CA's PEM. The server runs on `runtime`.
+fn serve_tls(runtime: &tokio::runtime::Runtime) -> (String, String) {
+    use tokio_rustls::rustls;
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let ca_cert = ca.self_signed(&ca_key).unwrap();
+    let issuer = rcgen::Issuer::new(ca, ca_key);
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["localhost".to_owned()])
+        .unwrap()
+        .signed_by(&key, &issuer)
+        .unwrap();
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![cert.der().clone()],
+            rustls::pki_types::PrivateKeyDer::Pkcs8(key.serialize_der().into()),
+        )
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+    let _in_runtime = runtime.enter();
+    let mcp = toolidl_runtime::http::McpService::new(
+        fixture::server(),
+        toolidl_runtime::http::HttpConfig::new(),
+    );
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    runtime.spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let (acceptor, mcp) = (acceptor.clone(), mcp.clone());
+            tokio::spawn(async move {
+                let Ok(tls) = acceptor.accept(tcp).await else {
+                    return;
+                };
+                let service = hyper::service::service_fn(move |request| {
+                    let mut mcp = mcp.clone();
+                    async move { tower_service::Service::call(&mut mcp, request).await }
+                });
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(tls), service)
+                    .await;
+            });
+        }
+    });
+    (format!("https://localhost:{port}/mcp"), ca_cert.pem())
+}
+
+/// `--url https://…`: a certificate a private CA signed is refused until the CA is trusted,
+/// through SSL_CERT_FILE or --ca-cert.
+#[test]
+fn a_server_over_https_is_imported_once_its_ca_is_trusted() {
+    let scratch = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (url, ca) = serve_tls(&runtime);
+    let ca_file = scratch.path().join("ca.pem");
+    fs::write(&ca_file, ca).unwrap();
+    let untrusted = toolidl(&["import", "--url", &url], scratch.path());
+    assert_eq!(untrusted.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&untrusted.stderr);
+    assert!(
+        stderr.contains(&url) && stderr.contains("certificate"),
+        "{stderr}"
+    );
+    let by_env = Command::new(env!("CARGO_BIN_EXE_toolidl"))
+        .args(["import", "--url", &url])
+        .env("SSL_CERT_FILE", &ca_file)
+        .current_dir(scratch.path())
+        .output()
+        .unwrap();
+    let by_flag = toolidl(
+        &[
+            "import",
+            "--url",
+            &url,
+            "--ca-cert",
+            ca_file.to_str().unwrap(),
+        ],
+        scratch.path(),
+    );
+    for read in [by_env, by_flag] {
+        assert!(
+            read.status.success(),
+            "{}",
+            String::from_utf8_lossy(&read.stderr)
+        );
+        let text = String::from_utf8_lossy(&read.stdout);
+        assert!(text.starts_with("package weather_fixture"), "{text}");
+    }
+}
+
+/// `--url http://…` goes through the proxy HTTP_PROXY names: a relay that counts the
+/// connections it forwards to the server (a plain HTTP proxy gets the request in absolute
+/// form, which the server reads as well).
+#[test]
+fn a_server_is_reached_through_the_proxy_of_the_environment() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let scratch = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let proxied = std::sync::Arc::new(AtomicUsize::new(0));
+    let count = std::sync::Arc::clone(&proxied);
+    let (server, proxy) = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let config = toolidl_runtime::http::HttpConfig::new();
+        let http =
+            toolidl_runtime::http::HttpServer::from_listener(fixture::server(), listener, config)
+                .unwrap();
+        let server = http.local_addr().unwrap();
+        tokio::spawn(http.run_until(std::future::pending()));
+        let relay = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let proxy = relay.local_addr().unwrap();
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = relay.accept().await {
+                count.fetch_add(1, Ordering::SeqCst);
+                tokio::spawn(async move {
+                    let mut outbound = tokio::net::TcpStream::connect(server).await.unwrap();
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                });
+            }
+        });
+        (server, proxy)
+    });
+    let read = Command::new(env!("CARGO_BIN_EXE_toolidl"))
+        .args(["import", "--url", &format!("http://{server}/mcp")])
+        .env("HTTP_PROXY", format!("http://{proxy}"))
+        .env_remove("NO_PROXY")
+        .env_remove("no_proxy")
+        .current_dir(scratch.path())
+        .output()
+        .unwrap();
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    assert!(proxied.load(Ordering::SeqCst) >= 1);
+}

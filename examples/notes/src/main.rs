@@ -86,6 +86,13 @@ fn main() -> std::io::Result<()> {
         return run_demo();
     }
 
+    // The bundle's `database` option (examples/notes/Cargo.toml) arrives as NOTES_DB; empty
+    // (the option left blank) keeps the notes in memory.
+    if db.is_none() {
+        db = std::env::var_os("NOTES_DB")
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from);
+    }
     let notes = match &db {
         Some(path) => Notes::open(path),
         None => Notes::in_memory(),

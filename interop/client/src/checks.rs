@@ -45,6 +45,7 @@ fn why(e: &ClientError) -> String {
         ClientError::Tool { .. } => "Tool",
         ClientError::Protocol(_) => "Protocol",
         ClientError::Transport(_) => "Transport",
+        ClientError::Authorization(_) => "Authorization",
         ClientError::Mismatch { .. } => "Mismatch",
         ClientError::Input { .. } => "Input",
     };

@@ -9,9 +9,10 @@ use crate::protocol::RpcError;
 /// The variants keep apart what a caller reacts to differently: a tool that ran and said
 /// no ([`Tool`](ClientError::Tool)), a request the server refused
 /// ([`Protocol`](ClientError::Protocol)), a connection that broke
-/// ([`Transport`](ClientError::Transport)), a server whose reply breaks its own
-/// declaration ([`Mismatch`](ClientError::Mismatch)), and a request for input (2026-07-28)
-/// the client did not answer ([`Input`](ClientError::Input)).
+/// ([`Transport`](ClientError::Transport)), a server that wants authorization the client
+/// cannot give ([`Authorization`](ClientError::Authorization)), a server whose reply
+/// breaks its own declaration ([`Mismatch`](ClientError::Mismatch)), and a request for
+/// input (2026-07-28) the client did not answer ([`Input`](ClientError::Input)).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientError {
     /// The tool's own error result (`isError: true`), as the server sent it.
@@ -25,6 +26,11 @@ pub enum ClientError {
     Protocol(RpcError),
     /// The connection failed: the server went away, or sent something that is not JSON-RPC.
     Transport(String),
+    /// The server refused the request for want of authorization (HTTP 401 or 403), and the
+    /// client has none to give or could not get it: no credentials configured, the
+    /// authorization server refused, or what it gave failed a check (an issuer or audience
+    /// that is not the expected one). The text says which.
+    Authorization(String),
     /// The reply does not match what the `.tool` file declares: the result type of a tool,
     /// resource or prompt, or the shape of its result object.
     Mismatch {
@@ -54,6 +60,9 @@ impl std::fmt::Display for ClientError {
             ClientError::Tool { text, .. } => write!(f, "the tool failed: {text}"),
             ClientError::Protocol(error) => write!(f, "the server refused the request: {error}"),
             ClientError::Transport(problem) => write!(f, "the connection failed: {problem}"),
+            ClientError::Authorization(problem) => {
+                write!(f, "the server requires authorization: {problem}")
+            }
             ClientError::Mismatch { call, problem } => write!(
                 f,
                 "the result of {call} does not match its declaration: {problem}"

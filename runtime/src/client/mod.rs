@@ -39,17 +39,26 @@ mod error;
 #[cfg(feature = "http")]
 mod http;
 mod input;
+mod meta;
+#[cfg(feature = "http")]
+mod oauth;
 mod observe;
 mod read;
 mod stdio;
+mod tasks;
 mod transport;
 
 pub use call::{ToolReply, call_tool};
 pub use decode::ReadValue;
 pub use error::ClientError;
 #[cfg(feature = "http")]
-pub use http::{HttpTransport, HttpTransportBuilder, MAX_REPLY_BYTES};
+pub use http::{HttpTransport, HttpTransportBuilder, MAX_REPLY_BYTES, Subscription};
 pub use input::MAX_INPUT_ROUNDS;
+#[cfg(feature = "http")]
+pub use oauth::{
+    LoopbackRedirect, MemoryTokenStore, OAuth, OAuthBuilder, Redirect, RedirectFuture,
+    Registration, TokenStore, Tokens,
+};
 pub use observe::{
     NotificationHandler, Progress, ProgressHandler, progress_handler, with_progress,
 };

@@ -13,7 +13,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::observe::{self, NotificationHandler, ProgressHandler};
-use super::{ClientError, ReplyFuture, Transport, input};
+use super::{ClientError, ReplyFuture, Transport, input, meta, tasks};
 use crate::peer::lock;
 use crate::protocol::{Revision, RpcError, reply_message, reply_result};
 
@@ -35,17 +35,25 @@ type Input = Arc<tokio::sync::Mutex<Option<ChildStdin>>>;
 /// A connection to a server running as a child process.
 ///
 /// [`spawn`](StdioTransport::spawn) starts it, runs the `initialize` handshake and sends
-/// `notifications/initialized`. Dropping the transport kills the child;
-/// [`close`](StdioTransport::close) ends its input and waits for it to exit.
+/// `notifications/initialized`. With [`StdioTransportBuilder::revision`] 2026-07-28 it
+/// sends `server/discover` instead, and every request then carries the revision, the
+/// client's capabilities and info in its `_meta`; a server's `input_required` is answered
+/// by the request handler and the request retried, and a tool call answered with a task
+/// is polled to its end (see [`HttpTransport`](super::HttpTransport), which does the
+/// same). Dropping the transport kills the child; [`close`](StdioTransport::close) ends
+/// its input and waits for it to exit.
 pub struct StdioTransport {
     input: Input,
     waiting: Waiting,
     progressing: Progressing,
-    next_id: AtomicI64,
+    next_id: Arc<AtomicI64>,
     child: Child,
     reader: JoinHandle<()>,
     revision: Revision,
     initialize: Value,
+    handler: Option<RequestHandler>,
+    /// What 2026-07-28 requests declare in their `_meta`.
+    modern_capabilities: Value,
 }
 
 impl StdioTransport {
@@ -76,6 +84,8 @@ impl StdioTransport {
             requests: None,
             notifications: None,
             capabilities: json!({}),
+            revision: None,
+            tasks: true,
         }
     }
 
@@ -85,6 +95,8 @@ impl StdioTransport {
             requests: handler,
             notifications,
             capabilities,
+            revision,
+            tasks,
         } = options;
         command
             .stdin(Stdio::piped())
@@ -106,7 +118,7 @@ impl StdioTransport {
             Arc::clone(&waiting),
             Arc::clone(&input),
             Handlers {
-                requests: handler,
+                requests: handler.clone(),
                 notifications,
                 progress: Arc::clone(&progressing),
             },
@@ -115,42 +127,138 @@ impl StdioTransport {
             input,
             waiting,
             progressing,
-            next_id: AtomicI64::new(1),
+            next_id: Arc::new(AtomicI64::new(1)),
             child,
             reader,
             revision: Revision::NEWEST_HANDSHAKE,
             initialize: Value::Null,
+            handler,
+            modern_capabilities: match tasks {
+                true => meta::with_tasks(capabilities.clone()),
+                false => capabilities.clone(),
+            },
         };
-        let offered = Revision::NEWEST_HANDSHAKE.as_str();
+        match revision {
+            Some(wanted) if wanted.is_stateless() => {
+                transport.revision = wanted;
+                let discovered = transport.request_once("server/discover", json!({})).await?;
+                let speaks = discovered
+                    .get("supportedVersions")
+                    .and_then(Value::as_array)
+                    .is_some_and(|v| v.iter().any(|v| v.as_str() == Some(wanted.as_str())));
+                if !speaks {
+                    return Err(ClientError::Transport(format!(
+                        "the server does not speak {wanted}: `server/discover` lists {}",
+                        discovered.get("supportedVersions").unwrap_or(&Value::Null)
+                    )));
+                }
+                transport.initialize = discovered;
+                return Ok(transport);
+            }
+            _ => {}
+        }
+        let offered = revision.unwrap_or(Revision::NEWEST_HANDSHAKE);
         let init = transport
-            .request(
+            .request_once(
                 "initialize",
                 json!({
-                    "protocolVersion": offered,
+                    "protocolVersion": offered.as_str(),
                     "capabilities": capabilities,
-                    "clientInfo": {"name": "toolidl-client", "version": env!("CARGO_PKG_VERSION")},
+                    "clientInfo": meta::client_info(),
                 }),
             )
             .await?;
         let answered = init.get("protocolVersion").and_then(Value::as_str);
-        transport.revision = answered.and_then(Revision::parse).ok_or_else(|| {
-            ClientError::Transport(format!(
-                "the server answered `initialize` with protocol version {answered:?}, which this client does not speak"
-            ))
-        })?;
+        transport.revision = answered
+            .and_then(Revision::parse)
+            .filter(|r| !r.is_stateless() && revision.is_none_or(|wanted| wanted == *r))
+            .ok_or_else(|| {
+                ClientError::Transport(format!(
+                    "the server answered `initialize` offering {offered} with protocol version {answered:?}, which this client does not accept"
+                ))
+            })?;
         transport.initialize = init;
         transport.notify("notifications/initialized", json!({}))?;
         Ok(transport)
     }
 
-    /// The revision the server chose in `initialize`.
+    /// The revision in use: the one the server chose in `initialize`, or 2026-07-28.
     pub fn revision(&self) -> Revision {
         self.revision
     }
 
-    /// The server's `initialize` result (its name, capabilities, instructions).
+    /// The result that opened the connection: the server's `initialize` result (its name,
+    /// capabilities, instructions), or under 2026-07-28 its `server/discover` result.
     pub fn initialize_result(&self) -> &Value {
         &self.initialize
+    }
+
+    /// The server's name and version: `serverInfo` of `initialize`, or
+    /// `_meta["io.modelcontextprotocol/serverInfo"]` of `server/discover`.
+    pub fn server_info(&self) -> Option<&Value> {
+        let info = match self.revision.is_stateless() {
+            true => self
+                .initialize
+                .get("_meta")
+                .and_then(|m| m.get(meta::SERVER)),
+            false => self.initialize.get("serverInfo"),
+        };
+        info.filter(|i| i.is_object())
+    }
+
+    /// One request and its reply (2026-07-28: with its `_meta`).
+    async fn request_once(&self, method: &str, params: Value) -> Result<Value, ClientError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, reply) = oneshot::channel();
+        lock(&self.waiting).insert(id, tx);
+        let mut in_flight = InFlight {
+            transport: self,
+            id,
+            // The handshake cannot be cancelled (the transport is dropped with it).
+            cancel: method != "initialize",
+        };
+        let params = match observe::progress_handler() {
+            Some(handler) => {
+                lock(&self.progressing).insert(id, handler);
+                observe::with_token(params, id)
+            }
+            None => params,
+        };
+        let params = match self.revision.is_stateless() {
+            true => meta::with_meta(params, self.revision, &self.modern_capabilities),
+            false => params,
+        };
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        if let Err(error) = StdioTransport::send(&self.input, &request).await {
+            in_flight.cancel = false;
+            return Err(error);
+        }
+        let reply = reply.await;
+        in_flight.cancel = false;
+        match reply {
+            Ok(reply) => Ok(reply?),
+            Err(_) => Err(ClientError::Transport(
+                "the server closed its output before replying".into(),
+            )),
+        }
+    }
+
+    /// What cancels a task the caller stopped waiting for: `tasks/cancel`, written from a
+    /// task of its own (its reply is read and dropped).
+    fn cancel_task(&self) -> tasks::Cancel {
+        let input = Arc::clone(&self.input);
+        let next_id = Arc::clone(&self.next_id);
+        let (revision, capabilities) = (self.revision, self.modern_capabilities.clone());
+        Box::new(move |task| {
+            let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+                return;
+            };
+            let id = next_id.fetch_add(1, Ordering::Relaxed);
+            let params = meta::with_meta(json!({"taskId": task}), revision, &capabilities);
+            let request =
+                json!({"jsonrpc": "2.0", "id": id, "method": "tasks/cancel", "params": params});
+            runtime.spawn(async move { StdioTransport::send(&input, &request).await.ok() });
+        })
     }
 
     /// Ends the server's input and waits for it to exit.
@@ -181,6 +289,8 @@ pub struct StdioTransportBuilder {
     requests: Option<RequestHandler>,
     notifications: Option<NotificationHandler>,
     capabilities: Value,
+    revision: Option<Revision>,
+    tasks: bool,
 }
 
 impl StdioTransportBuilder {
@@ -199,9 +309,29 @@ impl StdioTransportBuilder {
         self
     }
 
-    /// The capabilities the client declares in `initialize` (`{}` by default).
+    /// The capabilities the client declares in `initialize`, or under 2026-07-28 in every
+    /// request's `_meta` (`{}` by default; 2026-07-28 adds the tasks extension, see
+    /// [`tasks`](Self::tasks)).
     pub fn capabilities(mut self, capabilities: Value) -> Self {
         self.capabilities = capabilities;
+        self
+    }
+
+    /// The revision to speak: a handshake revision is offered in `initialize`, which must
+    /// answer it; 2026-07-28 sends `server/discover`, which must list it, and no
+    /// `initialize`. Without it, `initialize` offers the newest handshake revision and
+    /// accepts the one the server answers. (The transport does not probe with
+    /// `server/discover` by itself: a server of the handshake era may leave the probe
+    /// unanswered, and the fallback would wait for a timeout on every start.)
+    pub fn revision(mut self, revision: Revision) -> Self {
+        self.revision = Some(revision);
+        self
+    }
+
+    /// Whether 2026-07-28 requests declare the tasks extension, so a server may answer a
+    /// tool call with a task, which the transport then waits for; `true` by default.
+    pub fn tasks(mut self, declare: bool) -> Self {
+        self.tasks = declare;
         self
     }
 
@@ -222,35 +352,19 @@ impl Drop for StdioTransport {
 impl Transport for StdioTransport {
     fn request<'a>(&'a self, method: &'a str, params: Value) -> ReplyFuture<'a> {
         Box::pin(async move {
-            let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-            let (tx, reply) = oneshot::channel();
-            lock(&self.waiting).insert(id, tx);
-            let mut in_flight = InFlight {
-                transport: self,
-                id,
-                // The handshake cannot be cancelled (the transport is dropped with it).
-                cancel: method != "initialize",
-            };
-            let params = match observe::progress_handler() {
-                Some(handler) => {
-                    lock(&self.progressing).insert(id, handler);
-                    observe::with_token(params, id)
-                }
-                None => params,
-            };
-            let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-            if let Err(error) = StdioTransport::send(&self.input, &request).await {
-                in_flight.cancel = false;
-                return Err(error);
+            if !self.revision.is_stateless() {
+                return self.request_once(method, params).await;
             }
-            let reply = reply.await;
-            in_flight.cancel = false;
-            match reply {
-                Ok(reply) => Ok(reply?),
-                Err(_) => Err(ClientError::Transport(
-                    "the server closed its output before replying".into(),
-                )),
+            let handler = self.handler.as_deref();
+            let result = input::answering(method, params, handler, |params| {
+                self.request_once(method, params)
+            })
+            .await?;
+            if method == "tools/call" && tasks::is_task(&result) {
+                let poll = |method, params| self.request_once(method, params);
+                return tasks::awaiting(result, handler, poll, self.cancel_task()).await;
             }
+            Ok(result)
         })
     }
 

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use serde_json::Value;
 
-use super::{ClientError, input, observe};
+use super::{ClientError, input, observe, tasks};
 use crate::testing;
 
 /// The progress tokens of in-process requests: unique across clients, as the requests'
@@ -42,17 +42,24 @@ pub trait Transport: Send + Sync {
 /// ([`testing::Client::take_notifications`]). Under 2026-07-28 an `input_required` result
 /// is answered by the handler given to
 /// [`ClientBuilder::on_request`](testing::ClientBuilder::on_request) and the request
-/// retried, as the HTTP transport does.
+/// retried, as the HTTP transport does; a tool call answered with a task (the client's
+/// capabilities declare the tasks extension) is polled to its end, but not cancelled when
+/// the caller stops waiting.
 impl Transport for testing::Client {
     fn request<'a>(&'a self, method: &'a str, params: Value) -> ReplyFuture<'a> {
         Box::pin(async move {
             if !self.revision().is_stateless() {
                 return request_once(self, method, params).await;
             }
-            input::answering(method, params, self.responder(), |params| {
+            let result = input::answering(method, params, self.responder(), |params| {
                 request_once(self, method, params)
             })
-            .await
+            .await?;
+            if method == "tools/call" && tasks::is_task(&result) {
+                let poll = |method, params| request_once(self, method, params);
+                return tasks::awaiting(result, self.responder(), poll, Box::new(|_| {})).await;
+            }
+            Ok(result)
         })
     }
 

@@ -61,6 +61,8 @@ pub struct HttpConfig {
     pub(crate) advertise: Option<SocketAddr>,
     /// Origins whose browser scripts may call the endpoint (CORS); lower case.
     pub(crate) cors_origins: Vec<String>,
+    /// The server card's JSON (`card.rs`, set by `HttpConfig::server_card`).
+    pub(crate) server_card: Option<Arc<str>>,
     #[cfg(feature = "auth")]
     pub(crate) auth: Option<Arc<AuthConfig>>,
 }
@@ -195,6 +197,7 @@ impl Default for HttpConfig {
             poll_tools: Vec::new(),
             advertise: None,
             cors_origins: Vec::new(),
+            server_card: None,
             #[cfg(feature = "auth")]
             auth: None,
         }

@@ -37,6 +37,7 @@ pub struct ClientAddr(pub SocketAddr);
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum ClientKey {
     /// The principal (`sub`) of a verified access token.
+    #[cfg(feature = "auth")]
     Principal(Arc<str>),
     /// The client's address.
     Addr(IpAddr),

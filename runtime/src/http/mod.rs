@@ -46,8 +46,8 @@
 //! 4. `sessions`: a session (its connection and outbox) and the table of them.
 //! 5. `directory`: (feature `redis`) which instance holds which session.
 //! 6. `body`: response bodies (JSON, event streams) and reading request bodies.
-//! 7. `headers`, `params`, `cors`: the header checks; `Mcp-Param-*` headers of tool
-//!    parameters; CORS for browser clients.
+//! 7. `headers`, `params`, `cors`, `card`: the header checks; `Mcp-Param-*` headers of tool
+//!    parameters; CORS for browser clients; the server card (a draft).
 //! 8. `authorize`: the OAuth resource server (feature `auth`): metadata, tokens, scopes.
 //! 9. `state`: what every request handler of one endpoint shares.
 //! 10. `post`: a POST's message, answered.
@@ -59,6 +59,7 @@
 #[cfg(feature = "auth")]
 mod authorize;
 mod body;
+mod card;
 mod config;
 mod cors;
 #[cfg(feature = "redis")]

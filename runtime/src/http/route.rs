@@ -69,6 +69,11 @@ async fn route<B: RequestBody>(
         });
         return body::drained(response, &mut incoming, limit).await;
     }
+    // The server card (a draft, off unless configured): public, after the Host/Origin checks.
+    if let Some(card) = super::card::serve(&state.config, &parts) {
+        let response = headers::check_host_and_origin(&state.config, &parts).unwrap_or(card);
+        return body::drained(response, &mut incoming, limit).await;
+    }
     let rejection = headers::check_host_and_origin(&state.config, &parts)
         .or_else(|| {
             // A mounted endpoint is wherever the host application's router put it.

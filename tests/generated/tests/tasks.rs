@@ -80,3 +80,46 @@ async fn a_task_tool_becomes_a_task_and_a_required_one_needs_the_extension() {
     let r = reply(call(4, "status", json!({}), with)).await;
     assert_eq!(r["result"]["content"][0]["text"], "fine", "{r}");
 }
+
+/// The generated client's methods call task tools like any other: under 2026-07-28, with
+/// the tasks extension declared, the transport (here the in-process client) waits for the
+/// task and returns its typed result; without it a task-only tool is refused.
+#[tokio::test]
+async fn the_generated_client_waits_for_its_tasks() {
+    use toolidl_generated_tests::codegen::tasks::JobsClient;
+    use toolidl_runtime::client::ClientError;
+    use toolidl_runtime::protocol::Revision;
+    use toolidl_runtime::testing::Client;
+
+    let server = Server::builder("jobs", "1")
+        .service(Arc::new(JobsServer::new(Impl)))
+        .build();
+    let with = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .capabilities(json!({"extensions": {TASKS_EXTENSION: {}}}))
+        .connect(&server)
+        .await
+        .unwrap();
+    let jobs = JobsClient::new(with);
+    jobs.deploy(DeployArgs {
+        environment: "prod".into(),
+    })
+    .await
+    .unwrap();
+    let built = jobs.build(BuildArgs { target: "x".into() }).await.unwrap();
+    assert_eq!(built, "built x");
+    let without = Client::builder()
+        .revision(Revision::V2026_07_28)
+        .connect(&server)
+        .await
+        .unwrap();
+    let outcome = JobsClient::new(without)
+        .deploy(DeployArgs {
+            environment: "prod".into(),
+        })
+        .await;
+    assert!(
+        matches!(&outcome, Err(ClientError::Protocol(e)) if e.code == -32021),
+        "{outcome:?}"
+    );
+}

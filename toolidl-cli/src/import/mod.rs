@@ -10,11 +10,15 @@
 //! constraints, defaults and formats ([`types`]). What the language cannot say is widened and
 //! reported on stderr, naming the place.
 
+#[cfg(test)]
+mod fuzzed;
 mod live;
 mod names;
 pub mod openapi;
 mod types;
 mod url;
+
+pub use url::Auth;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -30,8 +34,10 @@ pub struct Args {
     pub file: Option<PathBuf>,
     /// the server to start and ask (a stdio server's command line); or
     pub command: Vec<String>,
-    /// the running server to ask over Streamable HTTP.
+    /// the running server to ask over Streamable HTTP,
     pub url: Option<String>,
+    /// with this authorization.
+    pub auth: url::Auth,
     /// Also write the listings read, as JSON.
     pub save_listing: Option<PathBuf>,
     /// The package of the file written (default: from the input file's or server's name).
@@ -119,7 +125,8 @@ fn read_listing(args: &Args) -> Result<(Value, String, String), String> {
             Ok((listed.listing, format!("the server `{program}`"), name))
         }
         (None, [], Some(address)) => {
-            let listed = url::list(address).map_err(|e| format!("the server at {address}: {e}"))?;
+            let listed = url::list(address, &args.auth)
+                .map_err(|e| format!("the server at {address}: {e}"))?;
             let name = listed
                 .server_name
                 .clone()
@@ -150,17 +157,21 @@ pub fn import(listing: &Value, package: &str, service: &str) -> Result<Imported,
     let mut types = Types::default();
     types.reserve(service);
     let mut members = Vec::new();
+    let mut tools = Declared::default();
     for tool in &lists.tools {
-        members.push(tool_decl(&mut types, tool)?);
+        members.extend(tool_decl(&mut types, &mut tools, tool)?);
     }
+    // Resources and templates are both `resource` declarations: one namespace.
+    let mut resources = Declared::default();
     for resource in &lists.resources {
-        members.push(resource_decl(resource, false)?);
+        members.extend(resource_decl(&mut types, &mut resources, resource, false)?);
     }
     for template in &lists.templates {
-        members.push(resource_decl(template, true)?);
+        members.extend(resource_decl(&mut types, &mut resources, template, true)?);
     }
+    let mut prompts = Declared::default();
     for prompt in &lists.prompts {
-        members.push(prompt_decl(&mut types, prompt)?);
+        members.extend(prompt_decl(&mut types, &mut prompts, prompt)?);
     }
     assemble(package, service, types, &members)
 }
@@ -298,27 +309,123 @@ pub(crate) enum Returns<'a> {
     Schema(&'a Value),
 }
 
-fn tool_decl(types: &mut Types, tool: &Map<String, Value>) -> Result<String, String> {
-    let wire = text(tool, "name").ok_or("a tool has no `name`")?;
+/// The entries of one kind (tools, resources or prompts) declared so far: their wire names and
+/// their declared names must both be distinct.
+#[derive(Default)]
+struct Declared {
+    /// The name each entry was listed under, and the entry.
+    listed: Vec<(String, Map<String, Value>)>,
+    wires: Vec<String>,
+    idents: Vec<String>,
+}
+
+/// What to do with an entry listed under a name an earlier one has.
+enum Again {
+    /// Leave it out (tools and prompts: clients call them by name, so only the first counts).
+    LeaveOut,
+    /// Publish it under another name (resources: read by their URI).
+    Rename,
+}
+
+impl Declared {
+    /// `None` when the entry is left out: it is listed again, the same (pages that overlap,
+    /// silently) or not (with a gap), and `again` says to leave it out. Else its wire name
+    /// (`wanted`, or the first free `wanted_2`… with a gap) and declared name (from
+    /// `ident_of` the wire name, made distinct).
+    fn claim(
+        &mut self,
+        types: &mut Types,
+        at: &str,
+        entry: &Map<String, Value>,
+        (listed, wanted): (&str, String),
+        again: Again,
+        ident_of: impl Fn(&str) -> String,
+    ) -> Option<(String, String)> {
+        if let Some((_, earlier)) = self.listed.iter().find(|(name, _)| name == listed) {
+            if earlier == entry {
+                return None;
+            }
+            if let Again::LeaveOut = again {
+                types_gap(
+                    types,
+                    at,
+                    "listed again, differently: the later entry is left out",
+                );
+                return None;
+            }
+        }
+        self.listed.push((listed.to_owned(), entry.clone()));
+        let wire = names::unique(&wanted, &self.wires);
+        if wire != wanted {
+            types_gap(
+                types,
+                at,
+                format!("`{wanted}` names an earlier entry too: published as `{wire}`"),
+            );
+        }
+        let ident = names::unique(&ident_of(&wire), &self.idents);
+        self.wires.push(wire.clone());
+        self.idents.push(ident.clone());
+        Some((wire, ident))
+    }
+}
+
+/// The tool's declaration, `None` when it is left out.
+fn tool_decl(
+    types: &mut Types,
+    tools: &mut Declared,
+    tool: &Map<String, Value>,
+) -> Result<Option<String>, String> {
+    let listed = text(tool, "name").ok_or("a tool has no `name`")?;
+    let at = format!("tool `{listed}`");
+    let wanted = match names::tool_name_problem(listed) {
+        None => listed.to_owned(),
+        Some(problem) => {
+            let name = names::tool_name(listed);
+            types_gap(
+                types,
+                &at,
+                format!("{problem}, which a tool name cannot have: published as `{name}`"),
+            );
+            name
+        }
+    };
+    let Some((wire, ident)) = tools.claim(
+        types,
+        &at,
+        tool,
+        (listed, wanted),
+        Again::LeaveOut,
+        names::tool_ident,
+    ) else {
+        return Ok(None);
+    };
+    let mut tool = tool.clone();
+    tool.insert("name".into(), Value::from(wire));
     tool_decl_at(
         types,
-        tool,
-        &format!("tool `{wire}`"),
-        &format!("tool `{wire}`, parameter"),
+        &tool,
+        Some(&ident),
+        &at,
+        &format!("{at}, parameter"),
         Returns::Listing,
     )
+    .map(Some)
 }
 
 /// The declaration of `tool`; gaps name `at` (the tool), its parameters `params_at`.
+///
+/// Its declared name is `ident`, else made from its name.
 pub(crate) fn tool_decl_at(
     types: &mut Types,
     tool: &Map<String, Value>,
+    ident: Option<&str>,
     at: &str,
     params_at: &str,
     returns: Returns<'_>,
 ) -> Result<String, String> {
     let wire = text(tool, "name").ok_or("a tool has no `name`")?;
-    let ident = names::tool_ident(wire);
+    let ident = ident.map_or_else(|| names::tool_ident(wire), str::to_owned);
     let mut attrs: Vec<String> = name_attr(&names::derived_tool_name(&ident), wire)
         .into_iter()
         .collect();
@@ -448,13 +555,37 @@ pub(crate) fn tool_decl_at(
     ))
 }
 
-fn resource_decl(resource: &Map<String, Value>, template: bool) -> Result<String, String> {
+/// The resource's declaration, `None` when it is left out.
+fn resource_decl(
+    types: &mut Types,
+    resources: &mut Declared,
+    resource: &Map<String, Value>,
+    template: bool,
+) -> Result<Option<String>, String> {
     let key = if template { "uriTemplate" } else { "uri" };
     let uri = text(resource, key).ok_or_else(|| format!("a resource has no `{key}`"))?;
-    let wire = text(resource, "name").unwrap_or(uri);
-    let ident = names::member_ident(wire);
+    let listed = text(resource, "name").unwrap_or(uri);
+    let at = format!("resource `{listed}`");
+    if let Some(problem) = uri_problem(uri) {
+        types_gap(
+            types,
+            &at,
+            format!("{problem}, which the language does not accept: left out"),
+        );
+        return Ok(None);
+    }
+    let Some((wire, ident)) = resources.claim(
+        types,
+        &at,
+        resource,
+        (listed, listed.to_owned()),
+        Again::Rename,
+        names::member_ident,
+    ) else {
+        return Ok(None);
+    };
     let mut attrs = vec![format!("@uri({})", names::string_literal(uri))];
-    attrs.extend(name_attr(&ident, wire));
+    attrs.extend(name_attr(&ident, &wire));
     if let Some(title) = text(resource, "title") {
         attrs.push(format!("@title({})", names::string_literal(title)));
     }
@@ -462,32 +593,79 @@ fn resource_decl(resource: &Map<String, Value>, template: bool) -> Result<String
     if let Some(mime) = mime {
         attrs.push(format!("@mime({})", names::string_literal(mime)));
     }
+    let mut idents = Vec::new();
     let params: Vec<String> = template_variables(uri)
         .into_iter()
-        .map(|v| format!("{}: string", names::field_ident(&v)))
+        .map(|v| {
+            let ident = names::unique(&names::field_ident(&v), &idents);
+            idents.push(ident.clone());
+            match ident == v {
+                true => format!("{ident}: string"),
+                false => format!("@json_name({}) {ident}: string", names::string_literal(&v)),
+            }
+        })
         .collect();
     let returns = if mime.is_some_and(is_binary) {
         " -> bytes"
     } else {
         " -> string"
     };
-    Ok(member(
+    Ok(Some(member(
         text(resource, "description"),
         &attrs,
         &format!("resource {ident}"),
         &params,
         returns,
-    ))
+    )))
 }
 
-fn prompt_decl(types: &mut Types, prompt: &Map<String, Value>) -> Result<String, String> {
-    let wire = text(prompt, "name").ok_or("a prompt has no `name`")?;
-    let ident = names::member_ident(wire);
+/// Why the language refuses `uri` as a resource's `@uri` (E0805: not absolute, or a bad
+/// template), if it does: asked of the compiler, on a file of that one resource.
+fn uri_problem(uri: &str) -> Option<String> {
+    let probe = format!(
+        "package probe;\n\nservice Probe {{\n    @uri({}) resource r() -> string;\n}}\n",
+        names::string_literal(uri)
+    );
+    refusal(probe, &["E0805"])
+}
+
+/// The message of the first error among `codes` that the compiler reports on `text` (a
+/// probe: the language's own answer to whether a piece of the file can be written so).
+fn refusal(text: String, codes: &[&str]) -> Option<String> {
+    let output = toolidl::compile(&MemoryLoader::new(), SourceId::new("probe.tool"), text);
+    output
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == toolidl::Severity::Error && codes.contains(&d.code))
+        .map(|d| d.message.clone())
+}
+
+/// The prompt's declaration, `None` when it is left out.
+fn prompt_decl(
+    types: &mut Types,
+    prompts: &mut Declared,
+    prompt: &Map<String, Value>,
+) -> Result<Option<String>, String> {
+    let listed = text(prompt, "name").ok_or("a prompt has no `name`")?;
+    let at = format!("prompt `{listed}`");
+    let Some((wire, ident)) = prompts.claim(
+        types,
+        &at,
+        prompt,
+        (listed, listed.to_owned()),
+        Again::LeaveOut,
+        names::member_ident,
+    ) else {
+        return Ok(None);
+    };
+    let wire = wire.as_str();
     let mut attrs: Vec<String> = name_attr(&ident, wire).into_iter().collect();
     if let Some(title) = text(prompt, "title") {
         attrs.push(format!("@title({})", names::string_literal(title)));
     }
     let mut params = Vec::new();
+    let mut arguments: Vec<&str> = Vec::new();
+    let mut idents = Vec::new();
     for argument in prompt
         .get("arguments")
         .and_then(Value::as_array)
@@ -503,7 +681,17 @@ fn prompt_decl(types: &mut Types, prompt: &Map<String, Value>) -> Result<String,
             );
             continue;
         };
-        let ident = names::field_ident(name);
+        if arguments.contains(&name) {
+            types_gap(
+                types,
+                &format!("prompt `{wire}`"),
+                format!("the argument `{name}` is listed again; the later one is left out"),
+            );
+            continue;
+        }
+        arguments.push(name);
+        let ident = names::unique(&names::field_ident(name), &idents);
+        idents.push(ident.clone());
         let mut line = docs(text(argument, "description"), "");
         if ident != name {
             line.push_str(&format!("@json_name({}) ", names::string_literal(name)));
@@ -517,13 +705,13 @@ fn prompt_decl(types: &mut Types, prompt: &Map<String, Value>) -> Result<String,
         ));
         params.push(line);
     }
-    Ok(member(
+    Ok(Some(member(
         text(prompt, "description"),
         &attrs,
         &format!("prompt {ident}"),
         &params,
         " -> string",
-    ))
+    )))
 }
 
 fn types_gap(types: &mut Types, at: &str, what: impl Into<String>) {

@@ -91,6 +91,48 @@ fn value_ident(text: &str, fallback: &str) -> String {
     snake
 }
 
+/// Why the language refuses `wire` as a tool's name (E0401: 1 to 128 of `A-Z a-z 0-9 _ . -`),
+/// if it does.
+pub fn tool_name_problem(wire: &str) -> Option<String> {
+    let len = wire.chars().count();
+    if len == 0 {
+        return Some("an empty name".into());
+    }
+    if len > 128 {
+        return Some(format!("a name of {len} characters (at most 128)"));
+    }
+    wire.chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+        .map(|bad| format!("a name with {bad:?}"))
+}
+
+/// A tool name the language accepts, from one it refuses: every other character `_`, at most
+/// 128 of them, `tool` for none.
+pub fn tool_name(wire: &str) -> String {
+    let name: String = wire
+        .chars()
+        .take(128)
+        .map(
+            |c| match c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                true => c,
+                false => '_',
+            },
+        )
+        .collect();
+    if name.is_empty() { "tool".into() } else { name }
+}
+
+/// `name`, or `name_2`, `name_3`, … : the first that `taken` does not hold.
+pub fn unique(name: &str, taken: &[String]) -> String {
+    let mut candidate = name.to_owned();
+    let mut n = 2;
+    while taken.contains(&candidate) {
+        candidate = format!("{name}_{n}");
+        n += 1;
+    }
+    candidate
+}
+
 /// `wire` is the camelCase of its own snake_case (`sideLength`, `id`).
 pub fn is_camel(wire: &str) -> bool {
     is_ident(wire) && !wire.contains('_') && snake(wire).to_lower_camel_case() == wire
@@ -175,5 +217,15 @@ mod tests {
         assert_eq!(variant_name("Point"), "point");
         assert_eq!(variant_name("uri"), "uri");
         assert_eq!(string_literal("a\"b\\c\n\u{1}"), r#""a\"b\\c\n\u{1}""#);
+        assert_eq!(tool_name_problem("read_file.v2-x"), None);
+        assert!(tool_name_problem("").is_some());
+        assert!(tool_name_problem("a]b").is_some());
+        assert!(tool_name_problem(&"a".repeat(129)).is_some());
+        assert_eq!(tool_name("a]b:c"), "a_b_c");
+        assert_eq!(tool_name(""), "tool");
+        assert_eq!(tool_name(&"é".repeat(200)).chars().count(), 128);
+        let taken = vec!["a".to_string(), "a_2".to_string()];
+        assert_eq!(unique("a", &taken), "a_3");
+        assert_eq!(unique("b", &taken), "b");
     }
 }

@@ -235,6 +235,26 @@ impl Client {
     }
 }
 
+/// Frames of the test's own making (`lsp_frames.rs`); the snapshot tests do not use them.
+#[allow(dead_code)]
+impl Client {
+    /// Writes `bytes` to the server's stdin as they are: a frame of the test's own making.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The messages that arrived while waiting for something else, in order, taken.
+    pub fn take_pending(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.pending)
+    }
+}
+
 /// A `WorkspaceEdit`'s `changes` is a map the server sends in no particular order: sorted
 /// by URI here.
 fn sort_changes(value: &mut Value) {

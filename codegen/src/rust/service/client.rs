@@ -94,8 +94,8 @@ impl Context<'_> {
         if part.task == Some(TaskMode::Required) {
             doc.push(String::new());
             doc.push(
-                "The tool runs only as a task, which this client does not ask for yet: the \
-                 server refuses the call."
+                "The tool runs only as a task: under 2026-07-28 the transport declares the \
+                 tasks extension, waits for the task and returns its result."
                     .into(),
             );
         }

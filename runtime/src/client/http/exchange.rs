@@ -1,119 +1,146 @@
-//! One HTTP request to the endpoint, on a TCP connection of its own (HTTP/1.1, plain
-//! `http://`), and its body read within a size limit.
+//! The HTTP exchanges with the endpoint: reqwest over rustls, one pooled client per
+//! transport (keep-alive, HTTP/2 where the server offers it by ALPN), the response's body
+//! read piece by piece within a size limit.
 
-use std::convert::Infallible;
-use std::future::poll_fn;
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
-use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
-use hyper::{Method, Request, Response, Uri, header};
-use hyper_util::rt::TokioIo;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::{Method, Response, Url};
 
 use super::super::ClientError;
+pub(crate) use crate::fetch::describe;
 
-/// How long connecting to the server may take.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The TLS and connection options of [`Endpoint::new`].
+#[derive(Clone, Debug)]
+pub(crate) struct Connection {
+    pub connect_timeout: Duration,
+    pub idle_timeout: Duration,
+    /// PEM bundles of certificates trusted besides the platform's roots.
+    pub roots: Vec<Vec<u8>>,
+}
 
-/// Where the server listens: the URL as given, the address to connect to, and the target
-/// and `Host` of each request.
+/// Where the server listens, and the pooled client every request goes through.
 #[derive(Clone, Debug)]
 pub(crate) struct Endpoint {
+    /// The URL as given, for messages.
     pub url: String,
-    addr: String,
-    authority: String,
-    target: String,
+    /// The URL parsed: every request goes here and nowhere else.
+    pub target: Url,
+    client: reqwest::Client,
 }
 
 impl Endpoint {
-    /// Reads an `http://host[:port][/path]` URL.
-    pub(crate) fn parse(url: &str) -> Result<Endpoint, ClientError> {
-        let bad = |why: &str| ClientError::Transport(format!("the URL `{url}` {why}"));
-        let uri: Uri = url
-            .parse()
-            .map_err(|e| bad(&format!("is not a URL: {e}")))?;
-        match uri.scheme_str() {
-            Some("http") => {}
-            Some(other) => return Err(bad(&format!("is {other}:, and only http: is supported"))),
-            None => return Err(bad("has no scheme (http://…)")),
-        }
-        let authority = uri.authority().ok_or_else(|| bad("has no host"))?;
-        if authority.as_str().contains('@') {
-            return Err(bad("has user information, which is not supported"));
-        }
-        let port = authority.port_u16().unwrap_or(80);
+    /// Reads an `http://` or `https://` URL and builds its client.
+    pub(crate) fn new(url: &str, options: &Connection) -> Result<Endpoint, ClientError> {
+        let target = parse(url)?;
+        let client = http_client(options)?;
         Ok(Endpoint {
             url: url.to_owned(),
-            addr: format!("{}:{port}", authority.host()),
-            authority: authority.as_str().to_owned(),
-            target: uri.path_and_query().map_or("/", |p| p.as_str()).to_owned(),
+            target,
+            client,
         })
     }
 
-    /// Sends `method` with `headers` and `body`, and returns the response as it starts.
+    /// The pooled client, for the authorization server's documents (OAuth).
+    pub(crate) fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+
+    /// Sends `method` with `headers` and `body` to the endpoint, and returns the response
+    /// as it starts.
     pub(crate) async fn send(
         &self,
         method: Method,
         headers: &[(&str, String)],
         body: Option<Vec<u8>>,
-    ) -> Result<Response<Incoming>, ClientError> {
+    ) -> Result<Response, ClientError> {
         let failed =
             |what: String| ClientError::Transport(format!("{method} {}: {what}", self.url));
-        let connect = tokio::net::TcpStream::connect(&self.addr);
-        let tcp = match tokio::time::timeout(CONNECT_TIMEOUT, connect).await {
-            Ok(Ok(tcp)) => tcp,
-            Ok(Err(e)) => return Err(failed(format!("cannot connect: {e}"))),
-            Err(_) => return Err(failed("connecting timed out".into())),
-        };
-        let _ = tcp.set_nodelay(true);
-        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(tcp))
-            .await
-            .map_err(|e| failed(format!("the HTTP handshake failed: {e}")))?;
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!(error = %e, "an MCP client's HTTP connection failed");
-            }
-        });
-        let mut request = Request::builder()
-            .method(method.clone())
-            .uri(&self.target)
-            .header(header::HOST, &self.authority);
+        let mut map = HeaderMap::with_capacity(headers.len() + 1);
         for (name, value) in headers {
-            request = request.header(*name, value);
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|e| failed(format!("the header name `{name}` is not valid: {e}")))?;
+            let value = HeaderValue::from_str(value)
+                .map_err(|e| failed(format!("the value of header `{name}` is not valid: {e}")))?;
+            map.append(name, value);
         }
-        if body.is_some() {
-            request = request.header(header::CONTENT_TYPE, "application/json");
+        let mut request = self.client.request(method.clone(), self.target.clone());
+        if let Some(body) = body {
+            map.insert(
+                reqwest::header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            request = request.body(body);
         }
-        let request = request
-            .body(Payload(body.map(Bytes::from)))
-            .map_err(|e| failed(format!("cannot build the request: {e}")))?;
-        sender
-            .send_request(request)
+        request
+            .headers(map)
+            .send()
             .await
-            .map_err(|e| failed(format!("no response: {e}")))
+            .map_err(|e| failed(describe(&e)))
     }
+}
+
+/// The client of one transport: connection pool, timeouts, roots, no redirects (an
+/// endpoint that moved is an error, and a token never follows a redirect).
+pub(crate) fn http_client(options: &Connection) -> Result<reqwest::Client, ClientError> {
+    let mut builder = reqwest::Client::builder()
+        .connect_timeout(options.connect_timeout)
+        .pool_idle_timeout(options.idle_timeout)
+        .tcp_nodelay(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("toolidl-client/", env!("CARGO_PKG_VERSION")))
+        .tls_built_in_native_certs(true);
+    for pem in &options.roots {
+        let certificates = reqwest::Certificate::from_pem_bundle(pem).map_err(|e| {
+            ClientError::Transport(format!("the trusted certificates are not PEM: {e}"))
+        })?;
+        if certificates.is_empty() {
+            return Err(ClientError::Transport(
+                "the trusted certificates hold no certificate".into(),
+            ));
+        }
+        for certificate in certificates {
+            builder = builder.add_root_certificate(certificate);
+        }
+    }
+    builder
+        .build()
+        .map_err(|e| ClientError::Transport(format!("cannot set up HTTP: {}", describe(&e))))
+}
+
+/// Reads an endpoint URL: `http` or `https`, a host, no user information, no fragment.
+fn parse(url: &str) -> Result<Url, ClientError> {
+    let bad = |why: &str| ClientError::Transport(format!("the URL `{url}` {why}"));
+    let parsed = Url::parse(url).map_err(|e| bad(&format!("is not a URL: {e}")))?;
+    match parsed.scheme() {
+        "http" | "https" => {}
+        other => {
+            return Err(bad(&format!(
+                "is {other}:, and only http: and https: are supported"
+            )));
+        }
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(bad("has no host"));
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(bad("has user information, which is not supported"));
+    }
+    if parsed.fragment().is_some() {
+        return Err(bad("has a fragment, which an endpoint cannot have"));
+    }
+    Ok(parsed)
 }
 
 /// The next piece of `body`: `None` at its end.
-pub(crate) async fn next_piece(body: &mut Incoming) -> Result<Option<Bytes>, String> {
-    loop {
-        let frame = poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await;
-        match frame {
-            None => return Ok(None),
-            Some(Err(e)) => return Err(format!("reading the response failed: {e}")),
-            // Trailers carry nothing a client reads.
-            Some(Ok(frame)) => {
-                if let Ok(data) = frame.into_data() {
-                    return Ok(Some(data));
-                }
-            }
-        }
-    }
+pub(crate) async fn next_piece(body: &mut Response) -> Result<Option<hyper::body::Bytes>, String> {
+    body.chunk()
+        .await
+        .map_err(|e| format!("reading the response failed: {}", describe(&e)))
 }
 
 /// The whole of `body`, unless it is longer than `limit` bytes.
-pub(crate) async fn read_all(body: &mut Incoming, limit: usize) -> Result<Vec<u8>, String> {
+pub(crate) async fn read_all(body: &mut Response, limit: usize) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     while let Some(piece) = next_piece(body).await? {
         if out.len() + piece.len() > limit {
@@ -124,49 +151,23 @@ pub(crate) async fn read_all(body: &mut Incoming, limit: usize) -> Result<Vec<u8
     Ok(out)
 }
 
-/// A request body: one buffer, or nothing.
-struct Payload(Option<Bytes>);
-
-impl Body for Payload {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        Poll::Ready(self.get_mut().0.take().map(|data| Ok(Frame::data(data))))
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.0.is_none()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        SizeHint::with_exact(self.0.as_ref().map_or(0, |d| d.len() as u64))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn urls_give_the_address_host_and_target() {
-        let e = Endpoint::parse("http://127.0.0.1:8931/mcp?x=1").unwrap();
-        assert_eq!(
-            (e.addr.as_str(), e.authority.as_str(), e.target.as_str()),
-            ("127.0.0.1:8931", "127.0.0.1:8931", "/mcp?x=1")
-        );
-        let e = Endpoint::parse("http://[::1]").unwrap();
-        assert_eq!((e.addr.as_str(), e.target.as_str()), ("[::1]:80", "/"));
+    fn urls_are_http_or_https_with_a_host() {
+        let e = parse("http://127.0.0.1:8931/mcp?x=1").unwrap();
+        assert_eq!(e.as_str(), "http://127.0.0.1:8931/mcp?x=1");
+        assert_eq!(parse("https://[::1]").unwrap().as_str(), "https://[::1]/");
         for bad in [
-            "https://example.com/mcp",
+            "ftp://example.com/mcp",
             "example.com/mcp",
             "http://u:p@h/",
+            "https://h/mcp#top",
             "::",
         ] {
-            let Err(ClientError::Transport(text)) = Endpoint::parse(bad) else {
+            let Err(ClientError::Transport(text)) = parse(bad) else {
                 panic!("{bad} was accepted");
             };
             assert!(text.contains(bad), "{text}");

@@ -556,7 +556,7 @@ impl Importer<'_> {
                 Read::Json => Returns::Schema(&JSON),
             },
         };
-        let member = tool_decl_at(types, &tool, label, label, returns)?;
+        let member = tool_decl_at(types, &tool, None, label, label, returns)?;
         self.tool_names.push(name.clone());
         Ok(Some((
             member,

@@ -3,9 +3,27 @@
 
 use serde_json::Value;
 
-use super::{Shape, Types, names};
+use super::{FieldType, Shape, Types, names};
 
 impl Types {
+    /// Why the language refuses `literal` as the default of a field of type `ty` (not a value
+    /// of the type, outside its constraints, not in its format: E0501 to E0504), if it does:
+    /// asked of the compiler, on a record of that one field after the declarations so far.
+    pub(super) fn default_problem(&self, ty: &FieldType, literal: &str) -> Option<String> {
+        let mut text = String::from("package probe;\n\n");
+        for decl in &self.decls {
+            text.push_str(decl);
+            text.push_str("\n\n");
+        }
+        // `type_name` never makes a name with `_`: no declaration has this one.
+        text.push_str(&format!(
+            "record Probe_Default {{\n    {} x: {} = {literal},\n}}\n",
+            ty.attrs.join(" "),
+            ty.expr
+        ));
+        super::super::refusal(text, &["E0501", "E0502", "E0503", "E0504"])
+    }
+
     /// A default value written as a literal of the type `shape` describes.
     pub fn literal(&self, value: &Value, shape: &Shape) -> Option<String> {
         Some(match (shape, value) {

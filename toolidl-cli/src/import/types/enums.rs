@@ -37,7 +37,13 @@ impl Types {
                 let mut members = BTreeMap::new();
                 let mut lines = Vec::new();
                 let mut used = Vec::new();
+                let mut seen: Vec<&str> = Vec::new();
                 for value in &strings {
+                    // A value listed twice is one member (JSON Schema allows the repeat).
+                    if seen.contains(value) {
+                        continue;
+                    }
+                    seen.push(value);
                     let mut ident = names::member_ident(value);
                     let base = ident.clone();
                     let mut n = 2;

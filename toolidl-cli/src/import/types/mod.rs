@@ -256,6 +256,13 @@ impl Types {
         };
         let nullable = types.contains(&"null");
         let kinds: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
+        if let Some(unknown) = kinds.iter().find(|k| !KINDS.contains(k)) {
+            self.gap(
+                at,
+                format!("`type` `{unknown}` is no JSON Schema type; imported as `json`"),
+            );
+            return plain("json", Shape::Json);
+        }
         let mut out = match kinds.as_slice() {
             [] if object.contains_key("enum") => self.enumeration(object, hint, at, doc),
             [] => {
@@ -386,6 +393,9 @@ impl Types {
 /// JSON pointer of that schema in the document: warnings name the pointer, not a path
 /// inside the tool's input. Listings never carry it.
 pub const POINTER: &str = "x-toolidl-pointer";
+
+/// The values of `type` besides `null`.
+const KINDS: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
 
 pub(super) fn plain(expr: &str, shape: Shape) -> FieldType {
     with_attrs(Vec::new(), expr, shape)

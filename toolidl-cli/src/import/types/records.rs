@@ -17,28 +17,34 @@ impl Types {
             at,
             &["items", "uniqueItems", "minItems", "maxItems"],
         );
-        let Some(items) = object.get("items") else {
-            let attrs = bounds_attr(
-                "@length",
-                object.get("minItems").and_then(Value::as_u64),
-                object.get("maxItems").and_then(Value::as_u64),
-            );
-            if object.get("uniqueItems") == Some(&Value::Bool(true)) {
-                self.gap(
-                    at,
-                    "`uniqueItems` without `items`: imported as `array`, duplicates accepted",
-                );
-            }
-            return with_attrs(attrs.into_iter().collect(), "array", Shape::Json);
-        };
-        let unique = object.get("uniqueItems") == Some(&Value::Bool(true));
-        let item = self.item(items, &format!("{hint}Item"), &format!("{at}[]"));
-        let kind = if unique { "set" } else { "list" };
         let length = bounds_attr(
             "@length",
             object.get("minItems").and_then(Value::as_u64),
             object.get("maxItems").and_then(Value::as_u64),
         );
+        let Some(items) = object.get("items") else {
+            // `@length` applies to lists, not to `array`: a list of anything says the same.
+            let (attrs, expr, shape) = match length {
+                Some(length) => (
+                    vec![length],
+                    "list<json>",
+                    Shape::List(Box::new(Shape::Json)),
+                ),
+                None => (Vec::new(), "array", Shape::Json),
+            };
+            if object.get("uniqueItems") == Some(&Value::Bool(true)) {
+                self.gap(
+                    at,
+                    format!(
+                        "`uniqueItems` without `items`: imported as `{expr}`, duplicates accepted"
+                    ),
+                );
+            }
+            return with_attrs(attrs, expr, shape);
+        };
+        let unique = object.get("uniqueItems") == Some(&Value::Bool(true));
+        let item = self.item(items, &format!("{hint}Item"), &format!("{at}[]"));
+        let kind = if unique { "set" } else { "list" };
         with_attrs(
             length.into_iter().collect(),
             format!("{kind}<{}>", item.expr),
@@ -212,7 +218,18 @@ impl Types {
                     .literal(value, &ty.shape)
                     .filter(|_| default_fits(schema, value))
                 {
-                    Some(literal) => line.push_str(&format!(": {} = {literal}", ty.expr)),
+                    // What the schema's keywords cannot tell (a default of another kind, on
+                    // `array` or `object`), the compiler does.
+                    Some(literal) => match self.default_problem(&ty, &literal) {
+                        None => line.push_str(&format!(": {} = {literal}", ty.expr)),
+                        Some(problem) => {
+                            self.gap(
+                                &format!("{at}{wire}"),
+                                format!("the default {value} is refused: {problem}; left out"),
+                            );
+                            line.push_str(&format!("?: {}", ty.expr));
+                        }
+                    },
                     None => {
                         self.gap(
                             &format!("{at}{wire}"),

@@ -16,7 +16,14 @@ impl Types {
         let format = object.get("format").and_then(Value::as_str);
         let min = object.get("minLength").and_then(Value::as_u64);
         let max = object.get("maxLength").and_then(Value::as_u64);
-        let pattern = object.get("pattern").and_then(Value::as_str);
+        let mut pattern = object.get("pattern").and_then(Value::as_str);
+        if let Some(problem) = pattern.and_then(pattern_problem) {
+            self.gap(
+                at,
+                format!("{problem}, which the language does not accept; `pattern` left out"),
+            );
+            pattern = None;
+        }
         if object.get("contentEncoding").and_then(Value::as_str) == Some("base64")
             && format.is_none()
             && pattern.is_none()
@@ -212,6 +219,16 @@ fn as_i128(value: &Value) -> Option<i128> {
     // `1.0` as an integer bound.
     let f = value.as_f64()?;
     (f.fract() == 0.0 && f.abs() < 1e18).then_some(f as i128)
+}
+
+/// Why the language refuses `pattern` as a `@pattern` (E0603: not an ECMA-262 regular
+/// expression in Unicode mode), if it does.
+fn pattern_problem(pattern: &str) -> Option<String> {
+    let text = format!(
+        "package probe;\n\ntype Probe_Pattern = @pattern({}) string;\n",
+        names::string_literal(pattern)
+    );
+    super::super::refusal(text, &["E0603"])
 }
 
 pub(super) fn bounds_attr(name: &str, min: Option<u64>, max: Option<u64>) -> Option<String> {
