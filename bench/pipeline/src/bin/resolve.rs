@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 
 use toolidl::source::{FileId, MemoryLoader, SourceId};
 
+/// A file of the benchmark: what it is, and how to write one of a given size.
+type Shape = (&'static str, fn(usize) -> String);
+
 const DEFAULT_RUNS: usize = 3;
 const DEFAULT_SIZES: [usize; 4] = [2_500, 5_000, 10_000, 20_000];
 
@@ -63,7 +66,7 @@ fn main() {
     println!();
     println!("| file | declarations | KB | parse ms | compile ms | µs per declaration | growth |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
-    let shapes: [(&str, fn(usize) -> String); 2] = [
+    let shapes: [Shape; 2] = [
         ("record chain", toolidl_bench::record_chain_file),
         ("one service of tools", toolidl_bench::wide_service_file),
     ];
