@@ -116,6 +116,24 @@ pub fn compile_in(base: &Path, rel: &Path) -> Result<Resolved, Failed> {
     }
 }
 
+/// The `.tool` files in the folder of `path` (the current one for a bare file name), by file
+/// name, sorted: what a missing import's "did you mean" chooses from.
+pub fn tool_files_beside(path: &Path) -> Vec<String> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".tool"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// `a\b.tool` → `a/b.tool` (display and joining use `/` on every platform).
 fn slash_path(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
@@ -159,19 +177,7 @@ impl FsLoader {
 
     /// The `.tool` files in the folder of `name`, by file name.
     fn siblings(&self, name: &str) -> Vec<String> {
-        let path = self.full(name);
-        let Some(dir) = path.parent() else {
-            return Vec::new();
-        };
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return Vec::new();
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|n| n.ends_with(".tool"))
-            .collect();
-        names.sort();
-        names
+        tool_files_beside(&self.full(name))
     }
 
     fn key(&self, name: &str) -> String {

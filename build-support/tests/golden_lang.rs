@@ -111,6 +111,46 @@ fn valid_files_resolve_to_their_golden_models() {
     report(failures);
 }
 
+/// A model read back from its JSON (the form `tools`, `resources` and `prompts` hold, not the
+/// model's own list of members) is the model it was written from: the members come back in
+/// their kinds and order, the type index is rebuilt, and writing it again gives the same bytes.
+#[test]
+fn golden_models_read_back_as_the_models_they_came_from() {
+    let dir = golden_dir("valid");
+    let mut failures = Vec::new();
+    for case in &files_ending(&dir, ".tool") {
+        let Ok(compiled) = compile_in(&dir, Path::new(case)) else {
+            continue;
+        };
+        let json = serde_json::to_string_pretty(&compiled.model).unwrap();
+        let read: toolidl::model::Model = match serde_json::from_str(&json) {
+            Ok(model) => model,
+            Err(e) => {
+                failures.push(format!("{case}: the model's JSON does not read back: {e}"));
+                continue;
+            }
+        };
+        if read != compiled.model {
+            failures.push(format!(
+                "{case}: the model read back differs from the model"
+            ));
+        }
+        if serde_json::to_string_pretty(&read).unwrap() != json {
+            failures.push(format!("{case}: the model read back writes other JSON"));
+        }
+        for t in read.types() {
+            if read.lookup(t.package(), t.name()) != Some(t) {
+                failures.push(format!(
+                    "{case}: `{}.{}` is not found",
+                    t.package(),
+                    t.name()
+                ));
+            }
+        }
+    }
+    report(failures);
+}
+
 #[test]
 fn invalid_files_fail_with_their_golden_diagnostics() {
     let dir = golden_dir("invalid");

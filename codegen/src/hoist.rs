@@ -66,7 +66,7 @@ pub(crate) struct Cycles {
 impl Cycles {
     pub fn of(model: &Model) -> Result<Self, SchemaError> {
         let mut members = HashSet::new();
-        for def in &model.types {
+        for def in model.types() {
             let TypeDef::Record(record) = def else {
                 continue;
             };
@@ -170,7 +170,7 @@ impl Plan {
 
 fn declaration_index(model: &Model, key: &TypeKey) -> usize {
     model
-        .types
+        .types()
         .iter()
         .position(|def| def.package() == key.0 && def.name() == key.1)
         .unwrap_or(usize::MAX)

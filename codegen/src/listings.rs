@@ -5,7 +5,7 @@
 //! [`Listings::to_pretty_json`], so what a client sees and what the CLI shows are one output.
 
 use serde_json::{Map, Value};
-use toolidl::model::{Annotations, Field, Model, Prompt, Resource, Tool, Type, Ui};
+use toolidl::model::{Annotations, Field, Member, MemberKind, Model, Resource, Type, Ui};
 
 use crate::hoist::Cycles;
 use crate::schema::{
@@ -62,23 +62,30 @@ pub fn listings(model: &Model, options: &SchemaOptions) -> Result<Listings, Sche
     let mut notes = Vec::new();
     let mut services = Vec::with_capacity(model.services.len());
     for service in &model.services {
-        let mut tools = Vec::with_capacity(service.tools.len());
-        for tool in &service.tools {
-            tools.push(Listing {
-                ident: tool.ident.clone(),
-                name: tool.name.clone(),
-                entry: tool_entry(model, &cycles, tool, options, &mut notes)?,
-            });
-        }
-        let (templates, fixed): (Vec<&Resource>, Vec<&Resource>) =
-            service.resources.iter().partition(|r| r.is_template);
-        services.push(ServiceListings {
+        let mut listed = ServiceListings {
             name: service.name.clone(),
-            tools,
-            resources: fixed.into_iter().map(resource_entry).collect(),
-            resource_templates: templates.into_iter().map(resource_entry).collect(),
-            prompts: service.prompts.iter().map(prompt_entry).collect(),
-        });
+            tools: Vec::new(),
+            resources: Vec::new(),
+            resource_templates: Vec::new(),
+            prompts: Vec::new(),
+        };
+        for m in &service.members {
+            match &m.kind {
+                MemberKind::Tool(_) => listed.tools.push(Listing {
+                    ident: m.ident.clone(),
+                    name: m.name.clone(),
+                    entry: tool_entry(model, &cycles, m, options, &mut notes)?,
+                }),
+                MemberKind::Resource(r) => listed.resources.push(resource_entry(m, r, "uri")),
+                MemberKind::Template(r) => {
+                    listed
+                        .resource_templates
+                        .push(resource_entry(m, r, "uriTemplate"))
+                }
+                MemberKind::Prompt => listed.prompts.push(prompt_entry(m)),
+            }
+        }
+        services.push(listed);
     }
     Ok(Listings { services, notes })
 }
@@ -125,13 +132,14 @@ impl Listings {
 fn tool_entry(
     model: &Model,
     cycles: &Cycles,
-    tool: &Tool,
+    tool: &Member,
     options: &SchemaOptions,
     notes: &mut Vec<String>,
 ) -> Result<Value, SchemaError> {
+    let hints = tool.tool().map(|t| &t.annotations);
     let mut entry = Map::new();
     entry.insert("name".into(), tool.name.clone().into());
-    let title = tool.title.as_ref().or(tool.annotations.title.as_ref());
+    let title = tool.title.as_ref().or(hints.and_then(|h| h.title.as_ref()));
     if let Some(title) = title {
         entry.insert("title".into(), title.clone().into());
     }
@@ -145,10 +153,10 @@ fn tool_entry(
     if let Some(output) = output_schema_with(model, cycles, tool, options, notes)? {
         entry.insert("outputSchema".into(), output);
     }
-    if let Some(annotations) = annotations(&tool.annotations, title) {
+    if let Some(annotations) = annotations(hints, title) {
         entry.insert("annotations".into(), annotations);
     }
-    if let Some(ui) = &tool.ui {
+    if let Some(ui) = tool.tool().and_then(|t| t.ui.as_ref()) {
         let mut meta = Map::new();
         meta.insert("ui".into(), ui_meta(ui));
         entry.insert("_meta".into(), Value::Object(meta));
@@ -157,7 +165,9 @@ fn tool_entry(
 }
 
 /// Only the hints an attribute assigned; `@title` is also the annotations' title.
-fn annotations(hints: &Annotations, title: Option<&String>) -> Option<Value> {
+fn annotations(hints: Option<&Annotations>, title: Option<&String>) -> Option<Value> {
+    let default = Annotations::default();
+    let hints = hints.unwrap_or(&default);
     let mut map = Map::new();
     if let Some(title) = hints.title.as_ref().or(title) {
         map.insert("title".into(), title.clone().into());
@@ -186,21 +196,15 @@ fn ui_meta(ui: &Ui) -> Value {
     Value::Object(map)
 }
 
-/// `{"uri"|"uriTemplate","name","title"?,"description"?,"mimeType"?}`.
-fn resource_entry(resource: &Resource) -> Listing {
+/// `{"uri"|"uriTemplate","name","title"?,"description"?,"mimeType"?}`; `uri_key` says which.
+fn resource_entry(resource: &Member, part: &Resource, uri_key: &str) -> Listing {
     let mut entry = Map::new();
-    let uri_key = if resource.is_template {
-        "uriTemplate"
-    } else {
-        "uri"
-    };
-    entry.insert(uri_key.into(), resource.uri.clone().into());
+    entry.insert(uri_key.into(), part.uri.clone().into());
     entry.insert("name".into(), resource.name.clone().into());
     insert_text(&mut entry, "title", &resource.title);
     insert_text(&mut entry, "description", &resource.description);
-    let mime = resource.mime_type.clone().or_else(|| {
-        resource
-            .uri
+    let mime = part.mime_type.clone().or_else(|| {
+        part.uri
             .starts_with("ui://")
             .then(|| MCP_APP_MIME.to_owned())
     });
@@ -213,7 +217,7 @@ fn resource_entry(resource: &Resource) -> Listing {
 }
 
 /// `{"name","title"?,"description"?,"arguments":[{"name","description"?,"required"}]}`.
-fn prompt_entry(prompt: &Prompt) -> Listing {
+fn prompt_entry(prompt: &Member) -> Listing {
     let mut entry = Map::new();
     entry.insert("name".into(), prompt.name.clone().into());
     insert_text(&mut entry, "title", &prompt.title);

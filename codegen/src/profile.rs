@@ -231,7 +231,7 @@ pub fn lint(tool: &Value, profile: Profile) -> Vec<Finding> {
 /// clients (the Python and TypeScript SDKs, the Inspector) refuse. A warning under every
 /// profile: no variant of the listing changes what the server sends. `name` is the tool's
 /// name as listed (published, under `--published`).
-pub fn lint_result(tool: &toolidl::model::Tool, name: &str) -> Option<Finding> {
+pub fn lint_result(tool: &toolidl::model::Member, name: &str) -> Option<Finding> {
     let ty = tool.returns.null_without_structured_content()?;
     Some(Finding {
         code: "L0401",
@@ -240,7 +240,7 @@ pub fn lint_result(tool: &toolidl::model::Tool, name: &str) -> Option<Finding> {
         pointer: "/outputSchema".into(),
         message: format!(
             "the result `{}` may be null, but a null result has no structured content to match this object schema: MCP clients refuse it",
-            ty.text()
+            ty
         ),
     })
 }

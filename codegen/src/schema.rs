@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 use toolidl::model::{
-    Bounds, Constraints, DefKind, Field, Model, Number, Primitive, Record, Returns, Tool, Type,
+    Bounds, Constraints, DefKind, Field, Member, Model, Number, Primitive, Record, Returns, Type,
     TypeDef, Value as Literal,
 };
 
@@ -58,10 +58,10 @@ pub const DURATION_PATTERN: &str = r"^-?(\d{1,8}\.)?([01]\d|2[0-3]):[0-5]\d:[0-5
 /// The MIME type of a `ui://` resource (MCP Apps) when `@mime` does not say otherwise.
 pub const MCP_APP_MIME: &str = "text/html;profile=mcp-app";
 
-/// The `inputSchema` of a tool: always an object, inline, with `$defs` last when needed.
+/// The `inputSchema` of a tool (a member of any kind: its parameters): always an object, inline, with `$defs` last when needed.
 pub fn input_schema(
     model: &Model,
-    tool: &Tool,
+    tool: &Member,
     options: &SchemaOptions,
 ) -> Result<Value, SchemaError> {
     let cycles = Cycles::of(model)?;
@@ -72,7 +72,7 @@ pub fn input_schema(
 /// still `"type":"object"`, because most protocol revisions require an object).
 pub fn output_schema(
     model: &Model,
-    tool: &Tool,
+    tool: &Member,
     options: &SchemaOptions,
 ) -> Result<Option<Value>, SchemaError> {
     let cycles = Cycles::of(model)?;
@@ -80,7 +80,7 @@ pub fn output_schema(
 }
 
 /// A note for each record of `plan` whose `$defs` key got a numeric suffix.
-fn note_suffixes(plan: &Plan, tool: &Tool, schema: &str, notes: &mut Vec<String>) {
+fn note_suffixes(plan: &Plan, tool: &Member, schema: &str, notes: &mut Vec<String>) {
     for ((package, name), key) in plan.suffixed() {
         notes.push(format!(
             "tool `{}`: in its {schema}, record `{package}.{name}` is `$defs/{key}`, because another record of that schema is named `{name}`",
@@ -92,7 +92,7 @@ fn note_suffixes(plan: &Plan, tool: &Tool, schema: &str, notes: &mut Vec<String>
 pub(crate) fn input_schema_with(
     model: &Model,
     cycles: &Cycles,
-    tool: &Tool,
+    tool: &Member,
     options: &SchemaOptions,
     notes: &mut Vec<String>,
 ) -> Result<Value, SchemaError> {
@@ -101,7 +101,7 @@ pub(crate) fn input_schema_with(
     note_suffixes(&plan, tool, "inputSchema", notes);
     let mut writer = Writer::new(model, plan);
     let mut root = writer.object(&tool.params, None)?;
-    if tool.open {
+    if tool.tool().is_some_and(|t| t.open) {
         // `@open` on a tool: arguments it does not declare are accepted (and ignored).
         root.additional_properties = None;
     }
@@ -111,7 +111,7 @@ pub(crate) fn input_schema_with(
 pub(crate) fn output_schema_with(
     model: &Model,
     cycles: &Cycles,
-    tool: &Tool,
+    tool: &Member,
     options: &SchemaOptions,
     notes: &mut Vec<String>,
 ) -> Result<Option<Value>, SchemaError> {

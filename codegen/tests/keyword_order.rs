@@ -194,7 +194,7 @@ fn every_combination_is_a_valid_schema_in_keyword_order() {
                     Returns::Value { ty: ty.clone() },
                 )],
             );
-            let t = &m.services[0].tools[0];
+            let t = &m.services[0].members[0];
             for options in [
                 SchemaOptions::default(),
                 SchemaOptions { hoist_shared: true },

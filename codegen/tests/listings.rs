@@ -3,24 +3,38 @@
 mod common;
 
 use common::*;
-use toolidl::model::{Annotations, Primitive as P, Prompt, Resource, Returns, Ui, Value as Lit};
+use toolidl::model::{
+    Annotations, Member, MemberKind, Primitive as P, Resource, Returns, Ui, Value as Lit,
+};
 use toolidl_codegen::{SchemaOptions, listings};
 
-fn resource(ident: &str, uri: &str, params: Vec<toolidl::model::Field>) -> Resource {
-    Resource {
+fn resource(ident: &str, uri: &str, params: Vec<toolidl::model::Field>) -> Member {
+    let part = Resource {
+        uri: uri.into(),
+        mime_type: None,
+    };
+    Member {
         ident: ident.into(),
         name: ident.into(),
         title: None,
         doc: vec![],
         description: None,
-        uri: uri.into(),
-        is_template: uri.contains('{'),
-        mime_type: None,
         params,
         returns: Returns::Value {
             ty: prim(P::String),
         },
         scopes: vec![],
+        kind: if uri.contains('{') {
+            MemberKind::Template(part)
+        } else {
+            MemberKind::Resource(part)
+        },
+    }
+}
+
+fn mime(m: &mut Member, mime: &str) {
+    if let MemberKind::Resource(r) | MemberKind::Template(r) = &mut m.kind {
+        r.mime_type = Some(mime.into());
     }
 }
 
@@ -37,14 +51,14 @@ fn a_full_tool_entry_has_every_key_in_order() {
     t.ident = "GetNoteAsync".into();
     t.title = Some("Get a note".into());
     t.description = Some("Reads a note.".into());
-    t.annotations = Annotations {
+    tool_part(&mut t).annotations = Annotations {
         title: Some("Get a note".into()),
         read_only: Some(true),
         destructive: Some(false),
         idempotent: None,
         open_world: Some(false),
     };
-    t.ui = Some(Ui {
+    tool_part(&mut t).ui = Some(Ui {
         resource_uri: "ui://notes/view".into(),
         visibility: Some(vec!["model".into(), "app".into()]),
     });
@@ -140,15 +154,15 @@ fn resources_templates_prompts_and_the_document() {
         "weather://cities/{name}",
         vec![field("name", prim(P::String))],
     );
-    info.mime_type = Some("text/markdown".into());
+    mime(&mut info, "text/markdown");
     info.title = Some("City".into());
     info.description = Some("About a city.".into());
     let view = resource("view", "ui://weather/view", vec![]);
     let mut html = resource("page", "ui://weather/page", vec![]);
-    html.mime_type = Some("text/html".into());
+    mime(&mut html, "text/html");
     let plain = resource("readme", "docs://readme", vec![]);
-    m.services[0].resources = vec![info, view, html, plain];
-    m.services[0].prompts = vec![Prompt {
+    m.services[0].members.extend([info, view, html, plain]);
+    m.services[0].members.push(Member {
         ident: "summarize".into(),
         name: "summarize".into(),
         title: Some("Summarize".into()),
@@ -166,7 +180,8 @@ fn resources_templates_prompts_and_the_document() {
             ty: prim(P::String),
         },
         scopes: vec![],
-    }];
+        kind: MemberKind::Prompt,
+    });
     let listings = listings(&m, &SchemaOptions::default()).unwrap();
     assert_eq!(
         listings.to_pretty_json(),
@@ -238,7 +253,7 @@ fn empty_listings_are_left_out_of_the_document_and_services_concatenate() {
     let mut m = model(vec![], vec![tool("a", vec![], Returns::Nothing)]);
     let mut second = m.services[0].clone();
     second.name = "Other".into();
-    second.tools = vec![tool("b", vec![], Returns::Nothing)];
+    second.members = vec![tool("b", vec![], Returns::Nothing)];
     m.services.push(second);
     let document = listings(&m, &SchemaOptions::default()).unwrap().document();
     let keys: Vec<&String> = document.as_object().unwrap().keys().collect();

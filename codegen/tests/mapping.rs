@@ -360,9 +360,12 @@ fn defaults_of_each_kind_and_null() {
                 returns_nothing(),
             )],
         );
-        let schema =
-            toolidl_codegen::input_schema(&model, &model.services[0].tools[0], &Default::default())
-                .unwrap();
+        let schema = toolidl_codegen::input_schema(
+            &model,
+            &model.services[0].members[0],
+            &Default::default(),
+        )
+        .unwrap();
         assert_eq!(schema["properties"]["p"].to_string(), expected);
         assert!(
             schema.get("required").is_none(),
@@ -379,7 +382,7 @@ fn returns_nothing() -> toolidl::model::Returns {
 fn parameterless_tool_and_required_order() {
     let empty = model(vec![], vec![tool("t", vec![], returns_nothing())]);
     let schema =
-        toolidl_codegen::input_schema(&empty, &empty.services[0].tools[0], &Default::default())
+        toolidl_codegen::input_schema(&empty, &empty.services[0].members[0], &Default::default())
             .unwrap();
     assert_eq!(
         schema.to_string(),
@@ -396,7 +399,7 @@ fn parameterless_tool_and_required_order() {
     ];
     let m = model(vec![], vec![tool("t", params, returns_nothing())]);
     let schema =
-        toolidl_codegen::input_schema(&m, &m.services[0].tools[0], &Default::default()).unwrap();
+        toolidl_codegen::input_schema(&m, &m.services[0].members[0], &Default::default()).unwrap();
     assert_eq!(
         schema.to_string(),
         r#"{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string","default":"x"},"dayOfWeek":{"type":"string"},"n":{"type":["string","null"]}},"required":["b","dayOfWeek","n"],"additionalProperties":false}"#

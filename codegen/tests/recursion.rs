@@ -9,7 +9,7 @@ use toolidl_codegen::{SchemaOptions, input_schema, output_schema};
 const HOIST: SchemaOptions = SchemaOptions { hoist_shared: true };
 
 fn input(model: &toolidl::model::Model, options: &SchemaOptions) -> String {
-    let schema = input_schema(model, &model.services[0].tools[0], options).unwrap();
+    let schema = input_schema(model, &model.services[0].members[0], options).unwrap();
     assert_valid_schema(&schema);
     schema.to_string()
 }
@@ -47,7 +47,7 @@ fn a_self_recursive_record_goes_to_defs_and_the_root_stays_inline() {
             r##""required":["label"],"additionalProperties":false}}}"##
         )
     );
-    let schema = input_schema(&m, &m.services[0].tools[0], &SchemaOptions::default()).unwrap();
+    let schema = input_schema(&m, &m.services[0].members[0], &SchemaOptions::default()).unwrap();
     let v = validator(&schema);
     let deep = serde_json::json!({"root": {"label": "a", "children": [{"label": "b", "children": [{"label": "c"}]}]}});
     assert!(v.is_valid(&deep));
@@ -70,7 +70,7 @@ fn a_recursive_result_is_inline_at_the_root_and_in_defs() {
             },
         )],
     );
-    let schema = output_schema(&m, &m.services[0].tools[0], &SchemaOptions::default())
+    let schema = output_schema(&m, &m.services[0].members[0], &SchemaOptions::default())
         .unwrap()
         .unwrap();
     assert_valid_schema(&schema);
@@ -227,5 +227,5 @@ fn a_dangling_type_is_an_error_not_a_panic() {
             Returns::Nothing,
         )],
     );
-    assert!(input_schema(&m, &m.services[0].tools[0], &SchemaOptions::default()).is_err());
+    assert!(input_schema(&m, &m.services[0].members[0], &SchemaOptions::default()).is_err());
 }

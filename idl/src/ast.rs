@@ -1,6 +1,9 @@
 //! The typed syntax tree of one `.tool` file, as written: byte spans on every node, doc
 //! comments on every node that can carry one, nothing resolved yet.
 
+/// The keyword that declares a service member (`tool`, `resource`, `prompt`): the model's.
+pub use crate::model::Keyword;
+
 /// A byte range in one source file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Span {
@@ -243,33 +246,11 @@ pub struct ServiceDecl {
     pub span: Span,
 }
 
-/// What a service member is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MemberKind {
-    /// `tool`: a function the client calls.
-    Tool,
-    /// `resource`: data the client reads by URI.
-    Resource,
-    /// `prompt`: a message template the client fills in.
-    Prompt,
-}
-
-impl MemberKind {
-    /// The keyword that declares it: `tool`, `resource` or `prompt`.
-    pub fn keyword(self) -> &'static str {
-        match self {
-            MemberKind::Tool => "tool",
-            MemberKind::Resource => "resource",
-            MemberKind::Prompt => "prompt",
-        }
-    }
-}
-
 /// `tool name(params) -> T;`, `resource …`, `prompt …`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MemberDecl {
     /// Tool, resource or prompt.
-    pub kind: MemberKind,
+    pub kind: Keyword,
     /// The doc comment before it.
     pub doc: Doc,
     /// Its attributes, in order.

@@ -10,7 +10,7 @@
 //! let text = "service S { tool ping() -> string; }";
 //! let output = toolidl::compile(&MemoryLoader::new(), SourceId::new("s.tool"), text.to_string());
 //! assert!(!output.has_errors());
-//! assert_eq!(output.model.unwrap().services[0].tools[0].name, "ping");
+//! assert_eq!(output.model.unwrap().services[0].members[0].name, "ping");
 //! ```
 
 #![deny(missing_docs)]

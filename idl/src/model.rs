@@ -5,21 +5,69 @@
 //! attribute is validated and attached where it applies. It serializes to JSON for golden
 //! tests and for tools (diff, formatter) that come later.
 
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
+mod member;
+mod text;
+mod wire;
+
+pub use member::{Annotations, Keyword, Member, MemberKind, Resource, Service, TaskMode, Tool, Ui};
+
 /// One `.tool` file, resolved together with everything it imports.
+///
+/// Its types are kept with an index by `(package, name)`, so [`Model::lookup`] takes constant
+/// time: build a model with [`Model::new`] and read its types with [`Model::types`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "wire::Model")]
 pub struct Model {
     /// The file's package: its `package` declaration, else the file stem.
     pub package: String,
     /// Packages this file imports directly, in declaration order.
     pub imports: Vec<String>,
-    /// Every record and enum the file can reach: its own first, in declaration order,
-    /// then those of imported files (transitively), in load order. Unique by
-    /// `(package, name)`.
-    pub types: Vec<TypeDef>,
+    /// See [`Model::types`].
+    types: Vec<TypeDef>,
     /// The file's services, in declaration order.
     pub services: Vec<Service>,
+    /// Where each of `types` stands, by package then name.
+    #[serde(skip)]
+    index: TypeIndex,
+}
+
+/// Positions in [`Model::types`] by package, then name.
+#[derive(Clone, Default)]
+struct TypeIndex(HashMap<String, HashMap<String, usize>>);
+
+impl TypeIndex {
+    fn of(types: &[TypeDef]) -> TypeIndex {
+        let mut index: HashMap<String, HashMap<String, usize>> = HashMap::new();
+        for (i, t) in types.iter().enumerate() {
+            index
+                .entry(t.package().to_owned())
+                .or_default()
+                .insert(t.name().to_owned(), i);
+        }
+        TypeIndex(index)
+    }
+
+    fn get(&self, package: &str, name: &str) -> Option<usize> {
+        self.0.get(package)?.get(name).copied()
+    }
+}
+
+impl fmt::Debug for TypeIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TypeIndex")
+    }
+}
+
+// A function of the types, which are compared themselves.
+impl PartialEq for TypeIndex {
+    fn eq(&self, _: &TypeIndex) -> bool {
+        true
+    }
 }
 
 /// A record or an enum.
@@ -406,65 +454,6 @@ pub struct MapEntry {
     pub value: Value,
 }
 
-/// A resolved `service`: its tools, resources and prompts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Service {
-    /// The name as declared.
-    pub name: String,
-    /// Doc comment lines as written (after `///`, one leading space removed).
-    pub doc: Vec<String>,
-    /// The tools, in declaration order.
-    pub tools: Vec<Tool>,
-    /// The resources, in declaration order.
-    pub resources: Vec<Resource>,
-    /// The prompts, in declaration order.
-    pub prompts: Vec<Prompt>,
-}
-
-/// A resolved `tool`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Tool {
-    /// The name as declared (`get_weather`, `GetDocketAsync`).
-    pub ident: String,
-    /// The wire name: `@name`, else `ident` in snake_case without a trailing `Async`.
-    pub name: String,
-    /// `@title`; also the annotations' title.
-    pub title: Option<String>,
-    /// Doc comment lines as written (after `///`, one leading space removed).
-    pub doc: Vec<String>,
-    /// `@description`, else the doc comment, whitespace collapsed.
-    pub description: Option<String>,
-    /// The parameters, in order, spreads expanded in place.
-    pub params: Vec<Field>,
-    /// What it returns.
-    pub returns: Returns,
-    /// Its behaviour hints.
-    pub annotations: Annotations,
-    /// `@ui`: the MCP Apps resource that renders it.
-    pub ui: Option<Ui>,
-    /// `@task`: the tool can run as a task (the MCP tasks extension).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub task: Option<TaskMode>,
-    /// `@open`: arguments the tool does not declare are accepted (and ignored), as many
-    /// servers' schemas allow; its `inputSchema` has no `additionalProperties: false`.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub open: bool,
-    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to
-    /// use it (all of them); empty when none is needed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub scopes: Vec<String>,
-}
-
-/// How a `@task` tool runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskMode {
-    /// `@task` or `@task(optional)`: a task when the client asks for one, else a plain call.
-    Optional,
-    /// `@task(required)`: only as a task.
-    Required,
-}
-
 /// What a tool, resource or prompt returns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -482,82 +471,6 @@ pub enum Returns {
     },
 }
 
-/// Behaviour hints; each is `Some` only when an attribute assigns it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Annotations {
-    /// `@title`.
-    pub title: Option<String>,
-    /// `@read_only`: the tool does not change its environment.
-    pub read_only: Option<bool>,
-    /// `@destructive`: the tool may change or delete what exists.
-    pub destructive: Option<bool>,
-    /// `@idempotent`: calling it again with the same arguments has no further effect.
-    pub idempotent: Option<bool>,
-    /// `@open_world`: the tool reaches outside entities (the web, other systems).
-    pub open_world: Option<bool>,
-}
-
-/// `@ui("ui://…", visibility: [...])`: MCP Apps metadata.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Ui {
-    /// The `ui://` resource's URI.
-    pub resource_uri: String,
-    /// `None` when not given (both, by default); else `model` and/or `app`.
-    pub visibility: Option<Vec<String>>,
-}
-
-/// A resolved `resource`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Resource {
-    /// The name as declared.
-    pub ident: String,
-    /// `@name`, else `ident` as declared.
-    pub name: String,
-    /// `@title`.
-    pub title: Option<String>,
-    /// Doc comment lines as written (after `///`, one leading space removed).
-    pub doc: Vec<String>,
-    /// `@description`, else the doc comment, whitespace collapsed.
-    pub description: Option<String>,
-    /// `@uri`: a URI, or an RFC 6570 template when it has `{variables}`.
-    pub uri: String,
-    /// True when `uri` has template variables (listed under resource templates).
-    pub is_template: bool,
-    /// `@mime`, if given.
-    pub mime_type: Option<String>,
-    /// Template variables; each is a text-like type.
-    pub params: Vec<Field>,
-    /// What reading it returns.
-    pub returns: Returns,
-    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to
-    /// use it (all of them); empty when none is needed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub scopes: Vec<String>,
-}
-
-/// A resolved `prompt`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Prompt {
-    /// The name as declared.
-    pub ident: String,
-    /// `@name`, else `ident` as declared.
-    pub name: String,
-    /// `@title`.
-    pub title: Option<String>,
-    /// Doc comment lines as written (after `///`, one leading space removed).
-    pub doc: Vec<String>,
-    /// `@description`, else the doc comment, whitespace collapsed.
-    pub description: Option<String>,
-    /// Prompt arguments; each is a text-like type.
-    pub params: Vec<Field>,
-    /// What getting it returns (its messages).
-    pub returns: Returns,
-    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to
-    /// use it (all of them); empty when none is needed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub scopes: Vec<String>,
-}
-
 impl Field {
     /// `name?: T`: may be absent, has no default.
     pub fn is_optional(&self) -> bool {
@@ -566,11 +479,52 @@ impl Field {
 }
 
 impl Model {
-    /// Looks up a record or enum by package and name.
-    pub fn lookup(&self, package: &str, name: &str) -> Option<&TypeDef> {
-        self.types
+    /// A model of the file of package `package`, which imports `imports` and declares
+    /// `services`, with `types`; of two types with one package and name, the first is kept.
+    pub fn new(
+        package: String,
+        imports: Vec<String>,
+        types: Vec<TypeDef>,
+        services: Vec<Service>,
+    ) -> Model {
+        let mut seen: HashSet<(&str, &str)> = HashSet::with_capacity(types.len());
+        let keep: Vec<bool> = types
             .iter()
-            .find(|t| t.package() == package && t.name() == name)
+            .map(|t| seen.insert((t.package(), t.name())))
+            .collect();
+        let types: Vec<TypeDef> = if keep.iter().all(|k| *k) {
+            types
+        } else {
+            types
+                .into_iter()
+                .zip(keep)
+                .filter_map(|(t, keep)| keep.then_some(t))
+                .collect()
+        };
+        Model {
+            package,
+            imports,
+            index: TypeIndex::of(&types),
+            types,
+            services,
+        }
+    }
+
+    /// Every record, enum, union and named type the file can reach: its own first, in
+    /// declaration order, then those of imported files (transitively), in load order. Unique
+    /// by `(package, name)`.
+    pub fn types(&self) -> &[TypeDef] {
+        &self.types
+    }
+
+    /// The model's types, to take them apart.
+    pub fn into_types(self) -> Vec<TypeDef> {
+        self.types
+    }
+
+    /// Looks up a record, enum, union or named type by package and name.
+    pub fn lookup(&self, package: &str, name: &str) -> Option<&TypeDef> {
+        self.types.get(self.index.get(package, name)?)
     }
 }
 
@@ -626,20 +580,5 @@ impl Returns {
             | Type::Map { .. } => Some(ty),
             _ => None,
         }
-    }
-}
-
-impl Type {
-    /// The type as a `.tool` file writes it (`list<Forecast>?`, `map<string, u8>`), without
-    /// the items' constraints.
-    pub fn text(&self) -> String {
-        crate::resolve::type_text(self)
-    }
-}
-
-impl Value {
-    /// The value as a `.tool` file writes it (`3`, `"x"`, `celsius`, `[1, 2]`).
-    pub fn text(&self) -> String {
-        crate::diff::value_text(Some(self))
     }
 }

@@ -327,9 +327,9 @@ impl Builder {
     fn member(&mut self, pair: Pair<'_, Rule>) -> Option<MemberDecl> {
         let span = span_of(&pair);
         let kind = match pair.as_rule() {
-            Rule::resource_decl => MemberKind::Resource,
-            Rule::prompt_decl => MemberKind::Prompt,
-            _ => MemberKind::Tool,
+            Rule::resource_decl => Keyword::Resource,
+            Rule::prompt_decl => Keyword::Prompt,
+            _ => Keyword::Tool,
         };
         let mut inner = children(pair);
         let (doc, attrs) = self.prefix(inner.next()?)?;

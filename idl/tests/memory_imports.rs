@@ -22,7 +22,7 @@ fn imported_types_follow_the_files_own_in_load_order() {
     assert_eq!(model.package, "root");
     assert_eq!(model.imports, ["acme.common", "acme.paging"]);
     let names: Vec<String> = model
-        .types
+        .types()
         .iter()
         .map(|t| format!("{}.{}", t.package(), t.name()))
         .collect();

@@ -62,7 +62,7 @@ fn differential_cases(roots: &[PathBuf]) -> String {
             root.file_stem().unwrap().to_string_lossy()
         );
         for (service, listing) in model.services.iter().zip(&listings.services) {
-            for (tool, entry) in service.tools.iter().zip(&listing.tools) {
+            for ((tool, _), entry) in service.tools().zip(&listing.tools) {
                 assert_eq!(tool.name, entry.name);
                 if !seen.insert((model.package.clone(), tool.name.clone())) {
                     continue;

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use toolidl::diagnostics::{self, Diagnostic};
-use toolidl::model::{Model, Service};
+use toolidl::model::{Keyword, Model};
 
 use toolidl_build::compile::load;
 
@@ -51,18 +51,21 @@ pub fn run(files: &[PathBuf]) -> i32 {
 /// `package acme.weather: 3 types, 1 service, 2 tools, 1 resource, 1 prompt`: what the
 /// file itself declares (types of imported packages are not counted).
 fn summary(model: &Model) -> String {
-    let count = |f: fn(&Service) -> usize| -> usize { model.services.iter().map(f).sum() };
+    let count = |keyword| -> usize {
+        let members = model.services.iter().flat_map(|s| s.members_of(keyword));
+        members.count()
+    };
     let own_types = model
-        .types
+        .types()
         .iter()
         .filter(|t| t.package() == model.package)
         .count();
     let counts = [
         (own_types, "type"),
         (model.services.len(), "service"),
-        (count(|s| s.tools.len()), "tool"),
-        (count(|s| s.resources.len()), "resource"),
-        (count(|s| s.prompts.len()), "prompt"),
+        (count(Keyword::Tool), "tool"),
+        (count(Keyword::Resource), "resource"),
+        (count(Keyword::Prompt), "prompt"),
     ];
     let parts: Vec<String> = counts
         .iter()

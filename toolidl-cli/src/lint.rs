@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use toolidl::diagnostics::{self, Diagnostic};
 use toolidl::locations::{Location, Locations};
-use toolidl::model::{Field, Model, Tool, Type, TypeDef};
+use toolidl::model::{Field, Member, Model, Type, TypeDef};
 use toolidl_build::compile::load;
 use toolidl_codegen::profile::{self, Finding, Profile, Severity};
 use toolidl_codegen::{SchemaOptions, listings};
@@ -66,9 +66,9 @@ fn lint_file(file: &Path, args: &Args) -> bool {
                 found.extend(profile::narrowing(&before.entry, &tool.entry, args.profile));
             }
             // What only the model tells (a result that may be null), after the listing's findings.
-            let decl = declared.and_then(|s| s.tools.iter().find(|t| t.ident == tool.ident));
+            let decl = declared.and_then(|s| s.tools().find(|(t, _)| t.ident == tool.ident));
             let name = tool.entry.get("name").and_then(|n| n.as_str());
-            if let (Some(decl), Some(name)) = (decl, name) {
+            if let (Some((decl, _)), Some(name)) = (decl, name) {
                 found.extend(profile::lint_result(decl, name));
             }
         }
@@ -153,7 +153,7 @@ fn resolve<'m>(
     locations: &Locations,
     args: &Args,
 ) -> (Option<Location>, Option<&'m Field>) {
-    let published = |tool: &Tool| {
+    let published = |tool: &Member| {
         if args.published {
             profile::published_name(&tool.name, args.profile)
         } else {
@@ -161,10 +161,9 @@ fn resolve<'m>(
         }
     };
     let Some((service, tool)) = model.services.iter().find_map(|s| {
-        s.tools
-            .iter()
-            .find(|t| published(t) == f.tool)
-            .map(|t| (s, t))
+        s.tools()
+            .find(|(t, _)| published(t) == f.tool)
+            .map(|(t, _)| (s, t))
     }) else {
         return (None, None);
     };
@@ -252,7 +251,7 @@ fn resolve<'m>(
                 // suffix is one of two records of that name: the walk stops there).
                 "$defs" => {
                     let key = unescape(steps.next()?);
-                    let record = model.types.iter().find_map(|t| match t {
+                    let record = model.types().iter().find_map(|t| match t {
                         TypeDef::Record(r) if r.name == key => Some(r),
                         _ => None,
                     })?;

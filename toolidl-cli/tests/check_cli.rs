@@ -81,6 +81,23 @@ fn one_bad_file_among_good_ones_fails_the_run_but_checks_every_file() {
     );
 }
 
+/// `toolidl check main.tool` in the folder of `main.tool`: the folder of a bare file name is
+/// the current one, where the "did you mean" of a missing import looks.
+#[test]
+fn a_missing_import_of_a_bare_file_name_gets_a_suggestion() {
+    let output = Command::new(env!("CARGO_BIN_EXE_toolidl"))
+        .args(["check", "import_typo.tool"])
+        .current_dir(lang_dir().join("invalid"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(
+        err.contains("help: did you mean \"attributes.tool\"? (import paths are relative to the importing file)"),
+        "{err}"
+    );
+}
+
 #[test]
 fn an_unreadable_file_exits_1() {
     for path in ["no/such/file.tool", "valid"] {

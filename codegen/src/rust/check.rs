@@ -8,8 +8,8 @@ use toolidl::diagnostics::Diagnostic;
 use toolidl::locations::{Location, Locations};
 use toolidl::model::{Field, Model, TypeDef};
 
-use super::names;
-use super::service::{argument_enum_name, completable, has_completions, input_names, method_name};
+use super::names::{self, Methods, argument_enum_name, input_names};
+use super::service::{completable, has_completions};
 
 struct Checker {
     out: Vec<Diagnostic>,
@@ -76,13 +76,13 @@ impl Checker {
 pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
     let mut c = Checker { out: Vec::new() };
     // Types, services and servers share one namespace per package.
-    let mut packages: Vec<&str> = model.types.iter().map(TypeDef::package).collect();
+    let mut packages: Vec<&str> = model.types().iter().map(TypeDef::package).collect();
     packages.push(&model.package);
     packages.sort();
     packages.dedup();
     for package in packages {
         let mut entries: Vec<Entry> = Vec::new();
-        for t in model.types.iter().filter(|t| t.package() == package) {
+        for t in model.types().iter().filter(|t| t.package() == package) {
             let kind = match t {
                 TypeDef::Record(_) => "record",
                 TypeDef::Enum(_) => "enum",
@@ -108,19 +108,9 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                     rust: names::server_name(&s.name),
                     at,
                 });
-                let members = s
-                    .tools
-                    .iter()
-                    .map(|t| &t.ident)
-                    .chain(
-                        s.resources
-                            .iter()
-                            .filter(|r| r.is_template)
-                            .map(|r| &r.ident),
-                    )
-                    .chain(s.prompts.iter().map(|p| &p.ident));
                 let mut inputs: Vec<String> = Vec::new();
-                for ((what, rust), ident) in input_names(s).into_iter().zip(members) {
+                for (what, rust, member) in input_names(s) {
+                    let ident = &member.ident;
                     // Two inputs of one service share a name only when their methods do,
                     // which the method check reports.
                     if inputs.contains(&rust) {
@@ -147,7 +137,7 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
         }
         c.namespace(&entries, "rename one of them");
     }
-    for t in &model.types {
+    for t in model.types() {
         match t {
             TypeDef::Record(r) => {
                 c.fields(&r.fields, "field", |f| {
@@ -199,19 +189,11 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
     for s in &model.services {
         let package = model.package.as_str();
         let mut methods: Vec<Entry> = Vec::new();
-        let members = s
-            .tools
-            .iter()
-            .map(|t| ("tool", &t.ident, &t.params))
-            .chain(
-                s.resources
-                    .iter()
-                    .map(|r| ("resource", &r.ident, &r.params)),
-            )
-            .chain(s.prompts.iter().map(|p| ("prompt", &p.ident, &p.params)));
-        for (kind, ident, params) in members {
+        let method_names = Methods::of(s);
+        for m in &s.members {
+            let (kind, ident, params) = (m.kind.keyword(), &m.ident, &m.params);
             let at = locations.member(package, &s.name, ident);
-            let rust = method_name(s, kind, ident);
+            let rust = method_names.name(m);
             if has_completions(s) && rust == "complete" {
                 c.report(
                     "E1103",

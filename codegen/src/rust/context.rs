@@ -199,13 +199,7 @@ pub fn doc_attrs(lines: &[String]) -> TokenStream {
 
 /// Constraints in words, as written in the `.tool` file (`` `@range(1, 14)` ``).
 pub fn constraint_text(c: &toolidl::model::Constraints) -> String {
-    let number = |n: Option<toolidl::model::Number>| {
-        n.map(|n| match n {
-            toolidl::model::Number::UInt(u) => u.to_string(),
-            toolidl::model::Number::Int(i) => i.to_string(),
-            toolidl::model::Number::Float(f) => format!("{f:?}"),
-        })
-    };
+    let number = |n: Option<toolidl::model::Number>| n.map(|n| n.to_string());
     let bounds = |name: &str, min: Option<String>, max: Option<String>| match (min, max) {
         (Some(a), Some(b)) => format!("`@{name}({a}, {b})`"),
         (Some(a), None) => format!("`@{name}(min: {a})`"),
@@ -239,11 +233,11 @@ pub fn constraint_text(c: &toolidl::model::Constraints) -> String {
 /// `.tool` file writes it, whether it is required or its default, and its constraints
 /// (`` `u8`, default `3`, `@range(1, 14)`. ``).
 pub fn field_summary(f: &Field) -> String {
-    let mut parts = vec![format!("`{}`", f.ty.text())];
+    let mut parts = vec![format!("`{}`", f.ty)];
     parts.push(match &f.default {
         _ if f.required => "required".to_owned(),
         Some(toolidl::model::Value::Null) | None => "optional".to_owned(),
-        Some(d) => format!("default `{}`", d.text()),
+        Some(d) => format!("default `{d}`"),
     });
     let constraints = constraint_text(&f.constraints);
     if !constraints.is_empty() {

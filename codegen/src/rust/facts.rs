@@ -24,7 +24,7 @@ pub struct Facts {
 impl Facts {
     pub fn of(model: &Model) -> Facts {
         let records = model
-            .types
+            .types()
             .iter()
             .filter_map(|t| match t {
                 TypeDef::Record(r) => Some(((r.package.clone(), r.name.clone()), r.clone())),
@@ -116,7 +116,7 @@ fn mentions(ty: &Type, named: &mut Vec<RecordKey>) -> bool {
 /// variants.
 fn unbounded_types(model: &Model) -> HashSet<RecordKey> {
     let mut edges: HashMap<RecordKey, (Vec<RecordKey>, bool)> = HashMap::new();
-    for def in &model.types {
+    for def in model.types() {
         let (key, types): (RecordKey, Vec<&Type>) = match def {
             TypeDef::Record(r) => (
                 (r.package.clone(), r.name.clone()),
@@ -178,7 +178,7 @@ fn inline_record(ty: &Type) -> Option<RecordKey> {
 /// inline fields again: exactly the fields that would give a type of infinite size.
 fn boxed_fields(model: &Model) -> HashSet<(String, String, String)> {
     let mut edges: HashMap<RecordKey, Vec<RecordKey>> = HashMap::new();
-    for def in &model.types {
+    for def in model.types() {
         if let TypeDef::Record(r) = def {
             let targets = r
                 .fields
@@ -202,7 +202,7 @@ fn boxed_fields(model: &Model) -> HashSet<(String, String, String)> {
         false
     };
     let mut boxed = HashSet::new();
-    for def in &model.types {
+    for def in model.types() {
         let TypeDef::Record(r) = def else { continue };
         let own = (r.package.clone(), r.name.clone());
         for f in &r.fields {
@@ -219,14 +219,14 @@ fn boxed_fields(model: &Model) -> HashSet<(String, String, String)> {
 /// The greatest set of records whose fields are all hashable (a cycle does not spoil it).
 fn hashable_records(model: &Model) -> HashSet<RecordKey> {
     let mut facts = Facts::default();
-    for def in &model.types {
+    for def in model.types() {
         if let TypeDef::Record(r) = def {
             facts.hashable.insert((r.package.clone(), r.name.clone()));
         }
     }
     loop {
         let spoiled: Vec<RecordKey> = model
-            .types
+            .types()
             .iter()
             .filter_map(|def| match def {
                 TypeDef::Record(r) => Some(r),

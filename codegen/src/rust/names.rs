@@ -1,7 +1,13 @@
-//! Rust identifiers for `.tool` names, and the clashes only the Rust generator can see.
+//! Every name the Rust generator writes: identifiers for `.tool` names, the names of the
+//! items it makes for a service (its server, client, input structs, methods), and the
+//! clashes only the Rust generator can see.
+
+use std::collections::HashSet;
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::{Ident, Span};
+use quote::format_ident;
+use toolidl::model::{Keyword, Member, MemberKind, Service};
 
 /// Keywords that are identifiers only as raw identifiers (`r#type`), 2024 edition.
 const KEYWORDS: &[&str] = &[
@@ -65,6 +71,113 @@ pub fn value_ident(name: &str) -> Ident {
 /// The generated server of a service: `WeatherToolsServer`.
 pub fn server_name(service: &str) -> String {
     format!("{}Server", type_name(service))
+}
+
+/// The client of a service: `WeatherToolsClient`.
+pub fn client_name(service: &str) -> String {
+    format!("{}Client", type_name(service))
+}
+
+/// The enum of a service's completable arguments: `WeatherToolsArgument`.
+pub fn argument_enum_name(service: &str) -> String {
+    format!("{}Argument", type_name(service))
+}
+
+/// The forwarding implementation of a service: `PetstoreForward`.
+pub fn forward_name(service: &str) -> String {
+    format!("{}Forward", type_name(service))
+}
+
+/// The struct of a service's request functions: `PetstoreRequests`.
+pub fn requests_name(service: &str) -> String {
+    format!("{}Requests", type_name(service))
+}
+
+/// The Rust methods of a service's members: each its name in snake_case. Tools, resources
+/// and prompts are separate namespaces in a `.tool` file but one trait in Rust: a resource
+/// whose method name a tool has, or a prompt whose method name a tool or resource has, gets
+/// `_resource` or `_prompt` appended (only then, so nothing else changes). Two of one kind
+/// with one Rust name are E1101.
+pub struct Methods {
+    tools: HashSet<String>,
+    resources: HashSet<String>,
+}
+
+impl Methods {
+    /// The method names of `service`'s members.
+    pub fn of(service: &Service) -> Methods {
+        let tools: HashSet<String> = service.tools().map(|(t, _)| value_name(&t.ident)).collect();
+        let resources = service
+            .resources()
+            .map(|(r, _)| suffixed(value_name(&r.ident), Keyword::Resource, &tools))
+            .collect();
+        Methods { tools, resources }
+    }
+
+    /// The method of `member`, one of the service's members.
+    pub fn name(&self, member: &Member) -> String {
+        let base = value_name(&member.ident);
+        match member.kind.keyword() {
+            Keyword::Tool => base,
+            Keyword::Resource => suffixed(base, Keyword::Resource, &self.tools),
+            Keyword::Prompt => {
+                let taken = self.tools.contains(&base) || self.resources.contains(&base);
+                if taken {
+                    format!("{base}_prompt")
+                } else {
+                    base
+                }
+            }
+        }
+    }
+}
+
+/// `base`, or `base_resource` when `taken` has it.
+fn suffixed(base: String, keyword: Keyword, taken: &HashSet<String>) -> String {
+    if taken.contains(&base) {
+        format!("{base}_{keyword}")
+    } else {
+        base
+    }
+}
+
+/// The input struct of a handler, by its Rust method name: `get_weather` → `GetWeatherArgs`.
+pub fn input_name(method: &str) -> String {
+    format!("{}Args", type_name(method))
+}
+
+/// The input struct of a tool (`GetWeatherArgs`), from its declared name.
+pub fn tool_input_name(tool: &Member) -> String {
+    input_name(&tool.ident)
+}
+
+/// The input struct of `member`, whose Rust method is `method`, if it has one: every tool
+/// and prompt, and resource templates (a resource with a fixed URI takes no input).
+pub fn member_input_name(member: &Member, method: &str) -> Option<String> {
+    match &member.kind {
+        MemberKind::Tool(_) => Some(tool_input_name(member)),
+        MemberKind::Template(_) | MemberKind::Prompt => Some(input_name(method)),
+        MemberKind::Resource(_) => None,
+    }
+}
+
+/// The input structs of a service's handlers, each with the member it belongs to (`tool
+/// `get_weather``) and that member, in the order of the members: for E1101.
+pub fn input_names(service: &Service) -> Vec<(String, String, &Member)> {
+    let methods = Methods::of(service);
+    service
+        .members
+        .iter()
+        .filter_map(|m| {
+            let input = member_input_name(m, &methods.name(m))?;
+            Some((format!("{} `{}`", m.kind.keyword(), m.ident), input, m))
+        })
+        .collect()
+}
+
+/// The function that decodes the input of the handler whose Rust method is `method`.
+pub fn decoder_name(method: &str) -> Ident {
+    format_ident!("decode_{}", value_name(method))
 }
 
 /// Standard types generated code names by their short name; a package type of the same name

@@ -117,8 +117,8 @@ pub fn enumeration(name: &str, members: &[&str], description: Option<&str>) -> T
     })
 }
 
-pub fn tool(name: &str, params: Vec<Field>, returns: Returns) -> Tool {
-    Tool {
+pub fn tool(name: &str, params: Vec<Field>, returns: Returns) -> Member {
+    Member {
         ident: name.into(),
         name: name.into(),
         title: None,
@@ -126,11 +126,17 @@ pub fn tool(name: &str, params: Vec<Field>, returns: Returns) -> Tool {
         description: None,
         params,
         returns,
-        annotations: Annotations::default(),
-        ui: None,
-        task: None,
-        open: false,
         scopes: vec![],
+        kind: MemberKind::Tool(Tool::default()),
+    }
+}
+
+/// What only a tool has, of the tool `m`.
+#[allow(dead_code)]
+pub fn tool_part(m: &mut Member) -> &mut Tool {
+    match &mut m.kind {
+        MemberKind::Tool(tool) => tool,
+        other => panic!("not a tool: {other:?}"),
     }
 }
 
@@ -138,24 +144,22 @@ pub fn returns(ty: Type) -> Returns {
     Returns::Value { ty }
 }
 
-pub fn model(types: Vec<TypeDef>, tools: Vec<Tool>) -> Model {
-    Model {
-        package: PKG.into(),
-        imports: vec![],
+pub fn model(types: Vec<TypeDef>, tools: Vec<Member>) -> Model {
+    Model::new(
+        PKG.into(),
+        vec![],
         types,
-        services: vec![Service {
+        vec![Service {
             name: "TestTools".into(),
             doc: vec![],
-            tools,
-            resources: vec![],
-            prompts: vec![],
+            members: tools,
         }],
-    }
+    )
 }
 
 /// The schema of the only parameter `p` of the only tool of `model`.
 pub fn param_schema(model: &Model) -> Value {
-    let tool = &model.services[0].tools[0];
+    let tool = &model.services[0].members[0];
     let schema = toolidl_codegen::input_schema(model, tool, &Default::default()).unwrap();
     assert_valid_schema(&schema);
     schema["properties"][&tool.params[0].json_name].clone()

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use crate::model::Keyword;
+
 macro_rules! codes {
     ($($(#[$doc:meta])* $variant:ident = $text:literal,)*) => {
         /// A change's stable code (`PARAM_TYPE_NARROWED`), as `docs/diff.md` lists it.
@@ -230,57 +232,33 @@ impl Holder {
     }
 }
 
-/// A tool, a resource or a prompt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    Tool,
-    Resource,
-    Prompt,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Tool, Kind::Resource, Kind::Prompt];
-
-    /// `tool`, `resource` or `prompt`, for messages.
-    pub fn noun(self) -> &'static str {
-        match self {
-            Kind::Tool => "tool",
-            Kind::Resource => "resource",
-            Kind::Prompt => "prompt",
+/// The codes of a change to a member of each keyword (a resource template is a resource).
+impl Code {
+    /// A member is gone.
+    pub(super) fn removed(keyword: Keyword) -> Code {
+        match keyword {
+            Keyword::Tool => Code::ToolRemoved,
+            Keyword::Resource => Code::ResourceRemoved,
+            Keyword::Prompt => Code::PromptRemoved,
         }
     }
 
-    /// A member of this kind is gone.
-    pub fn removed(self) -> Code {
-        match self {
-            Kind::Tool => Code::ToolRemoved,
-            Kind::Resource => Code::ResourceRemoved,
-            Kind::Prompt => Code::PromptRemoved,
+    /// A new member.
+    pub(super) fn added(keyword: Keyword) -> Code {
+        match keyword {
+            Keyword::Tool => Code::ToolAdded,
+            Keyword::Resource => Code::ResourceAdded,
+            Keyword::Prompt => Code::PromptAdded,
         }
     }
 
-    /// A new member of this kind.
-    pub fn added(self) -> Code {
-        match self {
-            Kind::Tool => Code::ToolAdded,
-            Kind::Resource => Code::ResourceAdded,
-            Kind::Prompt => Code::PromptAdded,
+    /// A member has another wire name.
+    pub(super) fn renamed(keyword: Keyword) -> Code {
+        match keyword {
+            Keyword::Tool => Code::ToolRenamed,
+            Keyword::Resource => Code::ResourceRenamed,
+            Keyword::Prompt => Code::PromptRenamed,
         }
-    }
-
-    /// A member of this kind has another wire name.
-    pub fn renamed(self) -> Code {
-        match self {
-            Kind::Tool => Code::ToolRenamed,
-            Kind::Resource => Code::ResourceRenamed,
-            Kind::Prompt => Code::PromptRenamed,
-        }
-    }
-}
-
-impl std::fmt::Display for Kind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.noun())
     }
 }
 

@@ -16,7 +16,7 @@ impl Resolver<'_> {
         let is_string = prim == Some(Primitive::String);
         let mut out = Constraints::default();
         let not_applicable = |this: &mut Self, span: Span, attr: &str, applies: &str| {
-            let message = format!("`@{attr}` does not apply to `{}`", type_text(ty));
+            let message = format!("`@{attr}` does not apply to `{}`", ty);
             this.error("E0601", span, message).help =
                 Some(format!("`@{attr}` applies to {applies}"));
         };
@@ -26,7 +26,7 @@ impl Resolver<'_> {
                     if let Some(float_span) = float_span {
                         let message = format!(
                             "`{}` is an integer type, but a `@range` bound is a float",
-                            primitive_name(p)
+                            p
                         );
                         self.error("E0604", *float_span, message).help =
                             Some("write integer bounds, or use f32/f64".into());
@@ -40,7 +40,7 @@ impl Resolver<'_> {
                 }
                 Some(p) if is_float(p) => out.range = Some(*bounds),
                 _ if is_text_or_list(base) => {
-                    let message = format!("`@range` does not apply to `{}`", type_text(ty));
+                    let message = format!("`@range` does not apply to `{}`", ty);
                     self.error("E0601", *span, message).help = Some(
                         "`@range` bounds numbers; for the length of a text or a list, use `@length(min, max)`"
                             .into(),
@@ -53,10 +53,7 @@ impl Resolver<'_> {
             match prim {
                 Some(p) if is_float(p) => out.exclusive = Some(*bounds),
                 _ => {
-                    let message = format!(
-                        "exclusive bounds of `@range` do not apply to `{}`",
-                        type_text(ty)
-                    );
+                    let message = format!("exclusive bounds of `@range` do not apply to `{}`", ty);
                     self.error("E0601", *span, message).help = Some(
                         if prim.is_some_and(|p| integer_range(p).is_some()) {
                             "exclusive bounds apply to f32 and f64; on an integer, write the next value inclusively: `@range(min: 1)` for more than 0".into()
@@ -205,7 +202,7 @@ impl Resolver<'_> {
             Type::Nullable { inner } => (inner.as_ref(), true),
             other => (other, false),
         };
-        let shown = type_text(ty);
+        let shown = ty.to_string();
         if lit.kind == LiteralKind::Null {
             if nullable {
                 return Some(Value::Null);
@@ -593,7 +590,7 @@ impl Resolver<'_> {
             (_, Primitive::Char) => mismatch(self, "a char", None),
             (LiteralKind::String(s), _) if is_string_like(p) || p == Primitive::Bytes => {
                 if let Err(expected) = check_format(p, s) {
-                    let message = format!("default \"{s}\" is not a valid `{}`", primitive_name(p));
+                    let message = format!("default \"{s}\" is not a valid `{}`", p);
                     self.error("E0504", lit.span, message).help =
                         Some(format!("expected {expected}"));
                     return None;
@@ -801,12 +798,12 @@ impl Resolver<'_> {
             if (lo..=hi).contains(&n) {
                 continue;
             }
-            let name = primitive_name(p);
+            let name = p;
             let message = format!("`@range` bound {n} is outside `{name}` ({lo} to {hi})");
             self.error("E0606", span.unwrap_or(attr), message).help = Some(match fits {
                 Some(other) => format!(
                     "`{name}` holds {lo} to {hi}: declare the type `{}` for these bounds, or keep `{name}` with bounds inside its range",
-                    primitive_name(other)
+                    other
                 ),
                 None => format!(
                     "no integer type holds these bounds: keep `{name}` with bounds inside {lo} to {hi}"

@@ -5,23 +5,16 @@ use super::*;
 impl Resolver<'_> {
     pub(super) fn service(&mut self, decl: &ast::ServiceDecl) -> Service {
         let service_attrs = self.attrs(&decl.attrs, Site::Service);
-        let mut service = Service {
-            name: decl.name.name.clone(),
-            doc: decl.doc.lines.clone(),
-            tools: Vec::new(),
-            resources: Vec::new(),
-            prompts: Vec::new(),
-        };
+        let mut members: Vec<Member> = Vec::with_capacity(decl.members.len());
         // Tools, resources and prompts are three namespaces: a tool and a prompt may share
-        // a name (the Rust generator tells their methods apart).
-        let mut idents: Vec<(MemberKind, &str, Span)> = Vec::new();
-        let mut wire: Vec<((MemberKind, String), &str, Span)> = Vec::new();
+        // a name (the Rust generator tells their methods apart). Each map keeps the first.
+        let mut idents: HashMap<(Keyword, &str), Span> = HashMap::new();
+        let mut wire: HashMap<(Keyword, String), (&str, Span)> = HashMap::new();
+        let mut uris: HashMap<String, String> = HashMap::new();
         for member in &decl.members {
-            if let Some((_, _, first)) = idents
-                .iter()
-                .find(|(k, n, _)| *k == member.kind && *n == member.name.name)
-            {
+            if let Some(first) = idents.get(&(member.kind, member.name.name.as_str())) {
                 let file = self.file;
+                let first = *first;
                 let d = self.error(
                     "E0202",
                     member.name.span,
@@ -30,53 +23,44 @@ impl Resolver<'_> {
                         decl.name.name, member.name.name
                     ),
                 );
-                d.secondary = Some((file, *first, "first declared here".into()));
+                d.secondary = Some((file, first, "first declared here".into()));
                 d.help = Some(format!(
                     "the {kind}s of a service have distinct names (a tool, a resource and a prompt may share one)",
-                    kind = member.kind.keyword()
+                    kind = member.kind
                 ));
                 continue;
             }
-            idents.push((member.kind, &member.name.name, member.name.span));
-            let name = match member.kind {
-                MemberKind::Tool => {
-                    let tool = self.tool(member, &service_attrs);
-                    let name = tool.name.clone();
-                    service.tools.push(tool);
-                    name
-                }
-                MemberKind::Resource => {
-                    let resource = self.resource(member, &service_attrs);
-                    let name = resource.name.clone();
-                    let same_uri = service
-                        .resources
-                        .iter()
-                        .find(|r| !resource.uri.is_empty() && r.uri == resource.uri);
-                    if let Some(first) = same_uri {
+            idents.insert((member.kind, &member.name.name), member.name.span);
+            let resolved = match member.kind {
+                Keyword::Tool => self.tool(member, &service_attrs),
+                Keyword::Resource => self.resource(member, &service_attrs),
+                Keyword::Prompt => self.prompt(member, &service_attrs),
+            };
+            if let Some(resource) = resolved.resource()
+                && !resource.uri.is_empty()
+            {
+                match uris.get(&resource.uri) {
+                    Some(first) => {
                         let message = format!(
                             "two resources of service `{}` have the URI \"{}\"",
                             decl.name.name, resource.uri
                         );
-                        let note = format!("`{}` has that URI too", first.ident);
+                        let note = format!("`{first}` has that URI too");
                         let d = self.error("E0202", member.name.span, message);
                         d.note = Some(note);
                         d.help = Some(
                             "a client reads a resource by its URI: give each its own @uri".into(),
                         );
                     }
-                    service.resources.push(resource);
-                    name
+                    None => {
+                        uris.insert(resource.uri.clone(), resolved.ident.clone());
+                    }
                 }
-                MemberKind::Prompt => {
-                    let prompt = self.prompt(member, &service_attrs);
-                    let name = prompt.name.clone();
-                    service.prompts.push(prompt);
-                    name
-                }
-            };
-            let key = (member.kind, name);
-            if let Some((_, first_ident, first)) = wire.iter().find(|(k, _, _)| *k == key) {
-                let kind = member.kind.keyword();
+            }
+            let key = (member.kind, resolved.name.clone());
+            members.push(resolved);
+            if let Some((first_ident, first)) = wire.get(&key) {
+                let kind = member.kind;
                 let message = format!(
                     "two {kind}s of service `{}` are named \"{}\" on the wire",
                     decl.name.name, key.1
@@ -88,10 +72,17 @@ impl Resolver<'_> {
                 let d = self.error("E0202", member.name.span, message);
                 d.note = Some(note);
                 d.help = Some("give one of them another name with @name(\"…\")".into());
+                continue;
             }
-            wire.push((key, &member.name.name, member.name.span));
+            wire.insert(key, (&member.name.name, member.name.span));
         }
-        service
+        // Grouped by keyword, each group in declaration order (a stable sort).
+        members.sort_by_key(|m| m.kind.keyword());
+        Service {
+            name: decl.name.name.clone(),
+            doc: decl.doc.lines.clone(),
+            members,
+        }
     }
 
     pub(super) fn returns(&mut self, te: Option<&TypeExpr>, tool: bool) -> Returns {
@@ -117,7 +108,7 @@ impl Resolver<'_> {
     }
 
     /// A tool; its own `@rename_all` and `@scopes` override its service's (`service`).
-    pub(super) fn tool(&mut self, decl: &MemberDecl, service: &Attrs) -> Tool {
+    pub(super) fn tool(&mut self, decl: &MemberDecl, service: &Attrs) -> Member {
         let attrs = self.attrs(&decl.attrs, Site::Tool);
         let rename = attrs.rename_all.or(service.rename_all);
         let params = self.fields(&decl.params, Site::Param, rename, "E0203", "parameter");
@@ -132,7 +123,7 @@ impl Resolver<'_> {
             ),
         };
         if let (Some(ty), Some(te)) = (returns.null_without_structured_content(), &decl.returns) {
-            let written = type_text(ty);
+            let written = ty.to_string();
             let message = format!(
                 "tool `{name}` returns `{written}`, but MCP clients refuse its null result: the outputSchema is an object, and a null result has no structured content"
             );
@@ -162,7 +153,7 @@ impl Resolver<'_> {
                 }
             }
         }
-        Tool {
+        Member {
             ident: decl.name.name.clone(),
             name,
             title: attrs.title.clone(),
@@ -170,21 +161,23 @@ impl Resolver<'_> {
             description: description(&attrs, &decl.doc),
             params,
             returns,
-            annotations: Annotations {
-                title: attrs.title.clone(),
-                read_only: attrs.read_only,
-                destructive: attrs.destructive,
-                idempotent: attrs.idempotent,
-                open_world: attrs.open_world,
-            },
-            ui: attrs.ui.clone(),
-            task: attrs.task,
-            open: attrs.open,
             scopes: scopes(&attrs, service),
+            kind: MemberKind::Tool(Tool {
+                annotations: Annotations {
+                    title: attrs.title.clone(),
+                    read_only: attrs.read_only,
+                    destructive: attrs.destructive,
+                    idempotent: attrs.idempotent,
+                    open_world: attrs.open_world,
+                },
+                ui: attrs.ui.clone(),
+                task: attrs.task,
+                open: attrs.open,
+            }),
         }
     }
 
-    pub(super) fn resource(&mut self, decl: &MemberDecl, service: &Attrs) -> Resource {
+    pub(super) fn resource(&mut self, decl: &MemberDecl, service: &Attrs) -> Member {
         let attrs = self.attrs(&decl.attrs, Site::Resource);
         self.blank_name(&attrs, "resource");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
@@ -243,7 +236,11 @@ impl Resolver<'_> {
                 uri.clone()
             }
         };
-        Resource {
+        let resource = Resource {
+            uri,
+            mime_type: attrs.mime.clone(),
+        };
+        Member {
             ident: decl.name.name.clone(),
             name: attrs
                 .name
@@ -252,12 +249,14 @@ impl Resolver<'_> {
             title: attrs.title.clone(),
             doc: decl.doc.lines.clone(),
             description: description(&attrs, &decl.doc),
-            uri,
-            is_template,
-            mime_type: attrs.mime.clone(),
             params,
             returns,
             scopes: scopes(&attrs, service),
+            kind: if is_template {
+                MemberKind::Template(resource)
+            } else {
+                MemberKind::Resource(resource)
+            },
         }
     }
 
@@ -340,7 +339,7 @@ impl Resolver<'_> {
     /// are each declared.
     fn no_spreads(&mut self, decl: &MemberDecl) {
         for spread in &decl.spreads {
-            let kind = decl.kind.keyword();
+            let kind = decl.kind;
             self.error(
                 "E0209",
                 spread.span,
@@ -356,12 +355,12 @@ impl Resolver<'_> {
     fn no_optional_params(&mut self, decl: &MemberDecl) {
         for p in &decl.params {
             let Some(mark) = p.optional else { continue };
-            let kind = decl.kind.keyword();
+            let kind = decl.kind;
             let message = format!(
                 "parameter `{}` of {kind} `{}` cannot be optional (`?:`)",
                 p.name.name, decl.name.name
             );
-            self.error("E0806", mark, message).help = Some(if decl.kind == MemberKind::Prompt {
+            self.error("E0806", mark, message).help = Some(if decl.kind == Keyword::Prompt {
                 "a prompt argument the client may leave out is nullable (`T?`) or has a default"
                     .into()
             } else {
@@ -382,14 +381,14 @@ impl Resolver<'_> {
         }
     }
 
-    pub(super) fn prompt(&mut self, decl: &MemberDecl, service: &Attrs) -> Prompt {
+    pub(super) fn prompt(&mut self, decl: &MemberDecl, service: &Attrs) -> Member {
         let attrs = self.attrs(&decl.attrs, Site::Prompt);
         self.blank_name(&attrs, "prompt");
         let params = self.fields(&decl.params, Site::Param, None, "E0203", "parameter");
         self.text_like(decl, &params);
         self.no_optional_params(decl);
         self.no_spreads(decl);
-        Prompt {
+        Member {
             ident: decl.name.name.clone(),
             name: attrs
                 .name
@@ -401,6 +400,7 @@ impl Resolver<'_> {
             params,
             returns: self.returns(decl.returns.as_ref(), false),
             scopes: scopes(&attrs, service),
+            kind: MemberKind::Prompt,
         }
     }
 
@@ -428,12 +428,10 @@ impl Resolver<'_> {
             if unresolved || is_text_like(&param.ty, is_enum) {
                 continue;
             }
-            let kind = decl.kind.keyword();
+            let kind = decl.kind;
             let message = format!(
                 "parameter `{}` of {kind} `{}` has type `{}`, which is not text-like",
-                param.name,
-                decl.name.name,
-                type_text(&param.ty)
+                param.name, decl.name.name, param.ty
             );
             self.error("E0804", pdecl.ty.span, message).help = Some(
                 "resource and prompt parameters arrive as text: use string, bool, an integer or float, uuid, date, datetime, time, duration, uri, char or an enum (or one of these with `?`)".into(),

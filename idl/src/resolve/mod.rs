@@ -11,15 +11,11 @@ mod scope;
 mod types;
 mod values;
 
-pub(crate) use values::type_text;
-
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use heck::ToLowerCamelCase;
 
-use crate::ast::{
-    self, FieldDecl, Ident, Item, Literal, LiteralKind, MemberDecl, MemberKind, Span, TypeExpr,
-};
+use crate::ast::{self, FieldDecl, Ident, Item, Literal, LiteralKind, MemberDecl, Span, TypeExpr};
 use crate::diagnostics::{self, Diagnostic, suggest};
 use crate::locations::Locations;
 use crate::model::*;
@@ -74,6 +70,9 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
     } = loading;
 
     let world = World::declare(&files, &sources, &mut diagnostics);
+    let scopes: Vec<Scope> = (0..files.len())
+        .map(|i| Scope::new(FileId(i), &files, &world))
+        .collect();
     let resolved: Vec<Option<ResolvedFile>> = (0..files.len())
         .map(|i| {
             let file = FileId(i);
@@ -83,7 +82,8 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
                     files: &files,
                     sources: &sources,
                     file,
-                    scope: Scope::new(file, &files, &world),
+                    scopes: &scopes,
+                    scope: &scopes[i],
                     diagnostics: &mut diagnostics,
                     skip_defaults: false,
                     aliases: Vec::new(),
@@ -119,14 +119,8 @@ fn assemble(files: &[LoadedFile], resolved: Vec<Option<ResolvedFile>>) -> Model 
     let mut services = Vec::new();
     for (i, file) in resolved.into_iter().enumerate() {
         let Some(file) = file else { continue };
-        for ty in file.types {
-            if types
-                .iter()
-                .all(|t| t.package() != ty.package() || t.name() != ty.name())
-            {
-                types.push(ty);
-            }
-        }
+        // `Model::new` keeps the first of two types with one package and name.
+        types.extend(file.types);
         if i == 0 {
             services = file.services;
         }
@@ -138,12 +132,7 @@ fn assemble(files: &[LoadedFile], resolved: Vec<Option<ResolvedFile>>) -> Model 
             imports.push(package.clone());
         }
     }
-    Model {
-        package: files[0].package.clone(),
-        imports,
-        types,
-        services,
-    }
+    Model::new(files[0].package.clone(), imports, types, services)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -159,7 +148,10 @@ struct Resolver<'a> {
     files: &'a [LoadedFile],
     sources: &'a SourceMap,
     file: FileId,
-    scope: Scope,
+    /// The names each file can use, by file.
+    scopes: &'a [Scope],
+    /// This file's: `scopes[file]`.
+    scope: &'a Scope,
     diagnostics: &'a mut Vec<Diagnostic>,
     /// Resolving a record only to check a default written for it elsewhere: its own
     /// defaults are not needed (and could refer back to it).
@@ -202,19 +194,13 @@ fn description(attrs: &Attrs, doc: &ast::Doc) -> Option<String> {
 impl<'a> Resolver<'a> {
     /// The declaration of the record, enum or named type `package.name`, and its file.
     fn declaration(&self, package: &str, name: &str) -> Option<(FileId, &'a Item)> {
-        let file = self
+        let def = self
             .world
             .defs
-            .get(&(package.to_owned(), name.to_owned()))?
-            .file;
+            .get(&(package.to_owned(), name.to_owned()))?;
         let files: &'a [LoadedFile] = self.files;
-        let item = files[file.0]
-            .ast
-            .as_ref()?
-            .items
-            .iter()
-            .find(|item| item.name().name == name)?;
-        Some((file, item))
+        let item = files[def.file.0].ast.as_ref()?.items.get(def.item)?;
+        Some((def.file, item))
     }
 }
 
@@ -276,14 +262,13 @@ impl Resolver<'_> {
         }
         let mut types = Vec::new();
         let mut services = Vec::new();
-        let mut seen = Vec::new();
+        let mut seen = HashSet::new();
         for item in &ast.items {
             // A duplicate or reserved name was reported when declaring; resolve the first only.
             let name = &item.name().name;
-            if seen.contains(name) || !self.world.locals[self.file.0].contains_key(name) {
+            if !self.world.locals[self.file.0].contains_key(name) || !seen.insert(name) {
                 continue;
             }
-            seen.push(name.clone());
             match item {
                 Item::Record(r) => types.push(TypeDef::Record(self.record(r))),
                 Item::Enum(e) => types.push(TypeDef::Enum(self.enumeration(e))),
@@ -303,7 +288,7 @@ impl Resolver<'_> {
     fn tools_shared_across_services(&mut self, ast: &ast::File, services: &[Service]) {
         let mut first: HashMap<&str, &str> = HashMap::new();
         for service in services {
-            for tool in &service.tools {
+            for (tool, _) in service.tools() {
                 let Some(&owner) = first.get(tool.name.as_str()) else {
                     first.insert(&tool.name, &service.name);
                     continue;
@@ -319,7 +304,7 @@ impl Resolver<'_> {
                         _ => None,
                     })
                     .flat_map(|s| &s.members)
-                    .find(|m| m.kind == MemberKind::Tool && m.name.name == tool.ident)
+                    .find(|m| m.kind == Keyword::Tool && m.name.name == tool.ident)
                     .map(|m| m.name.span);
                 let Some(span) = span else { continue };
                 let message = format!(
@@ -345,7 +330,8 @@ impl Resolver<'_> {
             files: self.files,
             sources: self.sources,
             file,
-            scope: Scope::new(file, self.files, self.world),
+            scopes: self.scopes,
+            scope: &self.scopes[file.0],
             diagnostics,
             skip_defaults: true,
             aliases: self.aliases.clone(),

@@ -16,6 +16,8 @@ pub(super) struct DefInfo {
     pub(super) variants: Vec<String>,
     /// The file that declares it.
     pub(super) file: FileId,
+    /// Its place among that file's items.
+    pub(super) item: usize,
 }
 
 /// Every declared name of every file, checked for duplicates.
@@ -41,9 +43,10 @@ impl World {
             let file = FileId(i);
             let mut local: HashMap<String, DeclKind> = HashMap::new();
             let mut first_span: HashMap<String, Span> = HashMap::new();
-            for item in loaded.ast.iter().flat_map(|a| &a.items) {
+            for (index, item) in loaded.ast.iter().flat_map(|a| &a.items).enumerate() {
                 let name = item.name();
-                if primitive_named(&name.name).is_some() || RESERVED.contains(&name.name.as_str()) {
+                if Primitive::named(&name.name).is_some() || RESERVED.contains(&name.name.as_str())
+                {
                     diagnostics.push(
                         Diagnostic::error(
                             "E0207",
@@ -104,6 +107,7 @@ impl World {
                         kind: def,
                         variants,
                         file,
+                        item: index,
                     },
                 );
             }

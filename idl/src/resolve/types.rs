@@ -81,7 +81,7 @@ impl Resolver<'_> {
                             name: Primitive::String,
                         })
                 {
-                    let message = format!("map keys must be `string`, found `{}`", type_text(key));
+                    let message = format!("map keys must be `string`, found `{}`", key);
                     self.error("E0104", args.args[0].span, message).help =
                         Some("JSON object keys are strings: write `map<string, T>`".into());
                     return None;
@@ -113,7 +113,7 @@ impl Resolver<'_> {
             return None;
         }
         if te.path.len() == 1 {
-            if let Some(p) = primitive_named(&name) {
+            if let Some(p) = Primitive::named(&name) {
                 return Some(Type::Primitive { name: p });
             }
             if name == "content" || name == "call_result" {
@@ -325,7 +325,8 @@ impl Resolver<'_> {
             }
             None => {
                 if !self.scope.incomplete {
-                    let mut candidates: Vec<&str> = PRIMITIVES.iter().map(|(n, _)| *n).collect();
+                    let mut candidates: Vec<&str> =
+                        Primitive::ALL.iter().map(|(n, _)| *n).collect();
                     candidates.extend(["list", "set", "map"]);
                     let locals: Vec<String> =
                         self.world.locals[self.file.0].keys().cloned().collect();

@@ -1,53 +1,7 @@
-//! Types in words, integer ranges, and the string formats a default must satisfy.
+//! Foreign type names, integer ranges, and the string formats a default must satisfy.
 
 use crate::formats;
 use crate::model::{Primitive, Type};
-
-/// A type as it would be written: `list<Forecast>?`, `map<string, u8>`.
-pub(crate) fn type_text(ty: &Type) -> String {
-    match ty {
-        Type::Primitive { name } => primitive_name(*name).to_string(),
-        Type::List { item, .. } => format!("list<{}>", type_text(item)),
-        Type::Set { item, .. } => format!("set<{}>", type_text(item)),
-        Type::Map { value, .. } => format!("map<string, {}>", type_text(value)),
-        Type::Named { name, .. } => name.clone(),
-        Type::Nullable { inner } => format!("{}?", type_text(inner)),
-    }
-}
-
-pub(crate) const PRIMITIVES: &[(&str, Primitive)] = &[
-    ("bool", Primitive::Bool),
-    ("i8", Primitive::I8),
-    ("i16", Primitive::I16),
-    ("i32", Primitive::I32),
-    ("i64", Primitive::I64),
-    ("u8", Primitive::U8),
-    ("u16", Primitive::U16),
-    ("u32", Primitive::U32),
-    ("u64", Primitive::U64),
-    ("f32", Primitive::F32),
-    ("f64", Primitive::F64),
-    ("string", Primitive::String),
-    ("char", Primitive::Char),
-    ("uuid", Primitive::Uuid),
-    ("datetime", Primitive::Datetime),
-    ("date", Primitive::Date),
-    ("time", Primitive::Time),
-    ("duration", Primitive::Duration),
-    ("uri", Primitive::Uri),
-    ("bytes", Primitive::Bytes),
-    ("json", Primitive::Json),
-    ("object", Primitive::Object),
-    ("array", Primitive::Array),
-];
-
-pub(crate) fn primitive_name(p: Primitive) -> &'static str {
-    PRIMITIVES
-        .iter()
-        .find(|(_, q)| *q == p)
-        .map(|(n, _)| *n)
-        .unwrap_or("?")
-}
 
 /// A type name from another language (`int`, `str`, `Vec`, `Option`, `HashMap`) and how a
 /// `.tool` file spells it, given the type arguments as written (`["string"]`).
@@ -79,10 +33,6 @@ pub(crate) fn foreign_spelling(name: &str, args: &[String]) -> Option<String> {
         }
         _ => return None,
     })
-}
-
-pub(crate) fn primitive_named(name: &str) -> Option<Primitive> {
-    PRIMITIVES.iter().find(|(n, _)| *n == name).map(|(_, p)| *p)
 }
 
 /// The inclusive range of an integer type.

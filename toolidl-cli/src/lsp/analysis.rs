@@ -88,10 +88,8 @@ pub fn analyze(workspace: &Workspace, key: &str, lint_profile: Option<Profile>) 
 fn lint(model: &Model, listed: &Listings, output: &Output, profile: Profile) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (service, listing) in model.services.iter().zip(&listed.services) {
-        for tool in &listing.tools {
-            let Some(declared) = service.tools.iter().find(|t| t.ident == tool.ident) else {
-                continue;
-            };
+        // The listing has one entry per tool, in the service's order.
+        for (tool, (declared, _)) in listing.tools.iter().zip(service.tools()) {
             for finding in profile::lint(&tool.entry, profile) {
                 let param = finding
                     .pointer

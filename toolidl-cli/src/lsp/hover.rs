@@ -6,7 +6,7 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use serde_json::{Map, Value};
 use toolidl::ast::{self, Attribute, FieldDecl, Item, MemberDecl, Span};
 use toolidl::model::{
-    Annotations, Constraints, DefKind, Field, Model, Returns, Tool, Type, TypeDef,
+    Constraints, DefKind, Field, Member, MemberKind, Model, Returns, Tool, Type, TypeDef,
 };
 use toolidl_codegen::{Listing, SchemaOptions, input_schema};
 
@@ -258,7 +258,7 @@ fn primitive_hover(name: &str) -> Option<String> {
 /// A synthetic tool with one required parameter `value` of type `ty`: its `inputSchema`'s
 /// property is the type's schema wherever a field or parameter has it.
 fn probe_schema(model: &Model, ty: Type, constraints: Constraints) -> Option<Value> {
-    let tool = Tool {
+    let tool = Member {
         ident: "probe".into(),
         name: "probe".into(),
         title: None,
@@ -275,11 +275,8 @@ fn probe_schema(model: &Model, ty: Type, constraints: Constraints) -> Option<Val
             constraints,
         }],
         returns: Returns::Nothing,
-        annotations: Annotations::default(),
-        ui: None,
-        task: None,
-        open: false,
         scopes: Vec::new(),
+        kind: MemberKind::Tool(Tool::default()),
     };
     let schema = input_schema(model, &tool, &SchemaOptions::default()).ok()?;
     let mut fragment = schema.get("properties")?.get("value")?.clone();
@@ -291,10 +288,7 @@ fn probe_schema(model: &Model, ty: Type, constraints: Constraints) -> Option<Val
 
 /// The schema of the record, enum, union or named type `package.name` of `model`.
 fn named_schema(model: &Model, package: &str, name: &str) -> Option<Value> {
-    let def = model
-        .types
-        .iter()
-        .find(|t| t.package() == package && t.name() == name)?;
+    let def = model.lookup(package, name)?;
     let kind = match def {
         TypeDef::Record(_) => DefKind::Record,
         TypeDef::Enum(_) => DefKind::Enum,
@@ -314,9 +308,9 @@ fn listing<'a>(analysis: &'a Analysis, service: &str, member: &MemberDecl) -> Op
     let services = &analysis.listings()?.services;
     let s = services.iter().find(|s| s.name == service)?;
     let lists = match member.kind {
-        ast::MemberKind::Tool => vec![&s.tools],
-        ast::MemberKind::Resource => vec![&s.resources, &s.resource_templates],
-        ast::MemberKind::Prompt => vec![&s.prompts],
+        ast::Keyword::Tool => vec![&s.tools],
+        ast::Keyword::Resource => vec![&s.resources, &s.resource_templates],
+        ast::Keyword::Prompt => vec![&s.prompts],
     };
     lists
         .into_iter()
@@ -331,7 +325,7 @@ fn member_hover(
 ) -> String {
     let mut text = format!(
         "```tool\n{} {}\n```\nservice `{}`{}",
-        member.kind.keyword(),
+        member.kind,
         member.name.name,
         service.name.name,
         doc_section(&member.doc)
@@ -358,9 +352,9 @@ fn param_hover(
             .services
             .iter()
             .find(|s| s.name == service.name.name)?
-            .tools
-            .iter()
-            .find(|t| t.ident == member.name.name);
+            .tools()
+            .find(|(t, _)| t.ident == member.name.name)
+            .map(|(t, _)| t);
         let wire = tool
             .and_then(|t| t.params.iter().find(|p| p.name == param.name.name))
             .map_or(param.name.name.as_str(), |p| p.json_name.as_str());
@@ -382,11 +376,7 @@ fn field_hover(
 ) -> String {
     let mut text = value_header(file, field, &format!("field of `{}`", record.name.name));
     let property = model.and_then(|m| {
-        let TypeDef::Record(r) = m
-            .types
-            .iter()
-            .find(|t| t.package() == file.package && t.name() == record.name.name)?
-        else {
+        let TypeDef::Record(r) = m.lookup(&file.package, &record.name.name)? else {
             return None;
         };
         let wire = r

@@ -2,7 +2,7 @@
 //! tools, resources and prompts and their parameters) and folding ranges.
 
 use lsp_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, SymbolKind};
-use toolidl::ast::{self, FieldDecl, Item, MemberKind, Span};
+use toolidl::ast::{self, FieldDecl, Item, Keyword, Span};
 
 use super::index::FileIndex;
 
@@ -153,14 +153,14 @@ fn item_symbol(file: &FileIndex, item: &Item) -> DocumentSymbol {
                         .map(|p| value(file, p, SymbolKind::VARIABLE))
                         .collect();
                     let kind = match m.kind {
-                        MemberKind::Tool => SymbolKind::FUNCTION,
-                        MemberKind::Resource => SymbolKind::FILE,
-                        MemberKind::Prompt => SymbolKind::STRING,
+                        Keyword::Tool => SymbolKind::FUNCTION,
+                        Keyword::Resource => SymbolKind::FILE,
+                        Keyword::Prompt => SymbolKind::STRING,
                     };
                     symbol(
                         file,
                         &m.name.name,
-                        Some(m.kind.keyword().into()),
+                        Some(m.kind.as_str().into()),
                         kind,
                         m.span,
                         m.name.span,

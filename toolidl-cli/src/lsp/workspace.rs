@@ -134,17 +134,7 @@ impl Workspace {
 
     /// The `.tool` files beside `key`, by file name (for "did you mean" on a missing import).
     fn siblings(&self, key: &str) -> Vec<String> {
-        let Some(dir) = Path::new(key).parent() else {
-            return Vec::new();
-        };
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|n| n.ends_with(".tool"))
-            .collect();
-        names.sort();
-        names
+        toolidl_build::compile::tool_files_beside(Path::new(key))
     }
 }
 

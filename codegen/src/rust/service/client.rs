@@ -6,21 +6,15 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use toolidl::model::{
-    DefKind, Primitive, Prompt, Resource, Returns, Service, TaskMode, Tool, Type,
+    DefKind, Member, MemberKind, Primitive, Resource, Returns, Service, TaskMode, Tool, Type,
 };
 
-use super::{input_name, method_name, tool_input_name};
 use crate::rust::GenerateError;
 use crate::rust::context::{Context, doc_attrs};
-use crate::rust::names;
+use crate::rust::names::{self, Methods, client_name, input_name, tool_input_name};
 
 /// The client's own methods, which no tool, resource or prompt method may be named.
 const OWN_METHODS: &[&str] = &["new", "from_arc", "spawn", "transport"];
-
-/// The generated client of a service: `WeatherToolsClient`.
-pub fn client_name(service: &str) -> String {
-    format!("{}Client", names::type_name(service))
-}
 
 /// How a reply becomes the declared value.
 enum Read {
@@ -32,7 +26,8 @@ enum Read {
 
 impl Context<'_> {
     pub fn client(&self, service: &Service) -> Result<TokenStream, GenerateError> {
-        check_method_names(service)?;
+        let methods = Methods::of(service);
+        check_method_names(service, &methods)?;
         let ident = names::plain(&client_name(&service.name));
         let trait_ident = names::type_ident(&service.name);
         let docs = doc_attrs(&[
@@ -49,15 +44,13 @@ impl Context<'_> {
             "declared type, with its constraints: a server that breaks them gives".into(),
             "`ClientError::Mismatch`, never a wrong value.".into(),
         ]);
-        let tools = service.tools.iter().map(|t| self.tool_method(t));
-        let resources = service
-            .resources
-            .iter()
-            .map(|r| self.resource_method(service, r));
-        let prompts = service
-            .prompts
-            .iter()
-            .map(|p| self.prompt_method(service, p));
+        let calls = service.members.iter().map(|m| match &m.kind {
+            MemberKind::Tool(tool) => self.tool_method(m, tool),
+            MemberKind::Resource(r) | MemberKind::Template(r) => {
+                self.resource_method(m, r, &methods.name(m))
+            }
+            MemberKind::Prompt => self.prompt_method(m, &methods.name(m)),
+        });
         let result = self.std("Result");
         Ok(quote! {
             #docs
@@ -89,18 +82,16 @@ impl Context<'_> {
                     &*self.transport
                 }
 
-                #(#tools)*
-                #(#resources)*
-                #(#prompts)*
+                #(#calls)*
             }
         })
     }
 
-    fn tool_method(&self, tool: &Tool) -> TokenStream {
+    fn tool_method(&self, tool: &Member, part: &Tool) -> TokenStream {
         let input = names::plain(&tool_input_name(tool));
         let wire = Literal::string(&tool.name);
         let mut doc = method_doc(&tool.doc, &format!("Calls the tool `{}`.", tool.name));
-        if tool.task == Some(TaskMode::Required) {
+        if part.task == Some(TaskMode::Required) {
             doc.push(String::new());
             doc.push(
                 "The tool runs only as a task: under 2026-07-28 the transport declares the \
@@ -122,17 +113,17 @@ impl Context<'_> {
         self.client_method(&tool.ident, &doc, param, &tool.returns, body)
     }
 
-    fn resource_method(&self, service: &Service, resource: &Resource) -> TokenStream {
-        let method = method_name(service, "resource", &resource.ident);
+    /// `method`: the resource's Rust method name.
+    fn resource_method(&self, resource: &Member, part: &Resource, method: &str) -> TokenStream {
         let doc = method_doc(
             &resource.doc,
-            &format!("Reads the resource `{}`.", resource.uri),
+            &format!("Reads the resource `{}`.", part.uri),
         );
-        let uri = Literal::string(&resource.uri);
-        let (param, uri) = if !resource.is_template {
+        let uri = Literal::string(&part.uri);
+        let (param, uri) = if !resource.is_template() {
             (None, quote!(#uri))
         } else {
-            let input = names::plain(&input_name(&method));
+            let input = names::plain(&input_name(method));
             let (param, variables) = if resource.params.is_empty() {
                 (None, quote!(#input {}))
             } else {
@@ -140,7 +131,7 @@ impl Context<'_> {
             };
             (param, quote!(rt::client::template_uri(#uri, #variables)?))
         };
-        let (prelude, uri) = if resource.is_template {
+        let (prelude, uri) = if resource.is_template() {
             (Some(quote!(let uri = #uri;)), quote!(&uri))
         } else {
             (None, uri)
@@ -148,16 +139,16 @@ impl Context<'_> {
         let call = quote!(rt::client::read_resource(&*self.transport, #uri).await?);
         let body = self.text_reply_body(&resource.returns, call, true);
         let body = quote!(#prelude #body);
-        self.client_method(&method, &doc, param, &resource.returns, body)
+        self.client_method(method, &doc, param, &resource.returns, body)
     }
 
-    fn prompt_method(&self, service: &Service, prompt: &Prompt) -> TokenStream {
-        let method = method_name(service, "prompt", &prompt.ident);
+    /// `method`: the prompt's Rust method name.
+    fn prompt_method(&self, prompt: &Member, method: &str) -> TokenStream {
         let doc = method_doc(
             &prompt.doc,
             &format!("Renders the prompt `{}`.", prompt.name),
         );
-        let input = names::plain(&input_name(&method));
+        let input = names::plain(&input_name(method));
         let wire = Literal::string(&prompt.name);
         let (param, arguments) = if prompt.params.is_empty() {
             (None, quote!(#input {}))
@@ -166,7 +157,7 @@ impl Context<'_> {
         };
         let call = quote!(rt::client::get_prompt(&*self.transport, #wire, #arguments).await?);
         let body = self.text_reply_body(&prompt.returns, call, false);
-        self.client_method(&method, &doc, param, &prompt.returns, body)
+        self.client_method(method, &doc, param, &prompt.returns, body)
     }
 
     fn client_method(
@@ -280,26 +271,9 @@ fn method_doc(doc: &[String], what: &str) -> Vec<String> {
 
 /// Refuses a tool, resource or prompt whose method would take the name of one of the
 /// client's own, naming the declaration.
-fn check_method_names(service: &Service) -> Result<(), GenerateError> {
-    let tools = service
-        .tools
-        .iter()
-        .map(|t| ("tool", t.ident.clone(), names::value_name(&t.ident)));
-    let resources = service.resources.iter().map(|r| {
-        (
-            "resource",
-            r.ident.clone(),
-            method_name(service, "resource", &r.ident),
-        )
-    });
-    let prompts = service.prompts.iter().map(|p| {
-        (
-            "prompt",
-            p.ident.clone(),
-            method_name(service, "prompt", &p.ident),
-        )
-    });
-    for (kind, declared, method) in tools.chain(resources).chain(prompts) {
+fn check_method_names(service: &Service, methods: &Methods) -> Result<(), GenerateError> {
+    for m in &service.members {
+        let (kind, declared, method) = (m.kind.keyword(), &m.ident, methods.name(m));
         if OWN_METHODS.contains(&method.as_str()) {
             return Err(GenerateError {
                 message: format!(

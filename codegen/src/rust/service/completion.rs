@@ -3,20 +3,25 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{DefKind, Field, Service, Type};
+use toolidl::model::{DefKind, Field, Member, MemberKind, Service, Type};
 
-use super::method_name;
 use crate::rust::context::Context;
-use crate::rust::names;
+use crate::rust::names::{self, Methods, argument_enum_name};
+
+/// How `completion/complete` refers to a member whose arguments it completes: a resource
+/// template by its URI (`ref/resource`), a prompt by its name (`ref/prompt`); `None` for
+/// the others.
+fn reference(m: &Member) -> Option<(&'static str, &str)> {
+    match &m.kind {
+        MemberKind::Template(r) => Some(("ref/resource", &r.uri)),
+        MemberKind::Prompt => Some(("ref/prompt", &m.name)),
+        MemberKind::Tool(_) | MemberKind::Resource(_) => None,
+    }
+}
 
 /// A service answers `completion/complete` when it has a prompt or a resource template.
 pub fn has_completions(service: &Service) -> bool {
-    !service.prompts.is_empty() || service.resources.iter().any(|r| r.is_template)
-}
-
-/// The enum of a service's completable arguments: `WeatherTools` → `WeatherToolsArgument`.
-pub fn argument_enum_name(service: &str) -> String {
-    format!("{}Argument", names::type_name(service))
+    service.members.iter().any(|m| reference(m).is_some())
 }
 
 /// One argument `completion/complete` may ask about.
@@ -41,33 +46,28 @@ pub struct Completable<'a> {
 /// Every completable argument of `service`: resource templates' variables, then prompts'
 /// arguments, in declaration order.
 pub fn completable(service: &Service) -> Vec<Completable<'_>> {
+    let methods = Methods::of(service);
     let mut out = Vec::new();
-    for r in service.resources.iter().filter(|r| r.is_template) {
-        let method = method_name(service, "resource", &r.ident);
-        for f in &r.params {
+    for m in &service.members {
+        let Some((ref_type, reference)) = reference(m) else {
+            continue;
+        };
+        let method = methods.name(m);
+        for f in &m.params {
+            let what = if m.is_template() {
+                format!(
+                    "the variable `{}` of the resource template `{reference}`",
+                    f.json_name
+                )
+            } else {
+                format!("the argument `{}` of the prompt `{reference}`", f.json_name)
+            };
             out.push(Completable {
-                ref_type: "ref/resource",
-                reference: &r.uri,
-                what: format!(
-                    "the variable `{}` of the resource template `{}`",
-                    f.json_name, r.uri
-                ),
+                ref_type,
+                reference,
+                what,
                 field: f,
-                owner_ident: &r.ident,
-                owner_method: method.clone(),
-                variant: format!("{}{}", names::type_name(&method), names::type_name(&f.name)),
-            });
-        }
-    }
-    for p in &service.prompts {
-        let method = method_name(service, "prompt", &p.ident);
-        for f in &p.params {
-            out.push(Completable {
-                ref_type: "ref/prompt",
-                reference: &p.name,
-                what: format!("the argument `{}` of the prompt `{}`", f.json_name, p.name),
-                field: f,
-                owner_ident: &p.ident,
+                owner_ident: &m.ident,
                 owner_method: method.clone(),
                 variant: format!("{}{}", names::type_name(&method), names::type_name(&f.name)),
             });
@@ -176,15 +176,14 @@ impl Context<'_> {
     }
 
     pub(super) fn complete_dispatch(&self, service: &Service) -> TokenStream {
-        let mut refs = Vec::new();
-        for r in service.resources.iter().filter(|r| r.is_template) {
-            let uri = Literal::string(&r.uri);
-            refs.push(quote!(("ref/resource", #uri)));
-        }
-        for p in &service.prompts {
-            let name = Literal::string(&p.name);
-            refs.push(quote!(("ref/prompt", #name)));
-        }
+        let refs = service
+            .members
+            .iter()
+            .filter_map(reference)
+            .map(|(ref_type, name)| {
+                let name = Literal::string(name);
+                quote!((#ref_type, #name))
+            });
         let option = self.std("Option");
         let result = self.std("Result");
         // An argument the prompt or template does not have: nothing to suggest.

@@ -12,23 +12,13 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use toolidl::model::{Field, Primitive, Returns, Service, Tool, Type};
+use toolidl::model::{Field, Member, Primitive, Returns, Service, Type};
 
 use super::Handler;
 use crate::forward::{Binding, BodyContent, Location, Operation, Scheme, Style};
 use crate::rust::GenerateError;
 use crate::rust::context::{Context, doc_attrs};
-use crate::rust::names;
-
-/// The forwarding trait of a service: `PetstoreForward`.
-pub fn forward_name(service: &str) -> String {
-    format!("{}Forward", names::type_name(service))
-}
-
-/// The struct of a service's request functions: `PetstoreRequests`.
-pub fn requests_name(service: &str) -> String {
-    format!("{}Requests", names::type_name(service))
-}
+use crate::rust::names::{self, Methods, forward_name, requests_name, tool_input_name};
 
 impl Context<'_> {
     pub fn forward(
@@ -36,15 +26,14 @@ impl Context<'_> {
         service: &Service,
         binding: &Binding,
     ) -> Result<TokenStream, GenerateError> {
-        let bound: Vec<(&Tool, &Operation)> = binding
+        let bound: Vec<(&Member, &Operation)> = binding
             .operations
             .iter()
             .map(|op| {
                 service
-                    .tools
-                    .iter()
-                    .find(|t| t.name == op.tool)
-                    .map(|t| (t, op))
+                    .tools()
+                    .find(|(t, _)| t.name == op.tool)
+                    .map(|(t, _)| (t, op))
                     .ok_or_else(|| GenerateError {
                         message: format!(
                             "the forward binding of service `{}` binds the tool `{}`, which the service does not have",
@@ -56,12 +45,12 @@ impl Context<'_> {
         let trait_ident = names::type_ident(&service.name);
         let forward = names::plain(&forward_name(&service.name));
         let requests = names::plain(&requests_name(&service.name));
-        let handlers = self.handlers(service);
+        let handlers = self.handlers(service, &Methods::of(service));
         let mut trait_methods = Vec::new();
         let mut delegations = Vec::new();
         let mut all_bound = true;
         for (i, handler) in handlers.into_iter().enumerate() {
-            let tool = service.tools.get(i);
+            let tool = service.members.get(i).filter(|m| m.tool().is_some());
             let operation = tool.and_then(|t| {
                 bound
                     .iter()
@@ -211,7 +200,7 @@ impl Context<'_> {
     fn request_fn(
         &self,
         service: &Service,
-        tool: &Tool,
+        tool: &Member,
         op: &Operation,
     ) -> Result<TokenStream, GenerateError> {
         let fail = |what: String| GenerateError {
@@ -360,7 +349,7 @@ impl Context<'_> {
             },
         };
         let name = names::value_ident(&tool.ident);
-        let input_ty = names::plain(&super::tool_input_name(tool));
+        let input_ty = names::plain(&tool_input_name(tool));
         let ok = self.value_type(&tool.returns);
         let result = self.std("Result");
         let method = format_ident!(

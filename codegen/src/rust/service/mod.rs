@@ -13,18 +13,18 @@ mod prompts;
 mod resources;
 mod tools;
 
+use std::collections::HashMap;
+
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-use toolidl::model::{Field, Primitive, Returns, Service, Type};
+use toolidl::model::{Field, Keyword, Member, MemberKind, Primitive, Returns, Service, Type};
 
 use super::context::{Context, doc_attrs, field_summary};
 use super::decode::format_of;
-use super::names;
+use super::names::{self, Methods};
 use crate::listings::{Listing, ServiceListings};
 use crate::profile::Profile;
-pub use client::client_name;
-pub use completion::{argument_enum_name, completable, has_completions};
-pub use forward::{forward_name, requests_name};
+pub use completion::{completable, has_completions};
 
 /// A JSON listing as a raw string literal (`r#"{…}"#`), as a person would write it.
 fn raw_string(json: &str) -> TokenStream {
@@ -52,22 +52,19 @@ struct Handler {
 
 impl Context<'_> {
     pub fn service(&self, service: &Service, listings: &ServiceListings) -> TokenStream {
-        let tool_inputs = service.tools.iter().map(|t| self.tool_input(t));
-        let resource_inputs = service
-            .resources
-            .iter()
-            .filter(|r| r.is_template)
-            .map(|r| self.resource_input(service, r));
-        let prompt_inputs = service
-            .prompts
-            .iter()
-            .map(|p| self.prompt_input(service, p));
+        let methods = Methods::of(service);
+        let inputs = service.members.iter().filter_map(|m| match &m.kind {
+            MemberKind::Tool(tool) => Some(self.tool_input(m, tool)),
+            MemberKind::Template(r) => Some(self.resource_input(m, r, &methods.name(m))),
+            MemberKind::Resource(_) => None,
+            MemberKind::Prompt => Some(self.prompt_input(m, &methods.name(m))),
+        });
         let completion = completion::completable(service);
         let completable =
             (!completion.is_empty()).then(|| self.completable_enum(service, &completion));
-        let trait_ = self.handler_trait(service, &completion);
-        let server = self.server(service, listings);
-        quote!(#(#tool_inputs)* #(#resource_inputs)* #(#prompt_inputs)* #completable #trait_ #server)
+        let trait_ = self.handler_trait(service, &methods, &completion);
+        let server = self.server(service, &methods, listings);
+        quote!(#(#inputs)* #completable #trait_ #server)
     }
 
     /// The input struct of a handler: `name`, documented with `doc` and the `..` advice, one
@@ -150,42 +147,37 @@ impl Context<'_> {
         }
     }
 
-    /// The trait's handlers, in declaration order: tools, resources, prompts.
-    fn handlers(&self, service: &Service) -> Vec<Handler> {
-        let tools = service.tools.iter().map(|t| Handler {
-            method: t.ident.clone(),
-            docs: self.method_docs(&t.doc, &format!("The tool `{}`.", t.name)),
-            input: Some(names::plain(&tool_input_name(t))),
-            ok: self.value_type(&t.returns),
-            error: quote!(rt::ToolError),
-        });
-        let resources = service.resources.iter().map(|r| {
-            let method = method_name(service, "resource", &r.ident);
-            let input = r.is_template.then(|| names::plain(&input_name(&method)));
+    /// The trait's handlers, in the order of the members: tools, resources, prompts.
+    fn handlers(&self, service: &Service, methods: &Methods) -> Vec<Handler> {
+        let handler = |m: &Member| {
+            let method = methods.name(m);
+            let input = names::member_input_name(m, &method).map(|name| names::plain(&name));
+            let (docs, error) = match &m.kind {
+                MemberKind::Tool(_) => (format!("The tool `{}`.", m.name), quote!(rt::ToolError)),
+                MemberKind::Resource(r) | MemberKind::Template(r) => (
+                    format!("Reads the resource `{}`.", r.uri),
+                    quote!(rt::RpcError),
+                ),
+                MemberKind::Prompt => (
+                    format!("Renders the prompt `{}`.", m.name),
+                    quote!(rt::RpcError),
+                ),
+            };
             Handler {
-                docs: self.method_docs(&r.doc, &format!("Reads the resource `{}`.", r.uri)),
                 method,
+                docs: self.method_docs(&m.doc, &docs),
                 input,
-                ok: self.value_type(&r.returns),
-                error: quote!(rt::RpcError),
+                ok: self.value_type(&m.returns),
+                error,
             }
-        });
-        let prompts = service.prompts.iter().map(|p| {
-            let method = method_name(service, "prompt", &p.ident);
-            Handler {
-                docs: self.method_docs(&p.doc, &format!("Renders the prompt `{}`.", p.name)),
-                input: Some(names::plain(&input_name(&method))),
-                method,
-                ok: self.value_type(&p.returns),
-                error: quote!(rt::RpcError),
-            }
-        });
-        tools.chain(resources).chain(prompts).collect()
+        };
+        service.members.iter().map(handler).collect()
     }
 
     fn handler_trait(
         &self,
         service: &Service,
+        methods: &Methods,
         completion: &[completion::Completable<'_>],
     ) -> TokenStream {
         let ident = names::type_ident(&service.name);
@@ -204,7 +196,7 @@ impl Context<'_> {
         ));
         let docs = doc_attrs(&docs);
         let handlers = self
-            .handlers(service)
+            .handlers(service, methods)
             .into_iter()
             .map(|h| self.handler_method(h));
         let complete = (!completion.is_empty()).then(|| self.complete_method(service));
@@ -219,23 +211,28 @@ impl Context<'_> {
         }
     }
 
-    fn server(&self, service: &Service, listings: &ServiceListings) -> TokenStream {
+    fn server(
+        &self,
+        service: &Service,
+        methods: &Methods,
+        listings: &ServiceListings,
+    ) -> TokenStream {
         let trait_ident = names::type_ident(&service.name);
         let server = names::plain(&names::server_name(&service.name));
         let doc = format!(
             " Serves a [`{trait_ident}`] implementation: its listings, argument decoding and dispatch."
         );
-        let prompt_decoders = service
-            .prompts
+        // Resource templates' decoders, then prompts' (the order of the members).
+        let decoders = service
+            .members
             .iter()
-            .filter(|p| !p.params.is_empty())
-            .map(|p| self.prompt_decoder(p, &method_name(service, "prompt", &p.ident)));
-        let resource_decoders = service
-            .resources
-            .iter()
-            .filter(|r| r.is_template && !r.params.is_empty())
-            .map(|r| self.resource_decoder(r, &method_name(service, "resource", &r.ident)));
-        let service_impl = self.service_impl(service, listings);
+            .filter(|m| !m.params.is_empty())
+            .filter_map(|m| match &m.kind {
+                MemberKind::Template(r) => Some(self.resource_decoder(m, r, &methods.name(m))),
+                MemberKind::Prompt => Some(self.prompt_decoder(m, &methods.name(m))),
+                MemberKind::Tool(_) | MemberKind::Resource(_) => None,
+            });
+        let service_impl = self.service_impl(service, methods, listings);
         quote! {
             #[doc = #doc]
             pub struct #server<T> {
@@ -258,8 +255,7 @@ impl Context<'_> {
                     &self.inner
                 }
 
-                #(#resource_decoders)*
-                #(#prompt_decoders)*
+                #(#decoders)*
             }
 
             impl<T> ::core::clone::Clone for #server<T> {
@@ -272,13 +268,26 @@ impl Context<'_> {
         }
     }
 
-    fn service_impl(&self, service: &Service, listings: &ServiceListings) -> TokenStream {
+    fn service_impl(
+        &self,
+        service: &Service,
+        methods: &Methods,
+        listings: &ServiceListings,
+    ) -> TokenStream {
         let trait_ident = names::type_ident(&service.name);
         let server = names::plain(&names::server_name(&service.name));
+        // The member each listing comes from, by keyword and declared name.
+        let declared: HashMap<(Keyword, &str), &Member> = service
+            .members
+            .iter()
+            .map(|m| ((m.kind.keyword(), m.ident.as_str()), m))
+            .collect();
+        let member =
+            |keyword: Keyword, l: &Listing| declared.get(&(keyword, l.ident.as_str())).copied();
         let tools = listing_fn(quote!(tools), quote!(rt::ToolDef), &listings.tools, |l| {
             let name = Literal::string(&l.name);
             let json = raw_string(&l.json());
-            let tool = service.tools.iter().find(|t| t.ident == l.ident);
+            let tool = member(Keyword::Tool, l);
             let def = scoped(
                 quote!(rt::ToolDef::new(#name, #json)),
                 tool.map(|t| &t.scopes),
@@ -312,50 +321,36 @@ impl Context<'_> {
         });
         let call_tool = self.call_tool(service);
         let task_support = tools::task_support(service);
-        let def = |l: &Listing, scopes: Option<&Vec<String>>| {
-            let json = raw_string(&l.json());
-            scoped(quote!(rt::ListingDef::new(#json)), scopes)
-        };
-        let listing_def = |l: &Listing| {
-            def(
-                l,
-                service
-                    .resources
-                    .iter()
-                    .find(|r| r.ident == l.ident)
-                    .map(|r| &r.scopes),
-            )
-        };
-        let prompt_def = |l: &Listing| {
-            def(
-                l,
-                service
-                    .prompts
-                    .iter()
-                    .find(|p| p.ident == l.ident)
-                    .map(|p| &p.scopes),
-            )
+        let def = |keyword: Keyword| {
+            move |l: &Listing| {
+                let json = raw_string(&l.json());
+                scoped(
+                    quote!(rt::ListingDef::new(#json)),
+                    member(keyword, l).map(|m| &m.scopes),
+                )
+            }
         };
         let resources = listing_fn(
             quote!(resources),
             quote!(rt::ListingDef),
             &listings.resources,
-            listing_def,
+            def(Keyword::Resource),
         );
         let templates = listing_fn(
             quote!(resource_templates),
             quote!(rt::ListingDef),
             &listings.resource_templates,
-            listing_def,
+            def(Keyword::Resource),
         );
         let prompts = listing_fn(
             quote!(prompts),
             quote!(rt::ListingDef),
             &listings.prompts,
-            prompt_def,
+            def(Keyword::Prompt),
         );
-        let read = (!service.resources.is_empty()).then(|| self.read_resource(service, listings));
-        let get_prompt = (!service.prompts.is_empty()).then(|| self.get_prompt(service));
+        let has = |keyword| service.members_of(keyword).next().is_some();
+        let read = has(Keyword::Resource).then(|| self.read_resource(service, methods, listings));
+        let get_prompt = has(Keyword::Prompt).then(|| self.get_prompt(service, methods));
         let complete = has_completions(service).then(|| self.complete_dispatch(service));
         quote! {
             impl<T: #trait_ident> rt::Service for #server<T> {
@@ -460,64 +455,6 @@ impl Context<'_> {
         let checks = self.text_checks(&inner, &quote!(text));
         (decode, checks)
     }
-}
-
-/// The Rust method of a tool, resource or prompt (`kind`) of `service`: its name in
-/// snake_case. Tools, resources and prompts are separate namespaces in a `.tool` file but
-/// one trait in Rust: a resource whose method name a tool has, or a prompt whose method name
-/// a tool or resource has, gets `_resource` or `_prompt` appended (only then, so nothing else
-/// changes). Two of one kind with one Rust name are E1101.
-pub fn method_name(service: &Service, kind: &str, ident: &str) -> String {
-    let base = names::value_name(ident);
-    let same = |other: &String| names::value_name(other) == base;
-    let taken = match kind {
-        "resource" => service.tools.iter().any(|t| same(&t.ident)),
-        "prompt" => {
-            service.tools.iter().any(|t| same(&t.ident))
-                || service
-                    .resources
-                    .iter()
-                    .any(|r| method_name(service, "resource", &r.ident) == base)
-        }
-        _ => false,
-    };
-    if taken {
-        format!("{base}_{kind}")
-    } else {
-        base
-    }
-}
-
-/// The input struct of a handler, by its Rust method name: `get_weather` → `GetWeatherArgs`.
-pub fn input_name(method: &str) -> String {
-    format!("{}Args", names::type_name(method))
-}
-
-/// The input struct of a tool (`GetWeatherArgs`).
-pub fn tool_input_name(tool: &toolidl::model::Tool) -> String {
-    input_name(&tool.ident)
-}
-
-/// The input structs of a service's handlers, each with the member it belongs to (`tool
-/// `get_weather``), in declaration order: for E1101.
-pub fn input_names(service: &Service) -> Vec<(String, String)> {
-    let tools = service
-        .tools
-        .iter()
-        .map(|t| (format!("tool `{}`", t.ident), tool_input_name(t)));
-    let resources = service.resources.iter().filter(|r| r.is_template).map(|r| {
-        let method = method_name(service, "resource", &r.ident);
-        (format!("resource `{}`", r.ident), input_name(&method))
-    });
-    let prompts = service.prompts.iter().map(|p| {
-        let method = method_name(service, "prompt", &p.ident);
-        (format!("prompt `{}`", p.ident), input_name(&method))
-    });
-    tools.chain(resources).chain(prompts).collect()
-}
-
-fn decoder_name(ident: &str) -> Ident {
-    format_ident!("decode_{}", names::value_name(ident))
 }
 
 /// `def.scopes(&["a", "b"])` for an item declared with `@scopes`; `def` when it needs none.

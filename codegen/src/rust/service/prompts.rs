@@ -3,17 +3,18 @@
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{Prompt, Returns, Service, Type, Value};
+use toolidl::model::{Member, Returns, Service, Type, Value};
 
-use super::{decoder_name, input_name, method_name};
 use crate::rust::context::Context;
 use crate::rust::decode::struct_inits;
-use crate::rust::{names, values};
+use crate::rust::names::{self, Methods, decoder_name, input_name};
+use crate::rust::values;
 
 impl Context<'_> {
     /// `SummarizeArgs`: a prompt's arguments, decoded and checked, with defaults applied.
-    pub(super) fn prompt_input(&self, service: &Service, p: &Prompt) -> TokenStream {
-        let name = names::plain(&input_name(&method_name(service, "prompt", &p.ident)));
+    /// `method`: the prompt's Rust method name.
+    pub(super) fn prompt_input(&self, p: &Member, method: &str) -> TokenStream {
+        let name = names::plain(&input_name(method));
         let doc = format!(
             "The arguments of the prompt `{}`, decoded and checked.",
             p.name
@@ -29,10 +30,10 @@ impl Context<'_> {
         }
     }
 
-    pub(super) fn get_prompt(&self, service: &Service) -> TokenStream {
-        let arms = service.prompts.iter().map(|p| {
+    pub(super) fn get_prompt(&self, service: &Service, methods: &Methods) -> TokenStream {
+        let arms = service.prompts().map(|p| {
             let wire = Literal::string(&p.name);
-            let method_name = method_name(service, "prompt", &p.ident);
+            let method_name = methods.name(p);
             let input = names::plain(&input_name(&method_name));
             let method = names::value_ident(&method_name);
             let output = self.prompt_output(&p.returns);
@@ -90,7 +91,7 @@ impl Context<'_> {
 
     /// Reads a prompt's text arguments into its input struct. `method`: the prompt's Rust
     /// method name.
-    pub(super) fn prompt_decoder(&self, p: &Prompt, method: &str) -> TokenStream {
+    pub(super) fn prompt_decoder(&self, p: &Member, method: &str) -> TokenStream {
         let name = decoder_name(method);
         let input = names::plain(&input_name(method));
         let locals: Vec<Ident> = p

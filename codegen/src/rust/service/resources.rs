@@ -3,12 +3,11 @@
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-use toolidl::model::{Primitive, Resource, Returns, Service, Type};
+use toolidl::model::{Member, Primitive, Resource, Returns, Service, Type};
 
-use super::{decoder_name, input_name, method_name};
 use crate::listings::ServiceListings;
 use crate::rust::context::Context;
-use crate::rust::names;
+use crate::rust::names::{self, Methods, decoder_name, input_name};
 
 /// The variables of a URI template, in order (`{name}` → `name`).
 fn template_variables(uri: &str) -> Vec<&str> {
@@ -27,11 +26,12 @@ fn strip_nullable(ty: &Type) -> &Type {
 
 impl Context<'_> {
     /// `NoteArgs`: a resource template's variables, decoded and checked.
-    pub(super) fn resource_input(&self, service: &Service, r: &Resource) -> TokenStream {
-        let name = names::plain(&input_name(&method_name(service, "resource", &r.ident)));
+    /// `method`: the resource's Rust method name.
+    pub(super) fn resource_input(&self, r: &Member, part: &Resource, method: &str) -> TokenStream {
+        let name = names::plain(&input_name(method));
         let doc = format!(
             "The variables of the resource template `{}`, decoded and checked.",
-            r.uri
+            part.uri
         );
         self.input_struct(&name, &doc, &r.params)
     }
@@ -39,13 +39,14 @@ impl Context<'_> {
     pub(super) fn read_resource(
         &self,
         service: &Service,
+        methods: &Methods,
         listings: &ServiceListings,
     ) -> TokenStream {
         // Fixed URIs first: a template must not take a URI that a listed resource names
         // (`notes://{id}` and `notes://index`), whatever the declaration order.
-        let (templates, fixed): (Vec<&Resource>, Vec<&Resource>) =
-            service.resources.iter().partition(|r| r.is_template);
-        let branches = fixed.into_iter().chain(templates).map(|r| {
+        let (templates, fixed): (Vec<_>, Vec<_>) =
+            service.resources().partition(|(r, _)| r.is_template());
+        let branches = fixed.into_iter().chain(templates).map(|(r, part)| {
             let listing = listings
                 .resources
                 .iter()
@@ -55,7 +56,7 @@ impl Context<'_> {
                 .and_then(|l| l.entry.get("mimeType"))
                 .and_then(|m| m.as_str())
                 .map(str::to_owned);
-            self.resource_branch(r, mime, &method_name(service, "resource", &r.ident))
+            self.resource_branch(r, part, mime, &methods.name(r))
         });
         let option = self.std("Option");
         let result = self.std("Result");
@@ -72,11 +73,17 @@ impl Context<'_> {
     }
 
     /// `method`: the resource's Rust method name.
-    fn resource_branch(&self, r: &Resource, mime: Option<String>, method: &str) -> TokenStream {
+    fn resource_branch(
+        &self,
+        r: &Member,
+        part: &Resource,
+        mime: Option<String>,
+        method: &str,
+    ) -> TokenStream {
         let decode = decoder_name(method);
         let input = names::plain(&input_name(method));
         let method = names::value_ident(method);
-        let template = Literal::string(&r.uri);
+        let template = Literal::string(&part.uri);
         let default_mime = match &r.returns {
             Returns::Value { ty } => match strip_nullable(ty) {
                 Type::Primitive {
@@ -97,7 +104,7 @@ impl Context<'_> {
             |text| quote!(rt::content::resource_text(&uri, #mime, #text)),
             Some(quote!(rt::content::resource_blob(&uri, #mime, &value))),
         );
-        let call = if r.is_template {
+        let call = if r.is_template() {
             quote!(self.inner.#method(ctx, input).await?)
         } else {
             quote!(self.inner.#method(ctx).await?)
@@ -114,7 +121,7 @@ impl Context<'_> {
             #owned_uri
             return Some(Box::pin(async move { #body }));
         };
-        if !r.is_template {
+        if !r.is_template() {
             return quote! {
                 if uri == #template {
                     #run
@@ -123,7 +130,7 @@ impl Context<'_> {
         }
         // Bind each variable's text once, by its first place in the template.
         let mut seen = Vec::new();
-        let bindings = template_variables(&r.uri).into_iter().map(|v| {
+        let bindings = template_variables(&part.uri).into_iter().map(|v| {
             if seen.contains(&v) {
                 return quote!(_);
             }
@@ -155,7 +162,12 @@ impl Context<'_> {
 
     /// Reads a resource template's variables (their texts, in parameter order) into its input
     /// struct. `method`: the resource's Rust method name.
-    pub(super) fn resource_decoder(&self, r: &Resource, method: &str) -> TokenStream {
+    pub(super) fn resource_decoder(
+        &self,
+        r: &Member,
+        part: &Resource,
+        method: &str,
+    ) -> TokenStream {
         let name = decoder_name(method);
         let input = names::plain(&input_name(method));
         let locals: Vec<Ident> = r
@@ -190,7 +202,7 @@ impl Context<'_> {
             }
         });
         let result = self.std("Result");
-        let doc = format!(" The variables of `{}`.", r.uri);
+        let doc = format!(" The variables of `{}`.", part.uri);
         quote! {
             #[doc = #doc]
             fn #name(#(#locals: &str),*) -> #result<#input, rt::ArgError> {

@@ -3,23 +3,22 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{DefKind, Primitive, Returns, Service, TaskMode, Tool, Type};
+use toolidl::model::{DefKind, Member, Primitive, Returns, Service, TaskMode, Tool, Type};
 
-use super::tool_input_name;
 use crate::rust::context::Context;
 use crate::rust::decode::{Others, is_plain, struct_inits};
-use crate::rust::names;
+use crate::rust::names::{self, tool_input_name};
 
 impl Context<'_> {
     /// `GetWeatherArgs`: a tool's decoded arguments, with defaults applied.
-    pub(super) fn tool_input(&self, tool: &Tool) -> TokenStream {
+    pub(super) fn tool_input(&self, tool: &Member, part: &Tool) -> TokenStream {
         let name = names::plain(&tool_input_name(tool));
         let doc = format!(
             "The input of the tool `{}`, decoded and checked.",
             tool.name
         );
         let decl = self.input_struct(&name, &doc, &tool.params);
-        let others = if tool.open {
+        let others = if part.open {
             Others::Ignore
         } else {
             Others::Refuse
@@ -51,7 +50,7 @@ impl Context<'_> {
     }
 
     pub(super) fn call_tool(&self, service: &Service) -> TokenStream {
-        let arms = service.tools.iter().map(|t| {
+        let arms = service.tools().map(|(t, _)| {
             let wire = Literal::string(&t.name);
             let method = names::value_ident(&t.ident);
             let input = names::plain(&tool_input_name(t));
@@ -78,7 +77,7 @@ impl Context<'_> {
             }
         });
         // A service without tools still implements the required `call_tool`.
-        if service.tools.is_empty() {
+        if service.tools().next().is_none() {
             return quote! {
                 fn call_tool(
                     self: rt::Arc<Self>,
@@ -106,7 +105,7 @@ impl Context<'_> {
     }
 
     /// The result table: how a handler's value becomes a `ToolOutput`.
-    fn tool_output(&self, tool: &Tool) -> TokenStream {
+    fn tool_output(&self, tool: &Member) -> TokenStream {
         let ty = match &tool.returns {
             Returns::Nothing => return quote!(Ok(rt::ToolOutput::Empty)),
             Returns::Content => return quote!(Ok(rt::ToolOutput::Content(value))),
@@ -162,11 +161,10 @@ impl Context<'_> {
 /// `Service::task_support` for the service's `@task` tools; nothing when it has none.
 pub(super) fn task_support(service: &Service) -> Option<TokenStream> {
     let arms: Vec<TokenStream> = service
-        .tools
-        .iter()
-        .filter_map(|t| {
+        .tools()
+        .filter_map(|(t, part)| {
             let wire = Literal::string(&t.name);
-            let mode = match t.task? {
+            let mode = match part.task? {
                 TaskMode::Optional => quote!(Optional),
                 TaskMode::Required => quote!(Required),
             };

@@ -1,0 +1,286 @@
+//! Services and their members: tools, resources and prompts, matched by wire name across the
+//! file's services (a client sees one list), then by declared identifier (a rename).
+
+use super::code::{Code, Holder};
+use super::fields::{Owner, param_site};
+use super::relation::{Relation, types};
+use super::uses::Use;
+use super::{Client, Differ, Site, pair_up};
+use crate::model::{Keyword, Member, Model, Resource, Returns, Tool};
+
+/// A member with the name of the service that declares it.
+#[derive(Clone, Copy)]
+struct Declared<'m> {
+    service: &'m str,
+    member: &'m Member,
+}
+
+/// The members of `keyword` of every service of `model`, service by service.
+fn declared(model: &Model, keyword: Keyword) -> Vec<Declared<'_>> {
+    model
+        .services
+        .iter()
+        .flat_map(|s| {
+            s.members_of(keyword).map(|member| Declared {
+                service: &s.name,
+                member,
+            })
+        })
+        .collect()
+}
+
+/// The result as `toolidl diff` names it: `nothing`, `content`, `call_result` or the type.
+fn returns_text(r: &Returns) -> String {
+    match r {
+        Returns::Nothing => "nothing".into(),
+        Returns::Content => "content".into(),
+        Returns::CallResult => "call_result".into(),
+        Returns::Value { ty } => format!("{ty:#}"),
+    }
+}
+
+impl Differ {
+    pub(super) fn services(&mut self, old: &Model, new: &Model) {
+        for s in &old.services {
+            if !new.services.iter().any(|n| n.name == s.name) {
+                self.push(
+                    Code::ServiceRemoved,
+                    Client::Compatible,
+                    true,
+                    Site::File,
+                    format!(
+                        "service `{}` removed (its members are reported one by one)",
+                        s.name
+                    ),
+                );
+            }
+        }
+        for s in &new.services {
+            if !old.services.iter().any(|o| o.name == s.name) {
+                self.push(
+                    Code::ServiceAdded,
+                    Client::Compatible,
+                    false,
+                    Site::Service {
+                        service: s.name.clone(),
+                    },
+                    format!("service `{}` added", s.name),
+                );
+            }
+        }
+    }
+
+    pub(super) fn members(&mut self, old: &Model, new: &Model) {
+        for keyword in Keyword::ALL {
+            let (olds, news) = (declared(old, keyword), declared(new, keyword));
+            let (pairs, removed, added) = pair_up(
+                &olds,
+                &news,
+                |m| m.member.name.clone(),
+                |m| m.member.ident.clone(),
+            );
+            for i in removed {
+                let Declared { service, member } = olds[i];
+                self.push(
+                    Code::removed(keyword),
+                    Client::Breaking,
+                    true,
+                    Site::Member {
+                        service: service.into(),
+                        member: member.ident.clone(),
+                    },
+                    format!("{keyword} `{}` removed", member.name),
+                );
+            }
+            for (i, j) in pairs {
+                self.member(new, keyword, olds[i], news[j]);
+            }
+            for j in added {
+                let Declared { service, member } = news[j];
+                self.push(
+                    Code::added(keyword),
+                    Client::Compatible,
+                    true,
+                    Site::Member {
+                        service: service.into(),
+                        member: member.ident.clone(),
+                    },
+                    format!(
+                        "{keyword} `{}` added (a new method to implement)",
+                        member.name
+                    ),
+                );
+            }
+        }
+    }
+
+    fn member(&mut self, new_model: &Model, kind: Keyword, old: Declared<'_>, new: Declared<'_>) {
+        let (old_service, new_service) = (old.service, new.service);
+        let (old, new) = (old.member, new.member);
+        let site = Site::Member {
+            service: new_service.into(),
+            member: new.ident.clone(),
+        };
+        let what = format!("{kind} `{}`", new.name);
+        if old.name != new.name {
+            self.push(
+                Code::renamed(kind),
+                Client::Breaking,
+                old.ident != new.ident,
+                site.clone(),
+                format!("{kind} `{}` renamed to `{}`", old.name, new.name),
+            );
+        } else if old.ident != new.ident {
+            self.push(
+                Code::MethodRenamed,
+                Client::Compatible,
+                true,
+                site.clone(),
+                format!(
+                    "{what}: declared `{}`, now `{}` (the trait method is renamed)",
+                    old.ident, new.ident
+                ),
+            );
+        }
+        if old_service != new_service {
+            self.push(
+                Code::MemberMoved,
+                Client::Compatible,
+                true,
+                site.clone(),
+                format!(
+                    "{what} moved from service `{}` to `{}`",
+                    old_service, new_service
+                ),
+            );
+        }
+        if old.returns != new.returns {
+            let same_shape = match (&old.returns, &new.returns) {
+                (Returns::Value { ty: a }, Returns::Value { ty: b }) => {
+                    types(a, b) == Relation::Same
+                }
+                _ => false,
+            };
+            if !same_shape {
+                self.push(
+                    Code::ResultChanged,
+                    Client::Breaking,
+                    true,
+                    site.clone(),
+                    format!(
+                        "{what}: result `{}` is now `{}`",
+                        returns_text(&old.returns),
+                        returns_text(&new.returns)
+                    ),
+                );
+            }
+        }
+        // Changes that need no more than a comparison: (changed, code, client, message).
+        let (tool_a, tool_b) = (old.tool(), new.tool());
+        let (res_a, res_b) = (old.resource(), new.resource());
+        let differs =
+            |f: fn(&Tool, &Tool) -> bool| tool_a.zip(tool_b).is_some_and(|(a, b)| f(a, b));
+        let uri = |r: &Resource| r.uri.clone();
+        let rules = [
+            (
+                old.title != new.title,
+                Code::TitleChanged,
+                Client::Compatible,
+                "title changed".to_string(),
+            ),
+            (
+                old.doc != new.doc || old.description != new.description,
+                Code::DocsChanged,
+                Client::Compatible,
+                "description or doc comment changed".into(),
+            ),
+            (
+                differs(|a, b| a.annotations != b.annotations),
+                Code::AnnotationsChanged,
+                Client::Compatible,
+                "behaviour hints changed".into(),
+            ),
+            (
+                differs(|a, b| a.ui != b.ui),
+                Code::UiChanged,
+                Client::Behaviour,
+                "@ui changed (app resource or visibility)".into(),
+            ),
+            (
+                res_a.zip(res_b).is_some_and(|(a, b)| a.uri != b.uri),
+                Code::ResourceUriChanged,
+                Client::Breaking,
+                format!(
+                    "URI `{}` is now `{}`",
+                    res_a.map(uri).unwrap_or_default(),
+                    res_b.map(uri).unwrap_or_default()
+                ),
+            ),
+            (
+                res_a
+                    .zip(res_b)
+                    .is_some_and(|(a, b)| a.mime_type != b.mime_type),
+                Code::ResourceMimeChanged,
+                Client::Behaviour,
+                "MIME type changed".into(),
+            ),
+        ];
+        for (changed, code, client, message) in rules {
+            if changed {
+                self.push(
+                    code,
+                    client,
+                    false,
+                    site.clone(),
+                    format!("{what}: {message}"),
+                );
+            }
+        }
+        self.scopes(&site, &what, &old.scopes, &new.scopes);
+        let owner = Owner {
+            holder: Holder::Param,
+            text: what,
+            site: param_site,
+            service: new_service.into(),
+            member: new.ident.clone(),
+            package: new_model.package.clone(),
+            use_: Use {
+                input: true,
+                output: false,
+            },
+        };
+        self.fields(&owner, &old.params, &new.params);
+    }
+
+    /// Scopes a member needs: one more breaks a client whose token lacks it; one fewer does not.
+    fn scopes(&mut self, site: &Site, what: &str, old: &[String], new: &[String]) {
+        let quoted = |list: Vec<&String>| {
+            list.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let added: Vec<&String> = new.iter().filter(|s| !old.contains(s)).collect();
+        let removed: Vec<&String> = old.iter().filter(|s| !new.contains(s)).collect();
+        if !added.is_empty() {
+            let message = format!("{what}: now needs scope {}", quoted(added));
+            self.push(
+                Code::ScopeAdded,
+                Client::Breaking,
+                false,
+                site.clone(),
+                message,
+            );
+        }
+        if !removed.is_empty() {
+            let message = format!("{what}: no longer needs scope {}", quoted(removed));
+            self.push(
+                Code::ScopeRemoved,
+                Client::Compatible,
+                false,
+                site.clone(),
+                message,
+            );
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! Services and their members: one [`Member`] type for every kind (tools, resources,
+//! resource templates, prompts), what only one kind has in its [`MemberKind`].
+//!
+//! A new kind of member is a new [`MemberKind`] variant (and [`Keyword`], when it is declared
+//! with a keyword of its own) carrying what is particular to it; what every member has
+//! (names, docs, parameters, result, scopes) stays on [`Member`].
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Field, Returns};
+
+/// A resolved `service`: its tools, resources and prompts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "super::wire::Service", from = "super::wire::Service")]
+pub struct Service {
+    /// The name as declared.
+    pub name: String,
+    /// Doc comment lines as written (after `///`, one leading space removed).
+    pub doc: Vec<String>,
+    /// The members grouped by [`Keyword`] in its order (the tools, then the resources and
+    /// resource templates, then the prompts: the order of the generated trait, the listings
+    /// and `toolidl diff`), each group in declaration order.
+    pub members: Vec<Member>,
+}
+
+impl Service {
+    /// The tools, in declaration order, each with what only a tool has.
+    pub fn tools(&self) -> impl Iterator<Item = (&Member, &Tool)> {
+        self.members.iter().filter_map(|m| Some((m, m.tool()?)))
+    }
+
+    /// The resources and resource templates, in declaration order, each with its URI.
+    pub fn resources(&self) -> impl Iterator<Item = (&Member, &Resource)> {
+        self.members.iter().filter_map(|m| Some((m, m.resource()?)))
+    }
+
+    /// The prompts, in declaration order.
+    pub fn prompts(&self) -> impl Iterator<Item = &Member> {
+        self.members_of(Keyword::Prompt)
+    }
+
+    /// The members declared with `keyword`, in declaration order.
+    pub fn members_of(&self, keyword: Keyword) -> impl Iterator<Item = &Member> {
+        self.members
+            .iter()
+            .filter(move |m| m.kind.keyword() == keyword)
+    }
+}
+
+/// A member of a service: a tool, a resource, a resource template or a prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    /// The name as declared (`get_weather`, `GetDocketAsync`); generators derive identifiers
+    /// from it.
+    pub ident: String,
+    /// The wire name: `@name`, else for a tool `ident` in snake_case without a trailing
+    /// `Async`, for the others `ident` as declared.
+    pub name: String,
+    /// `@title` (a tool's is also its annotations' title).
+    pub title: Option<String>,
+    /// Doc comment lines as written (after `///`, one leading space removed).
+    pub doc: Vec<String>,
+    /// `@description`, else the doc comment, whitespace collapsed.
+    pub description: Option<String>,
+    /// The parameters, in order: a tool's (spreads expanded in place), a resource
+    /// template's variables or a prompt's arguments (each of a text-like type); a resource
+    /// with a fixed URI has none.
+    pub params: Vec<Field>,
+    /// What calling, reading or getting it returns.
+    pub returns: Returns,
+    /// `@scopes(…)`, else its service's: the OAuth scopes a client's token must hold to use
+    /// it (all of them); empty when none is needed.
+    pub scopes: Vec<String>,
+    /// Which kind of member it is, and what only that kind has.
+    pub kind: MemberKind,
+}
+
+impl Member {
+    /// What only a tool has, when it is one.
+    pub fn tool(&self) -> Option<&Tool> {
+        match &self.kind {
+            MemberKind::Tool(tool) => Some(tool),
+            _ => None,
+        }
+    }
+
+    /// The URI and MIME type of a resource or resource template, when it is one.
+    pub fn resource(&self) -> Option<&Resource> {
+        match &self.kind {
+            MemberKind::Resource(r) | MemberKind::Template(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// True for a resource template (a `@uri` with `{variables}`).
+    pub fn is_template(&self) -> bool {
+        matches!(self.kind, MemberKind::Template(_))
+    }
+}
+
+/// Which kind of member, and what is particular to it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MemberKind {
+    /// A `tool`.
+    Tool(Tool),
+    /// A `resource` with a fixed URI (listed by `resources/list`).
+    Resource(Resource),
+    /// A `resource` whose URI is an RFC 6570 template (listed by `resources/templates/list`).
+    Template(Resource),
+    /// A `prompt`.
+    Prompt,
+}
+
+impl MemberKind {
+    /// The keyword that declares it.
+    pub fn keyword(&self) -> Keyword {
+        match self {
+            MemberKind::Tool(_) => Keyword::Tool,
+            MemberKind::Resource(_) | MemberKind::Template(_) => Keyword::Resource,
+            MemberKind::Prompt => Keyword::Prompt,
+        }
+    }
+}
+
+/// The keyword that declares a member. The members of one keyword share a namespace (a tool
+/// and a prompt may have one name, two tools may not); services group their members in this
+/// order. Displayed as the keyword (`tool`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Keyword {
+    /// `tool`.
+    Tool,
+    /// `resource`: resources and resource templates.
+    Resource,
+    /// `prompt`.
+    Prompt,
+}
+
+impl Keyword {
+    /// Every keyword, in order.
+    pub const ALL: [Keyword; 3] = [Keyword::Tool, Keyword::Resource, Keyword::Prompt];
+
+    /// The keyword as written: `tool`, `resource` or `prompt`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Keyword::Tool => "tool",
+            Keyword::Resource => "resource",
+            Keyword::Prompt => "prompt",
+        }
+    }
+}
+
+impl fmt::Display for Keyword {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What only a tool has.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tool {
+    /// Its behaviour hints.
+    pub annotations: Annotations,
+    /// `@ui`: the MCP Apps resource that renders it.
+    pub ui: Option<Ui>,
+    /// `@task`: the tool can run as a task (the MCP tasks extension).
+    pub task: Option<TaskMode>,
+    /// `@open`: arguments the tool does not declare are accepted (and ignored), as many
+    /// servers' schemas allow; its `inputSchema` has no `additionalProperties: false`.
+    pub open: bool,
+}
+
+/// What only a resource or resource template has.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resource {
+    /// `@uri`: a URI, or an RFC 6570 template when it has `{variables}`.
+    pub uri: String,
+    /// `@mime`, if given.
+    pub mime_type: Option<String>,
+}
+
+/// How a `@task` tool runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskMode {
+    /// `@task` or `@task(optional)`: a task when the client asks for one, else a plain call.
+    Optional,
+    /// `@task(required)`: only as a task.
+    Required,
+}
+
+/// Behaviour hints; each is `Some` only when an attribute assigns it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Annotations {
+    /// `@title`.
+    pub title: Option<String>,
+    /// `@read_only`: the tool does not change its environment.
+    pub read_only: Option<bool>,
+    /// `@destructive`: the tool may change or delete what exists.
+    pub destructive: Option<bool>,
+    /// `@idempotent`: calling it again with the same arguments has no further effect.
+    pub idempotent: Option<bool>,
+    /// `@open_world`: the tool reaches outside entities (the web, other systems).
+    pub open_world: Option<bool>,
+}
+
+/// `@ui("ui://…", visibility: [...])`: MCP Apps metadata.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ui {
+    /// The `ui://` resource's URI.
+    pub resource_uri: String,
+    /// `None` when not given (both, by default); else `model` and/or `app`.
+    pub visibility: Option<Vec<String>>,
+}
