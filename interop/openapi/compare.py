@@ -3,8 +3,9 @@ provider and of openapi-mcp-generator, on the same documents (scripts/openapi.sh
 
     python compare.py TOOLIDL NODE GENERATOR_DIR OUT_DIR NAME=DOCUMENT...
 
-For each document: toolidl's tools (`toolidl import --openapi` with `--forward`, then
-`toolidl schema`, the forward binding giving each tool's operationId), FastMCP's
+For each document: toolidl's tools (`toolidl import --openapi` with `--forward`, or the
+import scripts/openapi.sh made of it in OUT_DIR: NAME.tool, NAME.forward.json and
+NAME.warnings.txt; then `toolidl schema`, the forward binding giving each tool's operationId), FastMCP's
 (`FastMCP.from_openapi`, every route a tool, listed by an in-memory client) and
 openapi-mcp-generator's (`getToolsFromOpenApi`, its programmatic API, dereferencing as its command does). Tools are matched by
 operationId (case and punctuation aside). For each matched tool, the input schema's
@@ -60,16 +61,24 @@ def key(operation_id):
     return re.sub(r"[^a-z0-9]", "", (operation_id or "").lower())
 
 
-def toolidl_tools(toolidl, document, scratch):
-    tool = scratch / "imported.tool"
-    binding = scratch / "imported.forward.json"
-    run = subprocess.run(
-        [toolidl, "import", "--openapi", document, "-o", tool, "--forward", binding],
-        capture_output=True, text=True,
-    )
-    if run.returncode != 0:
-        raise RuntimeError(run.stderr)
-    warnings = run.stderr.count("warning:")
+def toolidl_tools(toolidl, document, scratch, imported):
+    """toolidl's tools; `imported` is the folder and name of this document's import made
+    earlier by scripts/openapi.sh (NAME.tool, NAME.forward.json, NAME.warnings.txt), used
+    when all three are there (GitHub's document takes a while to import), or else None."""
+    made = [imported[0] / f"{imported[1]}{suffix}" for suffix in (".tool", ".forward.json", ".warnings.txt")]
+    if all(path.is_file() for path in made):
+        tool, binding, warnings_file = made
+        warnings = warnings_file.read_text().count("warning:")
+    else:
+        tool = scratch / "imported.tool"
+        binding = scratch / "imported.forward.json"
+        run = subprocess.run(
+            [toolidl, "import", "--openapi", document, "-o", tool, "--forward", binding],
+            capture_output=True, text=True,
+        )
+        if run.returncode != 0:
+            raise RuntimeError(run.stderr)
+        warnings = run.stderr.count("warning:")
     schema = subprocess.run([toolidl, "schema", tool], capture_output=True, text=True, check=True)
     listing = json.loads(schema.stdout)
     operations = json.loads(binding.read_text())["operations"]
@@ -230,7 +239,7 @@ def main():
     rows, details = [], {}
     for name, document in documents:
         with tempfile.TemporaryDirectory() as scratch:
-            ours, warnings, body = toolidl_tools(toolidl, document, Path(scratch))
+            ours, warnings, body = toolidl_tools(toolidl, document, Path(scratch), (out_dir, name))
         read_only = read_only_names(document)
         row = {"document": name, "toolidl": len(ours), "warnings": warnings}
         for other, lister in (

@@ -1,6 +1,8 @@
 //! Defaults: a JSON value written as a literal of the imported type, when it is one the
 //! compiler accepts.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use super::{FieldType, Shape, Types, names};
@@ -8,20 +10,48 @@ use super::{FieldType, Shape, Types, names};
 impl Types {
     /// Why the language refuses `literal` as the default of a field of type `ty` (not a value
     /// of the type, outside its constraints, not in its format: E0501 to E0504), if it does:
-    /// asked of the compiler, on a record of that one field after the declarations so far.
-    pub(super) fn default_problem(&self, ty: &FieldType, literal: &str) -> Option<String> {
-        let mut text = String::from("package probe;\n\n");
-        for decl in &self.decls {
-            text.push_str(decl);
-            text.push_str("\n\n");
-        }
+    /// asked of the compiler, on a record of that one field after the declarations it needs.
+    pub(super) fn default_problem(&mut self, ty: &FieldType, literal: &str) -> Option<String> {
         // `type_name` never makes a name with `_`: no declaration has this one.
-        text.push_str(&format!(
+        let probe = format!(
             "record Probe_Default {{\n    {} x: {} = {literal},\n}}\n",
             ty.attrs.join(" "),
             ty.expr
-        ));
-        super::super::refusal(text, &["E0501", "E0502", "E0503", "E0504"])
+        );
+        if let Some(answer) = self.probes.get(&probe) {
+            return answer.clone();
+        }
+        // Only the declarations the field's type reaches: compiling every declaration so far
+        // for each default made importing a large document quadratic (GitHub's: minutes).
+        let mut text = String::from("package probe;\n\n");
+        for i in self.reached_decls(&probe) {
+            text.push_str(&self.decls[i]);
+            text.push_str("\n\n");
+        }
+        text.push_str(&probe);
+        let answer = super::super::refusal(text, &["E0501", "E0502", "E0503", "E0504"]);
+        // A declared name means one declaration for the whole import: the answer holds.
+        self.probes.insert(probe, answer.clone());
+        answer
+    }
+
+    /// The indices (in order) of the declarations `text` names, and those they name in turn.
+    fn reached_decls(&mut self, text: &str) -> Vec<usize> {
+        for i in self.decl_names.len()..self.decls.len() {
+            let name = declared_name(&self.decls[i]).unwrap_or_default().to_owned();
+            self.decl_index.entry(name.clone()).or_insert(i);
+            self.decl_names.push(name);
+        }
+        let mut reached = BTreeSet::new();
+        let mut queue: Vec<&str> = words(text).collect();
+        while let Some(word) = queue.pop() {
+            if let Some(&i) = self.decl_index.get(word)
+                && reached.insert(i)
+            {
+                queue.extend(words(&self.decls[i]));
+            }
+        }
+        reached.into_iter().collect()
     }
 
     /// A default value written as a literal of the type `shape` describes.
@@ -124,5 +154,68 @@ fn json_literal(value: &Value) -> String {
                 .collect();
             format!("{{{}}}", entries.join(", "))
         }
+    }
+}
+
+/// The name a declaration's text declares (`record X {`, `enum X {`, `union X {`, `type X =`),
+/// past its doc comment and attributes.
+fn declared_name(decl: &str) -> Option<&str> {
+    decl.lines().find_map(|line| {
+        let rest = ["record ", "enum ", "union ", "type "]
+            .iter()
+            .find_map(|keyword| line.strip_prefix(keyword))?;
+        rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next()
+            .filter(|name| !name.is_empty())
+    })
+}
+
+/// The identifier-like words of a piece of `.tool` text (a superset of the names it refers to).
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_probe_takes_the_declarations_its_type_reaches_and_no_others() {
+        let mut types = Types::default();
+        for decl in [
+            "/// A colour.\nenum Color {\n    red,\n}",
+            "record Unrelated {\n    x: i32,\n}",
+            "@open\nrecord Paint {\n    color: Color,\n}",
+            "type Paints = list<Paint>;",
+            "union Other {\n    a: Unrelated,\n}",
+        ] {
+            types.decls.push(decl.to_owned());
+        }
+        assert_eq!(types.reached_decls("x: Paints = []"), [0, 2, 3]);
+        assert_eq!(types.reached_decls("x: Other"), [1, 4]);
+        assert!(types.reached_decls("x: i32 = 1").is_empty());
+    }
+
+    #[test]
+    fn a_default_of_a_declared_type_is_still_asked_of_the_compiler() {
+        let mut types = Types::default();
+        types
+            .decls
+            .push("enum Color {\n    red,\n    blue,\n}".to_owned());
+        types
+            .decls
+            .push("record Filler {\n    x: i32,\n}".to_owned());
+        let color = FieldType {
+            attrs: Vec::new(),
+            expr: "Color".into(),
+            description: None,
+            shape: Shape::Json,
+        };
+        assert_eq!(types.default_problem(&color, "red"), None);
+        let refused = types.default_problem(&color, "green");
+        assert!(refused.is_some(), "{refused:?}");
+        // Asked again, the same answer (from the probes already made).
+        assert_eq!(types.default_problem(&color, "green"), refused);
     }
 }

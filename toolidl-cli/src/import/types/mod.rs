@@ -16,7 +16,7 @@ mod schema;
 mod text;
 mod unions;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 
@@ -94,6 +94,11 @@ pub struct Types {
     /// The outermost of `building` a type written since [`Types::union`] started refers to:
     /// a union whose variants reach it (or the union itself) would contain itself.
     reached: Option<usize>,
+    /// What the compiler answered of each default probed ([`Types::default_problem`]).
+    probes: HashMap<String, Option<String>>,
+    /// The name each of `decls` declares, and the index of each name's declaration.
+    decl_names: Vec<String>,
+    decl_index: HashMap<String, usize>,
 }
 
 /// Where a schema stands: a property's description belongs to the field, anywhere else to the
