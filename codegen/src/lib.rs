@@ -8,6 +8,7 @@ pub mod forward;
 mod fragment;
 mod hoist;
 pub mod listings;
+mod naming;
 mod options;
 pub mod profile;
 pub mod rust;

@@ -6,7 +6,6 @@ mod context;
 mod decode;
 mod facts;
 mod items;
-mod names;
 mod options;
 mod service;
 mod values;
@@ -22,8 +21,9 @@ use toolidl::locations::Locations;
 use toolidl::model::{Model, Returns, Service, Type, TypeDef};
 
 use crate::listings::{Listings, ServiceListings, listings};
+use crate::naming as names;
+use crate::options::SchemaOptions;
 use crate::profile::{self, Profile};
-use crate::schema::SchemaOptions;
 use context::{Context, ToolVariants};
 use facts::Facts;
 
