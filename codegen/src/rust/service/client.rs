@@ -10,8 +10,8 @@ use toolidl::model::{
 };
 
 use crate::naming::{self as names, Methods, client_name, input_name, tool_input_name};
-use crate::rust::GenerateError;
 use crate::rust::context::{Context, doc_attrs};
+use crate::rust::error::GenerateError;
 
 /// The client's own methods, which no tool, resource or prompt method may be named.
 const OWN_METHODS: &[&str] = &["new", "from_arc", "spawn", "transport"];

@@ -17,8 +17,8 @@ use toolidl::model::{Field, Member, Primitive, Returns, Service, Type};
 use super::Handler;
 use crate::forward::{Binding, BodyContent, Location, Operation, Scheme, Style};
 use crate::naming::{self as names, Methods, forward_name, requests_name, tool_input_name};
-use crate::rust::GenerateError;
 use crate::rust::context::{Context, doc_attrs};
+use crate::rust::error::GenerateError;
 
 impl Context<'_> {
     pub fn forward(
