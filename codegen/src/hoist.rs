@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use toolidl::model::{DefKind, Model, Record, Type, TypeDef};
 
-use crate::{SchemaError, SchemaOptions};
+use crate::options::{SchemaError, SchemaOptions};
 
 /// `(package, name)` of a record or enum.
 pub(crate) type TypeKey = (String, String);

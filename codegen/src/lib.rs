@@ -8,9 +8,12 @@ pub mod forward;
 mod fragment;
 mod hoist;
 pub mod listings;
+mod naming;
+mod options;
 pub mod profile;
 pub mod rust;
 pub mod schema;
 
 pub use listings::{Listing, Listings, ServiceListings, listings};
-pub use schema::{SchemaError, SchemaOptions, input_schema, output_schema};
+pub use options::{SchemaError, SchemaOptions};
+pub use schema::{input_schema, output_schema};

@@ -7,45 +7,7 @@
 //!
 //! Generated code uses only [`codegen`]. See `docs/runtime.md` for writing a service by hand.
 //!
-//! # How the crate is built
-//!
-//! The modules form a one-way stack: each imports only the layers above it in this list
-//! (lowest first), never its own layer or a higher one. `tests/layering.rs` reads this list
-//! and fails on any other import, and `.ci/run` runs it as the layering check.
-//!
-//! 1. `protocol`: JSON-RPC messages in (parsed once, borrowing from the input; the scanners
-//!    that find an id in a message too broken or too long to parse) and out (written
-//!    straight into strings), the error object and its codes, the revisions, log levels.
-//! 2. `args`, `uri_template`, `fetch`: decoding and checking arguments; URI templates;
-//!    OAuth's JSON documents fetched over HTTPS (features `auth`, or `client` with `http`).
-//! 3. `bytes`, `typed`, `content`, `banner`, `seal`, `auth/`: leaves over those (binary
-//!    values, typed format values (feature `typed-formats`), content blocks, the stdio
-//!    banner, the 2026-07-28 `requestState` sealed and opened; access tokens checked,
-//!    feature `auth`).
-//! 4. `peer`: the outgoing half of a connection: the outbox, calls in flight, requests to
-//!    the client awaiting an answer, the log level, subscriptions. No server inside.
-//! 5. `tasks/`: task stores and the task policy types (which tools run as tasks, the
-//!    server's table of tasks).
-//! 6. `cluster/`: state shared by instances: the bus that carries changes between them, and
-//!    (feature `redis`) Redis, its task store and bus.
-//! 7. `context`: [`RequestContext`], a handler's view of its call. Its
-//!    [`server`](RequestContext::server) is the one import that points up the stack.
-//! 8. `service`: the [`Service`] trait and what handlers return.
-//! 9. `output`: a tool result rendered for each revision.
-//! 10. `server`: the builder, the registry of services, broadcasting changes to peers.
-//! 11. `connection`: the dispatcher, one per connection; nothing below imports it.
-//! 12. `stdio`, `http/`: the transports, driving connections of a server.
-//! 13. `testing/`: a handler's context for unit tests and an in-process client, over a
-//!     connection like the transports.
-//! 14. `client/`: (feature `client`) calling MCP servers: the transport abstraction (the
-//!     in-process client of `testing/` is one), the stdio transport, typed `tools/call`.
-//! 15. `forward/`: (feature `forward`) forwarding tool calls to an HTTP API, for handlers
-//!     generated from an OpenAPI import: requests in OpenAPI's parameter styles,
-//!     credentials, retries, results read as declared.
-//!
-//! `protocol/` and `http/` list the layers of their own files in their module docs, checked
-//! the same way. The files of `connection/` are one `impl Connection` split by method family
-//! (initialization and listings, calls, tasks), so they share its private helpers.
+//! The crate's modules form a one-way stack, listed in `docs/architecture.md`.
 
 // Generated code and hand-written services read these docs; keep every public item covered.
 #![deny(missing_docs)]

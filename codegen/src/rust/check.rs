@@ -8,8 +8,8 @@ use toolidl::diagnostics::Diagnostic;
 use toolidl::locations::{Location, Locations};
 use toolidl::model::{Field, Model, TypeDef};
 
-use super::names::{self, Methods, argument_enum_name, input_names};
 use super::service::{completable, has_completions};
+use crate::naming::{self as names, Methods, argument_enum_name, input_names};
 
 struct Checker {
     out: Vec<Diagnostic>,

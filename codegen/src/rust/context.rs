@@ -7,10 +7,23 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use toolidl::model::{Field, Primitive, Type};
 
-use super::RustOptions;
 use super::facts::Facts;
-use super::names::{self, STD_TYPES};
+use super::options::RustOptions;
+use crate::naming::{self as names, STD_TYPES};
 use crate::profile::Profile;
+
+/// The runtime `Format` a primitive string type must have, if any.
+pub(super) fn format_of(p: Primitive) -> Option<TokenStream> {
+    Some(match p {
+        Primitive::Uuid => quote!(rt::Format::Uuid),
+        Primitive::Datetime => quote!(rt::Format::DateTime),
+        Primitive::Date => quote!(rt::Format::Date),
+        Primitive::Time => quote!(rt::Format::Time),
+        Primitive::Duration => quote!(rt::Format::Duration),
+        Primitive::Uri => quote!(rt::Format::Uri),
+        _ => return None,
+    })
+}
 
 pub struct Context<'a> {
     pub facts: &'a Facts,
@@ -121,7 +134,7 @@ impl<'a> Context<'a> {
 
     /// Whether values of `p` are typed format values (`rt::typed::…`), not checked strings.
     pub fn is_typed(&self, p: Primitive) -> bool {
-        self.options.typed_formats && super::decode::format_of(p).is_some()
+        self.options.typed_formats && format_of(p).is_some()
     }
 
     pub fn primitive(&self, p: Primitive) -> TokenStream {

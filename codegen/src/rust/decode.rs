@@ -5,22 +5,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use toolidl::model::{Bounds, Constraints, Field, Number, Primitive, Type};
 
-use super::context::Context;
-use super::names;
+use super::context::{Context, format_of};
 use super::values;
-
-/// The runtime `Format` a primitive string type must have, if any.
-pub(super) fn format_of(p: Primitive) -> Option<TokenStream> {
-    Some(match p {
-        Primitive::Uuid => quote!(rt::Format::Uuid),
-        Primitive::Datetime => quote!(rt::Format::DateTime),
-        Primitive::Date => quote!(rt::Format::Date),
-        Primitive::Time => quote!(rt::Format::Time),
-        Primitive::Duration => quote!(rt::Format::Duration),
-        Primitive::Uri => quote!(rt::Format::Uri),
-        _ => return None,
-    })
-}
+use crate::naming as names;
 
 /// Whether the type's `Decode` impl checks everything its schema says (no string format, no
 /// set and no constrained items inside, which need more than the type).

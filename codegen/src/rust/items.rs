@@ -5,7 +5,7 @@ use quote::quote;
 use toolidl::model::{Alias, Enum, Field, Record, Type, Union};
 
 use super::context::{Context, constraint_text, doc_attrs, field_doc};
-use super::names;
+use crate::naming as names;
 
 /// User attributes (`type_attribute`/`field_attribute`) whose path selects `target`:
 /// `.`, or `target` itself, or a prefix of it that ends at a `.`.

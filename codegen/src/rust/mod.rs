@@ -1,16 +1,30 @@
 //! Model → Rust: records, enums, handler traits, servers and argument decoders, as source
 //! text formatted with prettyplease. Pure: no I/O.
+//!
+//! Its files, lowest first (checked as the crate's modules are; see `docs/architecture.md`):
+//!
+//! 1. `error`, `facts`: why generation failed; which fields are boxed, which records derive
+//!    `Eq` and `Hash`.
+//! 2. `options`: what a build can change about the generated code.
+//! 3. `context`: what the generator knows while it writes one package.
+//! 4. `values`: `@range` bounds and declared defaults as Rust expressions.
+//! 5. `decode`: argument decoders.
+//! 6. `items`: records and enums, each with its `Decode` impl.
+//! 7. `service`: per service, the handler trait, the server and its `Service` impl, the
+//!    client and the forward binding.
+//! 8. `check`: two `.tool` names that become one Rust name, names Rust cannot use.
 
 mod check;
 mod context;
 mod decode;
+mod error;
 mod facts;
 mod items;
-mod names;
 mod options;
 mod service;
 mod values;
 
+pub use error::GenerateError;
 pub use options::RustOptions;
 
 use std::collections::{HashMap, HashSet};
@@ -22,8 +36,9 @@ use toolidl::locations::Locations;
 use toolidl::model::{Model, Returns, Service, Type, TypeDef};
 
 use crate::listings::{Listings, ServiceListings, listings};
+use crate::naming as names;
+use crate::options::SchemaOptions;
 use crate::profile::{self, Profile};
-use crate::schema::SchemaOptions;
 use context::{Context, ToolVariants};
 use facts::Facts;
 
@@ -37,21 +52,6 @@ pub struct GeneratedFile {
     /// The formatted Rust source.
     pub code: String,
 }
-
-/// Why generation failed after the files resolved (a diagnostic-free failure).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GenerateError {
-    /// What went wrong, naming the declaration.
-    pub message: String,
-}
-
-impl std::fmt::Display for GenerateError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for GenerateError {}
 
 /// How each client profile other than `standard` publishes each tool of `listings`, where
 /// that differs from the standard listing: by service and tool (as declared), the profile,

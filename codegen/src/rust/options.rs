@@ -1,6 +1,6 @@
 //! What a build can change about the generated Rust.
 
-use super::GenerateError;
+use super::error::GenerateError;
 use crate::profile::Profile;
 
 /// Options of the Rust generator; `toolidl_build::Builder` sets them.

@@ -5,7 +5,7 @@ use quote::quote;
 use toolidl::model::{DefKind, Number, Primitive, Type, Value};
 
 use super::context::Context;
-use super::names;
+use crate::naming as names;
 
 pub(crate) use crate::schema::integer_range;
 

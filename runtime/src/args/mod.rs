@@ -34,7 +34,7 @@
 //! assert_eq!(e.to_string(), "Argument 'b' is not valid. Expected an integer.");
 //! ```
 //!
-//! Its files, lowest first (checked as the crate's modules are, by `tests/layering.rs`):
+//! Its files, lowest first (checked as the crate's modules are; see `docs/architecture.md`):
 //!
 //! 1. `path`, `number`, `json_eq`, `depth`: paths into a value, exact numbers, JSON
 //!    equality, nesting limits and the stack guard.

@@ -36,7 +36,7 @@
 //! (which never take a request's slot) and sessions; graceful shutdown. `docs/deploy.md`
 //! lists every limit, its default and its setting.
 //!
-//! The files form a stack as the crate's modules do (`tests/layering.rs` checks it), lowest
+//! The files form a stack as the crate's modules do (`docs/architecture.md`), lowest
 //! first; this file, on top, declares them and owns the listener ([`HttpServer`]):
 //!
 //! 1. `config`: [`HttpConfig`].

@@ -1,7 +1,7 @@
 //! The wire protocol, below every other layer: JSON-RPC messages in and out, the error object
 //! and its codes, and the MCP revisions the runtime serves.
 //!
-//! Its files, lowest first (checked as the crate's modules are, by `tests/layering.rs`):
+//! Its files, lowest first (checked as the crate's modules are; see `docs/architecture.md`):
 //!
 //! 1. `error`, `log_level`, `revision`: the error object and codes, log levels, revisions.
 //! 2. `incoming`, `outgoing`: messages read, messages written.

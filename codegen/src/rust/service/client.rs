@@ -9,9 +9,9 @@ use toolidl::model::{
     DefKind, Member, MemberKind, Primitive, Resource, Returns, Service, TaskMode, Tool, Type,
 };
 
-use crate::rust::GenerateError;
+use crate::naming::{self as names, Methods, client_name, input_name, tool_input_name};
 use crate::rust::context::{Context, doc_attrs};
-use crate::rust::names::{self, Methods, client_name, input_name, tool_input_name};
+use crate::rust::error::GenerateError;
 
 /// The client's own methods, which no tool, resource or prompt method may be named.
 const OWN_METHODS: &[&str] = &["new", "from_arc", "spawn", "transport"];

@@ -5,8 +5,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use toolidl::model::{DefKind, Field, Member, MemberKind, Service, Type};
 
+use crate::naming::{self as names, Methods, argument_enum_name};
 use crate::rust::context::Context;
-use crate::rust::names::{self, Methods, argument_enum_name};
 
 /// How `completion/complete` refers to a member whose arguments it completes: a resource
 /// template by its URI (`ref/resource`), a prompt by its name (`ref/prompt`); `None` for

@@ -16,9 +16,9 @@ use toolidl::model::{Field, Member, Primitive, Returns, Service, Type};
 
 use super::Handler;
 use crate::forward::{Binding, BodyContent, Location, Operation, Scheme, Style};
-use crate::rust::GenerateError;
+use crate::naming::{self as names, Methods, forward_name, requests_name, tool_input_name};
 use crate::rust::context::{Context, doc_attrs};
-use crate::rust::names::{self, Methods, forward_name, requests_name, tool_input_name};
+use crate::rust::error::GenerateError;
 
 impl Context<'_> {
     pub fn forward(

@@ -19,10 +19,9 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 use toolidl::model::{Field, Keyword, Member, MemberKind, Primitive, Returns, Service, Type};
 
-use super::context::{Context, doc_attrs, field_summary};
-use super::decode::format_of;
-use super::names::{self, Methods};
+use super::context::{Context, doc_attrs, field_summary, format_of};
 use crate::listings::{Listing, ServiceListings};
+use crate::naming::{self as names, Methods};
 use crate::profile::Profile;
 pub use completion::{completable, has_completions};
 

@@ -5,9 +5,9 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 use toolidl::model::{Member, Returns, Service, Type, Value};
 
+use crate::naming::{self as names, Methods, decoder_name, input_name};
 use crate::rust::context::Context;
 use crate::rust::decode::struct_inits;
-use crate::rust::names::{self, Methods, decoder_name, input_name};
 use crate::rust::values;
 
 impl Context<'_> {

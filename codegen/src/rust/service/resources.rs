@@ -6,8 +6,8 @@ use quote::{format_ident, quote};
 use toolidl::model::{Member, Primitive, Resource, Returns, Service, Type};
 
 use crate::listings::ServiceListings;
+use crate::naming::{self as names, Methods, decoder_name, input_name};
 use crate::rust::context::Context;
-use crate::rust::names::{self, Methods, decoder_name, input_name};
 
 /// The variables of a URI template, in order (`{name}` → `name`).
 fn template_variables(uri: &str) -> Vec<&str> {

@@ -5,9 +5,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use toolidl::model::{DefKind, Member, Primitive, Returns, Service, TaskMode, Tool, Type};
 
+use crate::naming::{self as names, tool_input_name};
 use crate::rust::context::Context;
 use crate::rust::decode::{Others, is_plain, struct_inits};
-use crate::rust::names::{self, tool_input_name};
 
 impl Context<'_> {
     /// `GetWeatherArgs`: a tool's decoded arguments, with defaults applied.

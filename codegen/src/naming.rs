@@ -1,6 +1,7 @@
 //! Every name the Rust generator writes: identifiers for `.tool` names, the names of the
 //! items it makes for a service (its server, client, input structs, methods), and the
-//! clashes only the Rust generator can see.
+//! clashes only the Rust generator can see. The one module of names: below everything that
+//! writes them.
 
 use std::collections::HashSet;
 
