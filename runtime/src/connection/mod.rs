@@ -259,7 +259,7 @@ impl Connection {
             Ok(msg) => self.handle_message(msg),
             Err(_) => {
                 let (id, error) = unreadable(line);
-                self.reply_error(id.unwrap_or("null"), &error)
+                self.reply_error(id.as_deref().unwrap_or("null"), &error)
             }
         }
     }
@@ -551,7 +551,7 @@ pub enum LineProblem {
 /// -32700 for text that is not JSON, -32600 for JSON that is not a readable request object,
 /// with the request's id when the line has a usable one (serde_json gives up at the first
 /// member of the wrong type, `"method": 5`, before it may have seen the id).
-fn unreadable(line: &str) -> (Option<&str>, RpcError) {
+fn unreadable(line: &str) -> (Option<String>, RpcError) {
     let id = match protocol::scan(line) {
         protocol::Scanned::NotJson => {
             return (None, RpcError::new(code::PARSE_ERROR, "Parse error."));
