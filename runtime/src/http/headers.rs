@@ -192,8 +192,9 @@ pub(crate) struct Mirrored<'a> {
     pub method: &'a str,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`.
     pub version: Option<&'a str>,
-    /// The parameter naming the method's item ([`Method::named_by`](crate::connection::Method::named_by):
-    /// `params.name`, `params.uri` or `params.taskId`); `None` for the other methods.
+    /// The parameter naming the method's item (`params.name`, `params.uri` or
+    /// `params.taskId`: [`Method::named_by`](crate::connection::Method::named_by)); `None`
+    /// for the other methods.
     pub name: Option<&'a str>,
 }
 

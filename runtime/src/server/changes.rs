@@ -16,8 +16,8 @@ impl Server {
     /// named it (tagged with its subscription id). Callable from any thread or handler
     /// (`ctx.server()`); returns how many notifications were sent.
     ///
-    /// Behind a load balancer ([`ServerBuilder::redis`]) the other instances tell their
-    /// subscribers too (not counted here).
+    /// Behind a load balancer ([`ServerBuilder::redis`](crate::ServerBuilder::redis)) the
+    /// other instances tell their subscribers too (not counted here).
     pub fn notify_resource_updated(&self, uri: &str) -> usize {
         if let Some(bus) = &self.shared.bus {
             bus.publish(&Change::ResourceUpdated(uri.to_owned()));
@@ -34,7 +34,7 @@ impl Server {
     }
 
     /// Adds a service at run time and tells initialized clients that the lists changed.
-    /// An [optional service](ServerBuilder::optional_service) is added on every instance
+    /// An [optional service](crate::ServerBuilder::optional_service) is added on every instance
     /// that shares this one's Redis, and only once.
     pub fn add_service(&self, service: Arc<dyn Service>) {
         if let Some(name) = self.optional_name(&service) {
@@ -47,7 +47,7 @@ impl Server {
     }
 
     /// Removes a service (compared by pointer) and tells initialized clients; an
-    /// [optional service](ServerBuilder::optional_service) on every instance.
+    /// [optional service](crate::ServerBuilder::optional_service) on every instance.
     pub fn remove_service(&self, service: &Arc<dyn Service>) {
         if let Some(name) = self.optional_name(service) {
             self.publish_service(name, false);
