@@ -6,7 +6,7 @@ use crate::protocol::Revision;
 
 /// A request method the server knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Method {
+pub(crate) enum Method {
     Initialize,
     Ping,
     Discover,
@@ -53,7 +53,7 @@ pub(super) enum Revisions {
 
 impl Method {
     /// The method named `name`, if the server knows it.
-    pub(super) fn parse(name: &str) -> Option<Method> {
+    pub(crate) fn parse(name: &str) -> Option<Method> {
         Some(match name {
             "initialize" => Method::Initialize,
             "ping" => Method::Ping,
@@ -153,6 +153,60 @@ impl Method {
     pub(super) fn before_session(self) -> bool {
         matches!(self, Method::Initialize | Method::Ping)
     }
+
+    /// The parameter naming the item the method acts on: what 2026-07-28's `Mcp-Name`
+    /// header mirrors.
+    #[cfg(feature = "http")]
+    pub(crate) fn named_by(self) -> Option<Named> {
+        match self {
+            Method::CallTool | Method::GetPrompt => Some(Named::Name),
+            Method::ReadResource => Some(Named::Uri),
+            Method::GetTask | Method::UpdateTask | Method::CancelTask => Some(Named::TaskId),
+            _ => None,
+        }
+    }
+}
+
+/// The parameter naming a method's item ([`Method::named_by`]).
+#[cfg(feature = "http")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Named {
+    /// `params.name`: a tool's or a prompt's.
+    Name,
+    /// `params.uri`: a resource's.
+    Uri,
+    /// `params.taskId` (SEP-2663).
+    TaskId,
+}
+
+#[cfg(all(feature = "client", feature = "http"))]
+impl Named {
+    /// The parameter's key in `params`.
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            Named::Name => "name",
+            Named::Uri => "uri",
+            Named::TaskId => "taskId",
+        }
+    }
+}
+
+/// A notification from the client that the server acts on (the others are ignored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Notification {
+    Initialized,
+    Cancelled,
+}
+
+impl Notification {
+    /// The notification named `name`, if the server acts on it.
+    pub(crate) fn parse(name: &str) -> Option<Notification> {
+        match name {
+            "notifications/initialized" => Some(Notification::Initialized),
+            "notifications/cancelled" => Some(Notification::Cancelled),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -194,5 +248,14 @@ mod tests {
         ] {
             assert_eq!(Method::parse(name), None, "{name}");
         }
+        assert_eq!(
+            Notification::parse("notifications/initialized"),
+            Some(Notification::Initialized)
+        );
+        assert_eq!(
+            Notification::parse("notifications/cancelled"),
+            Some(Notification::Cancelled)
+        );
+        assert_eq!(Notification::parse("initialized"), None);
     }
 }

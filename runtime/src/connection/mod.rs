@@ -28,7 +28,10 @@ use crate::protocol::LogLevel;
 use crate::protocol::Revision;
 use crate::protocol::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::server::{Kind, Registry, Server};
-use method::{Method, Needs};
+#[cfg(feature = "http")]
+pub(crate) use method::Named;
+use method::Needs;
+pub(crate) use method::{Method, Notification};
 use params::{Params, parse_params};
 
 /// The receiving end of a connection's outbox: one JSON message per item (several, joined by
@@ -259,7 +262,7 @@ impl Connection {
             Ok(msg) => self.handle_message(msg),
             Err(_) => {
                 let (id, error) = unreadable(line);
-                self.reply_error(id.unwrap_or("null"), &error)
+                self.reply_error(id.as_deref().unwrap_or("null"), &error)
             }
         }
     }
@@ -340,8 +343,8 @@ impl Connection {
             tracing::debug!(method, "notification with unreadable params ignored");
             return;
         };
-        match method {
-            "notifications/cancelled" => {
+        match Notification::parse(method) {
+            Some(Notification::Cancelled) => {
                 let Some(target) = p.request_id else { return };
                 let state = lock(&self.shared.inflight).get(target.get()).cloned();
                 if let Some(state) = state {
@@ -350,8 +353,8 @@ impl Connection {
                 // Cancelling a `subscriptions/listen` request closes that stream.
                 lock(&self.shared.subscriptions).retain(|s| *s.id != *target.get());
             }
-            "notifications/initialized" => tracing::debug!("client initialized"),
-            _ => tracing::debug!(method, "notification ignored"),
+            Some(Notification::Initialized) => tracing::debug!("client initialized"),
+            None => tracing::debug!(method, "notification ignored"),
         }
     }
 
@@ -551,7 +554,7 @@ pub enum LineProblem {
 /// -32700 for text that is not JSON, -32600 for JSON that is not a readable request object,
 /// with the request's id when the line has a usable one (serde_json gives up at the first
 /// member of the wrong type, `"method": 5`, before it may have seen the id).
-fn unreadable(line: &str) -> (Option<&str>, RpcError) {
+fn unreadable(line: &str) -> (Option<String>, RpcError) {
     let id = match protocol::scan(line) {
         protocol::Scanned::NotJson => {
             return (None, RpcError::new(code::PARSE_ERROR, "Parse error."));

@@ -192,8 +192,9 @@ pub(crate) struct Mirrored<'a> {
     pub method: &'a str,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`.
     pub version: Option<&'a str>,
-    /// `params.name` (`tools/call`, `prompts/get`), `params.uri` (`resources/read`) or
-    /// `params.taskId` (`tasks/get`, `tasks/update`, `tasks/cancel`, SEP-2663).
+    /// The parameter naming the method's item (`params.name`, `params.uri` or
+    /// `params.taskId`: [`Method::named_by`](crate::connection::Method::named_by)); `None`
+    /// for the other methods.
     pub name: Option<&'a str>,
 }
 
@@ -208,16 +209,7 @@ pub(crate) fn check_mirrored(parts: &Parts, body: &Mirrored<'_>) -> Result<(), R
     };
     compare(parts, "MCP-Protocol-Version", version, false)?;
     compare(parts, "Mcp-Method", body.method, false)?;
-    let named = matches!(
-        body.method,
-        "tools/call"
-            | "prompts/get"
-            | "resources/read"
-            | "tasks/get"
-            | "tasks/update"
-            | "tasks/cancel"
-    );
-    if let (true, Some(name)) = (named, body.name) {
+    if let Some(name) = body.name {
         compare(parts, "Mcp-Name", name, true)?;
     }
     Ok(())

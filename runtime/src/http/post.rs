@@ -16,7 +16,7 @@ use super::limits::{ClientKey, Refusal, Ticket};
 use super::params;
 use super::sessions::{Limits, Session, new_session_id, reject_long};
 use super::state::State;
-use crate::connection::Connection;
+use crate::connection::{Connection, Method, Named, Notification};
 use crate::peer::Identity;
 use crate::protocol::Revision;
 use crate::protocol::{self, Incoming as Message, RpcError, code};
@@ -28,6 +28,8 @@ struct Peek<'a> {
     /// The request's id, raw JSON, when it is a string or an integer.
     id: Option<&'a str>,
     method: Option<Cow<'a, str>>,
+    /// The method, when the server knows it: its name matched once, here.
+    known: Option<Method>,
     /// `params._meta["io.modelcontextprotocol/protocolVersion"]`.
     version: Option<Cow<'a, str>>,
     /// `params.name`, `params.uri` or `params.taskId`, for the methods `Mcp-Name` mirrors.
@@ -90,6 +92,7 @@ fn peek(text: &str) -> Peek<'_> {
         kind: Kind::Invalid,
         id: None,
         method: None,
+        known: None,
         version: None,
         name: None,
         arguments: None,
@@ -119,22 +122,24 @@ fn peek(text: &str) -> Peek<'_> {
         .filter(|p| p.get().starts_with('{'))
         .and_then(|p| serde_json::from_str::<PeekParams>(p.get()).ok())
         .unwrap_or_default();
+    let known = msg.method.as_deref().and_then(Method::parse);
     #[cfg(feature = "auth")]
-    let scoped = scoped_items(msg.method.as_deref(), &params);
-    let name = match msg.method.as_deref() {
-        Some("tools/call" | "prompts/get") => params.name,
-        Some("resources/read") => params.uri,
-        Some("tasks/get" | "tasks/update" | "tasks/cancel") => params.task_id,
-        _ => None,
+    let scoped = scoped_items(known, &params);
+    let name = match known.and_then(Method::named_by) {
+        Some(Named::Name) => params.name,
+        Some(Named::Uri) => params.uri,
+        Some(Named::TaskId) => params.task_id,
+        None => None,
     };
-    let arguments = match msg.method.as_deref() {
-        Some("tools/call") => params.arguments,
+    let arguments = match known {
+        Some(Method::CallTool) => params.arguments,
         _ => None,
     };
     Peek {
         kind,
         id,
         method: msg.method.clone(),
+        known,
         version: params.meta.and_then(|m| m.protocol_version),
         name,
         arguments,
@@ -154,7 +159,7 @@ fn peek(text: &str) -> Peek<'_> {
 /// `subscriptions/listen`'s `resourceSubscriptions`.
 #[cfg(feature = "auth")]
 fn scoped_items<'a>(
-    method: Option<&str>,
+    method: Option<Method>,
     params: &PeekParams<'a>,
 ) -> Vec<(super::authorize::Item, Cow<'a, str>)> {
     use super::authorize::Item;
@@ -165,17 +170,17 @@ fn scoped_items<'a>(
     };
     let one = |item: Item, name: &Option<Cow<'a, str>>| name.clone().map(|n| vec![(item, n)]);
     match method {
-        Some("tools/call") => one(Item::Tool, &params.name),
-        Some("prompts/get") => one(Item::Prompt, &params.name),
-        Some("resources/read" | "resources/subscribe") => one(Item::Resource, &params.uri),
-        Some("completion/complete") => params.reference.as_ref().and_then(|r| {
+        Some(Method::CallTool) => one(Item::Tool, &params.name),
+        Some(Method::GetPrompt) => one(Item::Prompt, &params.name),
+        Some(Method::ReadResource | Method::Subscribe) => one(Item::Resource, &params.uri),
+        Some(Method::Complete) => params.reference.as_ref().and_then(|r| {
             match r.get("type").and_then(serde_json::Value::as_str)? {
                 "ref/prompt" => Some(vec![(Item::Prompt, text(r, "name")?)]),
                 "ref/resource" => Some(vec![(Item::Resource, text(r, "uri")?)]),
                 _ => None,
             }
         }),
-        Some("subscriptions/listen") => params
+        Some(Method::Listen) => params
             .notifications
             .as_ref()
             .and_then(|n| n.get("resourceSubscriptions")?.as_array())
@@ -351,8 +356,7 @@ pub(crate) async fn post(
         // A request holds a slot until it is answered: a long-lived stream one of the
         // streams' budget, any other one of the requests'. Notifications and responses
         // hold none, so that a cancellation or an answer always gets through.
-        let listen = p.method.as_deref() == Some("subscriptions/listen")
-            && (p.version.is_some() || header_modern);
+        let listen = p.known == Some(Method::Listen) && (p.version.is_some() || header_modern);
         let ticket = match p.kind {
             Kind::Request if listen => match state.streams.try_take(&client) {
                 Ok(t) => Some(t),
@@ -374,7 +378,7 @@ pub(crate) async fn post(
                 if let Err(e) = headers::check_mirrored(&parts, &mirrored) {
                     return body::rpc_error(StatusCode::BAD_REQUEST, id, &e);
                 }
-                if let (true, Some(tool)) = (method == "tools/call", p.name.as_deref()) {
+                if let (Some(Method::CallTool), Some(tool)) = (p.known, p.name.as_deref()) {
                     let index = state.params.index(&state.server);
                     if let Some(annotated) = index.tool(tool)
                         && let Err(e) = params::check(&parts, annotated, p.arguments)
@@ -406,7 +410,7 @@ pub(crate) async fn post(
         if let Some(refused) = refuse_scopes(state, &parts, &p, id) {
             return refused;
         }
-        let initialize = p.kind == Kind::Request && p.method.as_deref() == Some("initialize");
+        let initialize = p.kind == Kind::Request && p.known == Some(Method::Initialize);
         if state.config.stateless {
             let assume = (!initialize).then_some(revision);
             return alone(state, &text, &p, ticket, assume, events_ok, false).await;
@@ -508,7 +512,7 @@ async fn alone(
         Some(message) => conn.handle_routed_message(message.clone(), tx, identity(p)),
         None => conn.handle_routed(text, tx, identity(p)),
     }
-    let listen = modern && p.method.as_deref() == Some("subscriptions/listen");
+    let listen = modern && p.known == Some(Method::Listen);
     let pulse = match (listen, p.id) {
         (true, Some(id)) => {
             Pulse::long_lived(&state.config, Some(protocol::listen_complete_message(id)))
@@ -629,11 +633,12 @@ async fn in_session(
         .revision()
         .is_some_and(|r| r >= Revision::V2025_11_25)
         .then(|| u64::try_from(config.sse_retry.as_millis()).unwrap_or(u64::MAX));
-    let close_early = p.method.as_deref() == Some("tools/call")
+    let close_early = p.known == Some(Method::CallTool)
         && p.name
             .as_deref()
             .is_some_and(|n| config.poll_tools.iter().any(|t| t == n));
-    if p.method.as_deref() == Some("notifications/initialized") {
+    let notification = p.method.as_deref().and_then(Notification::parse);
+    if notification == Some(Notification::Initialized) {
         session.settle();
     }
     let (tx, rx) = mpsc::unbounded_channel();

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::connection::Method;
+
 /// `text` as a header value: itself when it is visible ASCII and spaces without spaces at
 /// either end, else `=?base64?…?=` of its UTF-8 (and so is a text that looks encoded).
 pub(crate) fn header_text(text: &str) -> String {
@@ -22,13 +24,11 @@ pub(crate) fn header_text(text: &str) -> String {
 /// The headers mirroring `method` and the item its `params` name.
 pub(crate) fn standard(method: &str, params: &Value) -> Vec<(&'static str, String)> {
     let mut headers = vec![("mcp-method", header_text(method))];
-    let key = match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
-        _ => None,
-    };
-    if let Some(name) = key.and_then(|key| params.get(key)).and_then(Value::as_str) {
+    let key = Method::parse(method).and_then(Method::named_by);
+    if let Some(name) = key
+        .and_then(|key| params.get(key.key()))
+        .and_then(Value::as_str)
+    {
         headers.push(("mcp-name", header_text(name)));
     }
     headers
