@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::protocol::RpcError;
+use crate::protocol::{Method, RpcError};
 
 /// A key that seals `requestState`: 32 bytes, for XChaCha20-Poly1305.
 ///
@@ -119,9 +119,9 @@ impl Origin {
 
     /// What a mismatched target is called in an error: "tool", "prompt", "resource".
     fn target_kind(&self) -> &'static str {
-        match self.method {
-            "tools/call" => "tool",
-            "prompts/get" => "prompt",
+        match Method::parse(self.method) {
+            Some(Method::CallTool) => "tool",
+            Some(Method::GetPrompt) => "prompt",
             _ => "resource",
         }
     }

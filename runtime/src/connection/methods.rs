@@ -7,7 +7,6 @@ use std::sync::atomic::Ordering;
 use serde_json::Value;
 
 use super::drive::{Panicked, report_panic};
-use super::method::Method;
 use super::mrtr::{self, Retry};
 use super::params::{Params, arguments_object, completion_json, completion_request};
 use super::{Connection, PER_REQUEST_REVISIONS, Reply, plain, tasks};
@@ -16,6 +15,7 @@ use crate::context::RequestContext;
 use crate::output::{self, Body, finish_result, render_tool_result};
 use crate::peer::{CallState, ListKind, Session, Subscription, lock, send_routed};
 use crate::protocol::LogLevel;
+use crate::protocol::Method;
 use crate::protocol::Revision;
 use crate::protocol::{self, RpcError, code, error_message, result_message};
 use crate::server::{Kind, Registry};

@@ -5,7 +5,6 @@
 //! they are registered for cancellation.
 
 mod drive;
-mod method;
 mod methods;
 mod mrtr;
 mod params;
@@ -27,11 +26,8 @@ use crate::peer::{ConnShared, Identity, NO_LOGS, Route, lock, send_routed};
 use crate::protocol::LogLevel;
 use crate::protocol::Revision;
 use crate::protocol::{self, Incoming, RpcError, code, error_message, result_message};
+use crate::protocol::{Method, Needs, Notification};
 use crate::server::{Kind, Registry, Server};
-#[cfg(feature = "http")]
-pub(crate) use method::Named;
-use method::Needs;
-pub(crate) use method::{Method, Notification};
 use params::{Params, parse_params};
 
 /// The receiving end of a connection's outbox: one JSON message per item (several, joined by

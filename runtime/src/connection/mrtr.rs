@@ -10,9 +10,9 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::Connection;
-use super::method::Method;
 use super::params::Params;
 use crate::peer::CallState;
+use crate::protocol::Method;
 use crate::protocol::{Revision, RpcError};
 use crate::seal::Origin;
 use crate::server::Server;

@@ -24,13 +24,13 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::drive::{CatchUnwind, Panicked, report_panic};
-use super::method::Method;
 use super::mrtr::{self, Once, Retry};
 use super::params::Params;
 use super::{Connection, plain};
 use crate::context::RequestContext;
 use crate::output::{Body, finish_result, render_tool_result};
 use crate::peer::{CallState, ConnShared, Identity, NO_LOGS, lock};
+use crate::protocol::Method;
 use crate::protocol::Revision;
 use crate::protocol::{RpcError, result_message};
 use crate::server::{ListedTool, Registry, Server};

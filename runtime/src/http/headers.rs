@@ -193,7 +193,7 @@ pub(crate) struct Mirrored<'a> {
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`.
     pub version: Option<&'a str>,
     /// The parameter naming the method's item (`params.name`, `params.uri` or
-    /// `params.taskId`: [`Method::named_by`](crate::connection::Method::named_by)); `None`
+    /// `params.taskId`: [`Method::named_by`](crate::protocol::Method::named_by)); `None`
     /// for the other methods.
     pub name: Option<&'a str>,
 }

@@ -16,10 +16,11 @@ use super::limits::{ClientKey, Refusal, Ticket};
 use super::params;
 use super::sessions::{Limits, Session, new_session_id, reject_long};
 use super::state::State;
-use crate::connection::{Connection, Method, Named, Notification};
+use crate::connection::Connection;
 use crate::peer::Identity;
 use crate::protocol::Revision;
 use crate::protocol::{self, Incoming as Message, RpcError, code};
+use crate::protocol::{Method, Named, Notification};
 use crate::service::BoxFuture;
 
 /// What the transport reads of a message before handing it to a connection.

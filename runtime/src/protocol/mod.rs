@@ -4,11 +4,13 @@
 //! Its files, lowest first (checked as the crate's modules are; see `docs/architecture.md`):
 //!
 //! 1. `error`, `log_level`, `revision`: the error object and codes, log levels, revisions.
-//! 2. `incoming`, `outgoing`: messages read, messages written.
+//! 2. `incoming`, `outgoing`, `method`: messages read, messages written, the table of
+//!    methods and notifications (each parsed once, with what serving it needs).
 
 mod error;
 mod incoming;
 mod log_level;
+mod method;
 mod outgoing;
 mod revision;
 
@@ -16,6 +18,9 @@ pub use error::{RpcError, code};
 pub(crate) use error::{reply_message, reply_result};
 pub(crate) use incoming::{IdScanner, Incoming, Scanned, scan, valid_id};
 pub use log_level::LogLevel;
+#[cfg(feature = "http")]
+pub(crate) use method::Named;
+pub(crate) use method::{Method, Needs, Notification};
 pub(crate) use outgoing::{
     error_message, listen_complete_message, notification_message, one_line, push_json_string,
     request_message, result_message,

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::connection::Method;
+use crate::protocol::Method;
 
 /// `text` as a header value: itself when it is visible ASCII and spaces without spaces at
 /// either end, else `=?base64?…?=` of its UTF-8 (and so is a text that looks encoded).

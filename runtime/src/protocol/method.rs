@@ -2,7 +2,7 @@
 //! what each needs (a revision, a feature of the services) and how it is served are asked
 //! of the [`Method`], never of its name again.
 
-use crate::protocol::Revision;
+use super::revision::Revision;
 
 /// A request method the server knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub(crate) enum Method {
 
 /// What a method needs of the services (or the server) to exist on a connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Needs {
+pub(crate) enum Needs {
     /// Nothing: the handshake revisions' own methods, `server/discover`.
     Nothing,
     Tools,
@@ -45,7 +45,7 @@ pub(super) enum Needs {
 /// Which revisions have a method: the handshake ones (served after `initialize`), the
 /// per-request one (2026-07-28), or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Revisions {
+pub(crate) enum Revisions {
     Handshake,
     PerRequest,
     Both,
@@ -78,7 +78,7 @@ impl Method {
     }
 
     /// The method's name on the wire.
-    pub(super) fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Method::Initialize => "initialize",
             Method::Ping => "ping",
@@ -102,7 +102,7 @@ impl Method {
     }
 
     /// What the services must provide for the method to exist.
-    pub(super) fn needs(self) -> Needs {
+    pub(crate) fn needs(self) -> Needs {
         match self {
             Method::Initialize | Method::Ping | Method::Discover | Method::SetLevel => {
                 Needs::Nothing
@@ -120,7 +120,7 @@ impl Method {
     }
 
     /// Which revisions have the method.
-    pub(super) fn revisions(self) -> Revisions {
+    pub(crate) fn revisions(self) -> Revisions {
         match self {
             Method::Initialize | Method::Ping | Method::SetLevel => Revisions::Handshake,
             Method::Subscribe | Method::Unsubscribe => Revisions::Handshake,
@@ -132,7 +132,7 @@ impl Method {
     }
 
     /// Whether `rev` has the method.
-    pub(super) fn in_revision(self, rev: Revision) -> bool {
+    pub(crate) fn in_revision(self, rev: Revision) -> bool {
         match self.revisions() {
             Revisions::Handshake => !rev.is_stateless(),
             Revisions::PerRequest => rev.is_stateless(),
@@ -142,7 +142,7 @@ impl Method {
 
     /// Whether the method runs a service's handler (which may stay pending, and so takes one
     /// of the connection's slots for calls in flight).
-    pub(super) fn calls_handler(self) -> bool {
+    pub(crate) fn calls_handler(self) -> bool {
         matches!(
             self,
             Method::CallTool | Method::ReadResource | Method::GetPrompt | Method::Complete
@@ -150,7 +150,7 @@ impl Method {
     }
 
     /// Whether the method may be served before a session exists (no `initialize` yet).
-    pub(super) fn before_session(self) -> bool {
+    pub(crate) fn before_session(self) -> bool {
         matches!(self, Method::Initialize | Method::Ping)
     }
 
