@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every command of README.md's ```sh blocks, as written, from the repository root, and
 # checks every ```tool block with `toolidl check`, so that the README cannot promise a
-# command or show a file that does not work.
+# command or show a file that does not work; and that the weather blocks of README.md and
+# docs/ are excerpts of examples/weather/tools/weather.tool, the one weather example.
 #
 #   scripts/readme.sh
 #
