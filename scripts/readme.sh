@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every command of README.md's ```sh blocks, as written, from the repository root, and
 # checks every ```tool block with `toolidl check`, so that the README cannot promise a
-# command or show a file that does not work.
+# command or show a file that does not work; and that the weather blocks of README.md and
+# docs/ are excerpts of examples/weather/tools/weather.tool, the one weather example.
 #
 #   scripts/readme.sh
 #
@@ -80,6 +81,48 @@ while IFS= read -r line; do
     fi
     rm -f "$log"
 done <<<"$commands"
+
+# One weather example: every ```tool block of README.md and docs/ that declares `package
+# acme.weather;` is an excerpt of examples/weather/tools/weather.tool, its lines (but for a
+# `// …` line marking a cut) lines of that file in the same order. Quick: no build needed.
+if python3 - README.md docs/*.md <<'EOF'
+import re, sys
+canonical = open("examples/weather/tools/weather.tool", encoding="utf-8").read().splitlines()
+blocks = failed = 0
+for path in sys.argv[1:]:
+    lines = open(path, encoding="utf-8").read().splitlines()
+    i = 0
+    while i < len(lines):
+        fence = re.match(r"^(\s*)```tool\s*$", lines[i])
+        i += 1
+        if not fence:
+            continue
+        indent, first, block = len(fence.group(1)), i + 1, []
+        while i < len(lines) and not re.match(r"^\s*```", lines[i]):
+            block.append(lines[i][indent:])
+            i += 1
+        if "package acme.weather;" not in block:
+            continue
+        blocks += 1
+        at = 0
+        for n, line in enumerate(block):
+            if line.strip().startswith("// …"):
+                continue
+            try:
+                at = canonical.index(line, at) + 1
+            except ValueError:
+                print(f"readme: FAILED: {path}:{first + n}: `{line.strip()}` is not the next "
+                      "line of examples/weather/tools/weather.tool", file=sys.stderr)
+                failed += 1
+                break
+print(f"readme: checked: {blocks} weather blocks are excerpts of examples/weather/tools/weather.tool")
+sys.exit(1 if failed else 0)
+EOF
+then
+    ran=$((ran + 1))
+else
+    failed=$((failed + 1))
+fi
 
 # The walk-throughs, each as one script.
 walkthroughs=$(mktemp -d)

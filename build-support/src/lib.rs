@@ -20,6 +20,11 @@
 //! each warning (`cargo:warning`); it rewrites a generated file only when its content changed.
 //! On error, [`Error`] displays (and debug-prints) the diagnostics exactly as `toolidl check`
 //! renders them. See `docs/build.md`.
+//!
+//! # Features
+//!
+//! None. A build-dependency kept light: `toolidl`, `toolidl-codegen` and serde_json, no
+//! clap (the `toolidl` command is the `toolidl-cli` crate).
 
 #![deny(missing_docs)]
 

@@ -8,6 +8,22 @@
 //! profile publishes), so a value is accepted at build time exactly when it is accepted at
 //! call time. Hand-written to keep the dependency set empty; each validator follows the cited
 //! grammar, and none allocates.
+//!
+//! # Quick start
+//!
+//! ```
+//! use toolidl_formats::{Profile, decode_base64, is_date, is_email};
+//!
+//! assert!(is_date("2024-02-29"));
+//! assert!(!is_date("2023-02-29"));
+//! assert!(is_email("ada@example.com"));
+//! assert_eq!(decode_base64("aGk="), Some(b"hi".to_vec()));
+//! assert_eq!("openai-strict".parse::<Profile>().ok(), Some(Profile::OpenAiStrict));
+//! ```
+//!
+//! # Features
+//!
+//! None, and no dependencies.
 
 #![deny(missing_docs)]
 

@@ -12,6 +12,15 @@
 //! assert!(!output.has_errors());
 //! assert_eq!(output.model.unwrap().services[0].members[0].name, "ping");
 //! ```
+//!
+//! The language is `docs/language.md` in the repository, its diagnostics
+//! `docs/diagnostics.md`; `toolidl-codegen` turns the model into JSON Schema and Rust.
+//!
+//! # Features
+//!
+//! None. The crate depends on pest (the grammar), serde (the model serializes), heck (name
+//! cases), regress (`@pattern` checked as ECMAScript) and `toolidl-formats` (defaults checked
+//! as the runtime checks arguments).
 
 #![deny(missing_docs)]
 pub mod ast;

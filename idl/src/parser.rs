@@ -81,7 +81,7 @@ pub(crate) fn tree(text: &str) -> Option<Pair<'_, Rule>> {
 }
 
 /// The text of a `///` line: without `///` and one leading space, and without a trailing
-/// ordinary comment (`//` after whitespace, as the design's own example writes one; a URL's
+/// ordinary comment (`//` after whitespace: `/// City name // e.g. 'Brussels'`; a URL's
 /// `://` is not preceded by whitespace and stays).
 fn doc_line(raw: &str) -> String {
     let body = raw.get(3..).unwrap_or_default();

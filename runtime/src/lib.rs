@@ -1,16 +1,92 @@
-//! toolidl-runtime: serves MCP tool services over stdio.
+//! The MCP server runtime of toolidl: serves the tool services that `toolidl-build` generates
+//! from `.tool` files (or that you write by hand) over stdio and Streamable HTTP, and calls
+//! MCP servers from Rust.
 //!
 //! A [`Service`] lists tools, resources and prompts as pre-rendered JSON and dispatches calls
-//! to boxed futures. A [`Server`] holds services; [`serve_stdio`] serves it, one JSON-RPC
-//! message per line. Revisions 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 are served
+//! to boxed futures; a generated `…Server` is one. A [`Server`] holds services;
+//! [`serve_stdio`] serves it, one JSON-RPC message per line, and `http` (feature `http`) over
+//! Streamable HTTP. Revisions 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 are served
 //! after `initialize`; 2026-07-28 per request (`_meta`), with `server/discover`.
 //!
-//! Generated code uses only [`codegen`]. See `docs/runtime.md` for writing a service by hand.
+//! # Quick start
+//!
+//! `build.rs` compiles `tools/weather.tool` with `toolidl-build`; the crate includes the
+//! generated module, implements its trait with plain `async fn`s and serves it. This is step 4
+//! of the repository README's walk-through, which has the other files (`toolidl new NAME`
+//! writes such a crate); it is not compiled here, as it needs the code `build.rs` generates.
+//!
+//! ```ignore
+//! use toolidl_runtime::{RequestContext, Server, ToolError};
+//!
+//! toolidl_runtime::include_tools!(); // module acme::weather
+//!
+//! use acme::weather::{GetWeatherArgs, WeatherTools, WeatherToolsServer};
+//!
+//! struct Weather;
+//!
+//! impl WeatherTools for Weather {
+//!     // One input struct per tool; `..` keeps this compiling when the tool gains a
+//!     // parameter with a default.
+//!     async fn get_weather(
+//!         &self,
+//!         _ctx: RequestContext,
+//!         GetWeatherArgs { city, units, .. }: GetWeatherArgs,
+//!     ) -> Result<String, ToolError> {
+//!         Ok(format!("{city}: 18° ({units})"))
+//!     }
+//! }
+//!
+//! fn main() -> std::io::Result<()> {
+//!     let server = Server::builder("weather", "1.0.0")
+//!         .service(WeatherToolsServer::new(Weather))
+//!         .build();
+//!     tokio::runtime::Builder::new_current_thread().build()?
+//!         .block_on(toolidl_runtime::serve_stdio(server))
+//! }
+//! ```
+//!
+//! A [`Server`] is tested in process, through the real dispatcher, with
+//! [`testing::Client`]:
+//!
+//! ```
+//! use toolidl_runtime::{RpcError, Server};
+//! use toolidl_runtime::testing::Client;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), RpcError> {
+//! let server = Server::builder("weather", "1.0.0").build(); // `.service(…)` for each service
+//! let client = Client::connect(&server).await?; // `initialize`, as a real client sends it
+//! let pong = client.request("ping", serde_json::json!({})).await?;
+//! assert_eq!(pong, serde_json::json!({}));
+//! // With services: `client.call(&GetWeatherArgs { … })`, `client.listing()`, …
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! `docs/runtime.md` in the repository covers the runtime, `docs/generated-api.md` the
+//! generated code, `docs/deploy.md` serving over HTTP. Generated code uses only [`codegen`].
+//!
+//! # Features
+//!
+//! None is on by default: a stdio server builds no HTTP stack, no TLS and no Redis client.
+//!
+//! | feature | what it adds | what it pulls in |
+//! |---|---|---|
+//! | `http` | `http`: the Streamable HTTP transport (sessions and stateless mode, Origin/Host checks, body limits, a bearer hook, resumable streams) | hyper, hyper-util, tower-service; tokio's `net`, `time`, `signal` |
+//! | `auth` | `auth`: the OAuth 2.1 resource server for `http` (JWT and introspection, protected resource metadata, scopes); turns on `http` | `http`'s, jsonwebtoken, reqwest (rustls) |
+//! | `redis` | `cluster::Redis` and `cluster::RedisTaskStore`: sessions, tasks and change notifications shared by instances through Redis | redis |
+//! | `client` | `client`: calling MCP servers (the transport abstraction, a child process over stdio, typed `tools/call`; with `http`, Streamable HTTP and its OAuth client) | reqwest (rustls, HTTP/2); tokio's `process`, `io-util`, `time` |
+//! | `forward` | `forward`: tool calls forwarded to an HTTP API, what code generated from an OpenAPI import calls | reqwest, percent-encoding |
+//! | `typed-formats` | `typed`: typed format values (`Uuid`, dates and times, IRIs) for code generated with `typed_formats(true)` | uuid, chrono, iri-string |
+//!
+//! Items behind a feature are marked with it in these docs.
 //!
 //! The crate's modules form a one-way stack, listed in `docs/architecture.md`.
 
 // Generated code and hand-written services read these docs; keep every public item covered.
 #![deny(missing_docs)]
+// docs.rs (`--cfg docsrs`, nightly): each item behind a feature is marked with it.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod args;
 #[cfg(feature = "auth")]

@@ -1,5 +1,5 @@
-//! The design document's weather service and `examples/manual`'s tools, generated from
-//! `tools/*.tool` by `build.rs` and implemented here with plain `async fn`s.
+//! The weather service the README and the docs show, and `examples/manual`'s tools,
+//! generated from `tools/*.tool` by `build.rs` and implemented here with plain `async fn`s.
 
 use toolidl_runtime::{RequestContext, RpcError, Server, ToolError};
 

@@ -1,4 +1,4 @@
-// The design document's example.
+// The weather example; README.md and docs/ show excerpts of it (scripts/readme.sh checks them).
 package acme.weather;
 
 import "common.tool";

@@ -112,9 +112,9 @@ const SPECS: &[(&str, &[Site], &str)] = &[
     ("url", VALUES, "@url"),
 ];
 
-/// The language's second edition: more sites for attributes of the first edition (SPECS),
-/// and its new attributes. Kept apart so that the help texts of the first edition (which
-/// list SPECS only, for the sites it knew) stay as they were.
+/// More sites for attributes of SPECS. Kept apart, as NEW_SPECS is, so that the help texts
+/// of the sites that `lists_base_only` names list the base attributes of SPECS only, at the
+/// sites SPECS gives: short lists of the attributes most files use.
 const EXTENDED_SITES: &[(&str, &[Site])] = &[
     ("description", &[Alias, Union]),
     ("title", &[Field, Param]),
@@ -126,7 +126,8 @@ const EXTENDED_SITES: &[(&str, &[Site])] = &[
     ("url", &[AliasType]),
 ];
 
-/// The attributes of the second edition, as SPECS lists those of the first.
+/// The attributes beyond SPECS, in the same form; left out of the help texts of the sites
+/// `lists_base_only` names, unless SPECS has none for the site.
 const NEW_SPECS: &[(&str, &[Site], &str)] = &[
     ("value", &[Variant], "@value(\"wire-value\")"),
     ("document_members", &[Enum], "@document_members"),
@@ -161,8 +162,9 @@ fn sites_of(name: &str) -> Vec<Site> {
         .collect()
 }
 
-/// Whether `site` is one the first edition knew (its help texts are kept as they were).
-fn first_edition(site: Site) -> bool {
+/// Whether the help texts at `site` list the base attributes (SPECS) only, when there are
+/// any: every site but those of unions and named types.
+fn lists_base_only(site: Site) -> bool {
     !matches!(site, Alias | AliasType | Union | UnionVariant)
 }
 
@@ -223,11 +225,11 @@ impl AttrChecker<'_> {
             else {
                 let mut d = Diagnostic::error("E0301", format!("unknown attribute `@{name}`"))
                     .at(self.file, attr.name.span);
-                // A site of the first edition lists the attributes of the first edition, as
-                // it always did; the second edition's only when there are none of those.
+                // The base attributes of the site (SPECS), when `lists_base_only` says so and
+                // there are any; else every attribute that applies there.
                 let first: Vec<&str> = SPECS
                     .iter()
-                    .filter(|(_, s, _)| first_edition(site) && s.contains(&site))
+                    .filter(|(_, s, _)| lists_base_only(site) && s.contains(&site))
                     .map(|(n, _, _)| *n)
                     .collect();
                 let here: Vec<&str> = if first.is_empty() {

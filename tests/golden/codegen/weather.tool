@@ -1,4 +1,4 @@
-// The design document's example, fully documented: compiled with #![deny(missing_docs)].
+// A golden shaped like examples/weather/tools/weather.tool, fully documented (missing_docs).
 package codegen.weather;
 
 /// Temperature units.

@@ -1,4 +1,4 @@
-// The example of the design document, without its explanatory comments and import.
+// A golden shaped like examples/weather/tools/weather.tool: a dotted name, no import.
 package acme.weather;
 
 /// Temperature units.
