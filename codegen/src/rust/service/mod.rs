@@ -297,19 +297,9 @@ impl Context<'_> {
                 Some(_) => quote!(#def.null_result()),
                 None => def,
             };
-            let key = (service.name.clone(), l.ident.clone());
-            match self.tool_variants.get(&key) {
-                Some(variants) => {
-                    let variants = variants.iter().map(|(profile, name, json)| {
-                        let profile = format_ident!("{}", profile.rust_name());
-                        let name = Literal::string(name);
-                        let json = raw_string(json);
-                        quote!(rt::ToolVariant::new(rt::Profile::#profile, #name, #json))
-                    });
-                    quote!(#def.variants(&[#(#variants),*]))
-                }
-                None => def,
-            }
+            // Each profile's listing is derived from this one by the runtime
+            // (`toolidl_formats::publish`), as `toolidl lint` and `toolidl schema` publish it.
+            quote!(#def.derive_profiles())
         });
         let default_profile = (self.options.profile != Profile::Standard).then(|| {
             let profile = format_ident!("{}", self.options.profile.rust_name());
