@@ -741,56 +741,17 @@ impl<T: Schemas> rt::Service for SchemasServer<T> {
                     "create_user",
                     r#"{"name":"create_user","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"Example: `Ann`."},"password":{"type":"string"},"address":{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false}},"required":["name","password"],"additionalProperties":false},"outputSchema":{"type":"object","description":"A user.","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":"string","description":"Example: `Ann`."},"address":{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false}},"required":["id","name"]},"annotations":{"destructiveHint":false}}"#,
                 )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "create_user",
-                            r#"{"name":"create_user","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"Example: `Ann`."},"password":{"type":"string"},"address":{"type":["object","null"],"properties":{"city":{"type":["string","null"],"description":"Null leaves it out."}},"additionalProperties":false,"required":["city"],"description":"Null leaves it out."}},"required":["name","password","address"],"additionalProperties":false},"outputSchema":{"type":"object","description":"A user.","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":"string","description":"Example: `Ann`."},"address":{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false}},"required":["id","name"]},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "create_user",
-                            r#"{"name":"create_user","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"Example: `Ann`."},"password":{"type":"string"},"address":{"type":"object","properties":{"city":{"type":"string"}}}},"required":["name","password"]},"outputSchema":{"type":"object","description":"A user.","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":"string","description":"Example: `Ann`."},"address":{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false}},"required":["id","name"]},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                    ],
-                ),
+                .derive_profiles(),
             rt::ToolDef::new(
                     "search_pets",
                     r#"{"name":"search_pets","inputSchema":{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"pets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"tag":{"type":"string"},"kind":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"cat"},"lives":{"type":"integer","minimum":-2147483648,"maximum":9}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"dog"},"bark":{"type":"boolean"}},"required":["type","bark"]}]}},"required":["name","kind"]}},"counts":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":2147483647}},"score":{"type":"number","exclusiveMinimum":0},"cursor":{"type":["string","null"]},"kind":{"type":["string","null"],"enum":["a","b-c",null]},"thumbnail":{"type":"string","contentEncoding":"base64"},"either":{"anyOf":[{"type":"string"},{"type":"integer","minimum":-2147483648,"maximum":2147483647}]}}},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#,
                 )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "search_pets",
-                            r#"{"name":"search_pets","inputSchema":{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"description":"Default: 20."}},"additionalProperties":false,"required":["limit"]},"outputSchema":{"type":"object","properties":{"pets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"tag":{"type":"string"},"kind":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"cat"},"lives":{"type":"integer","minimum":-2147483648,"maximum":9}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"dog"},"bark":{"type":"boolean"}},"required":["type","bark"]}]}},"required":["name","kind"]}},"counts":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":2147483647}},"score":{"type":"number","exclusiveMinimum":0},"cursor":{"type":["string","null"]},"kind":{"type":["string","null"],"enum":["a","b-c",null]},"thumbnail":{"type":"string","contentEncoding":"base64"},"either":{"anyOf":[{"type":"string"},{"type":"integer","minimum":-2147483648,"maximum":2147483647}]}}},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "search_pets",
-                            r#"{"name":"search_pets","inputSchema":{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20}}},"outputSchema":{"type":"object","properties":{"pets":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"tag":{"type":"string"},"kind":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"cat"},"lives":{"type":"integer","minimum":-2147483648,"maximum":9}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"dog"},"bark":{"type":"boolean"}},"required":["type","bark"]}]}},"required":["name","kind"]}},"counts":{"type":"object","additionalProperties":{"type":"integer","minimum":0,"maximum":2147483647}},"score":{"type":"number","exclusiveMinimum":0},"cursor":{"type":["string","null"]},"kind":{"type":["string","null"],"enum":["a","b-c",null]},"thumbnail":{"type":"string","contentEncoding":"base64"},"either":{"anyOf":[{"type":"string"},{"type":"integer","minimum":-2147483648,"maximum":2147483647}]}}},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#,
-                        ),
-                    ],
-                ),
+                .derive_profiles(),
             rt::ToolDef::new(
                     "add_pet",
                     r#"{"name":"add_pet","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"tag":{"type":"string"},"kind":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"cat"},"lives":{"type":"integer","minimum":-2147483648,"maximum":9}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"dog"},"bark":{"type":"boolean"}},"required":["type","bark"]}]}},"required":["name","kind"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"name":{"type":"string"},"tag":{"type":"string"},"kind":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"cat"},"lives":{"type":"integer","minimum":-2147483648,"maximum":9}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"dog"},"bark":{"type":"boolean"}},"required":["type","bark"]}]}},"required":["name","kind"]},"annotations":{"destructiveHint":false}}"#,
                 )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "add_pet",
-                            r#"{"name":"add_pet","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"tag":{"type":["string","null"],"description":"Null leaves it out."},"kind":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","const":"cat"},"lives":{"type":["integer","null"],"minimum":-2147483648,"maximum":9,"description":"Null leaves it out."}},"required":["type","lives"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"dog"},"bark":{"type":"boolean"}},"required":["type","bark"],"additionalProperties":false}]}},"required":["name","tag","kind"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"name":{"type":"string"},"tag":{"type":"string"},"kind":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"cat"},"lives":{"type":"integer","minimum":-2147483648,"maximum":9}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"dog"},"bark":{"type":"boolean"}},"required":["type","bark"]}]}},"required":["name","kind"]},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "add_pet",
-                            r#"{"name":"add_pet","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"tag":{"type":"string"},"kind":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","enum":["cat"]},"lives":{"type":"integer","minimum":-2147483648,"maximum":9}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","enum":["dog"]},"bark":{"type":"boolean"}},"required":["type","bark"]}]}},"required":["name","kind"]},"outputSchema":{"type":"object","properties":{"name":{"type":"string"},"tag":{"type":"string"},"kind":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"cat"},"lives":{"type":"integer","minimum":-2147483648,"maximum":9}},"required":["type"]},{"type":"object","properties":{"type":{"type":"string","const":"dog"},"bark":{"type":"boolean"}},"required":["type","bark"]}]}},"required":["name","kind"]},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                    ],
-                ),
+                .derive_profiles(),
         ];
         &TOOLS
     }
