@@ -356,12 +356,10 @@ impl<T> ::core::clone::Clone for ParametersServer<T> {
 
 impl<T: Parameters> rt::Service for ParametersServer<T> {
     fn tools(&self) -> &[rt::ToolDef] {
+        const UPDATE_THING: &str = r#"{"name":"update_thing","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"The thing.\n\nExample: `abc`.","pattern":"^[a-z]+$"},"tags":{"type":"array","items":{"type":"string"}},"id_query":{"type":"integer","minimum":1,"maximum":10},"filter":{"type":"object","properties":{"color":{"type":"string"},"size":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}},"ids":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"next":{"type":"string","format":"uri"},"where":{"type":"object","properties":{"lat":{"type":"number"}}},"X-Request-Id":{"type":"string","format":"uuid"},"session":{"type":"string","description":"Example: `s-1`.","deprecated":true},"id_body":{"type":"string"},"label":{"type":"string","maxLength":20}},"required":["id","tags","X-Request-Id","id_body","label"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"id":{"type":"string"},"label":{"type":["string","null"]}},"required":["id"],"additionalProperties":false},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#;
+
         static TOOLS: [rt::ToolDef; 1] = [
-            rt::ToolDef::new(
-                    "update_thing",
-                    r#"{"name":"update_thing","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"The thing.\n\nExample: `abc`.","pattern":"^[a-z]+$"},"tags":{"type":"array","items":{"type":"string"}},"id_query":{"type":"integer","minimum":1,"maximum":10},"filter":{"type":"object","properties":{"color":{"type":"string"},"size":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}},"ids":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"next":{"type":"string","format":"uri"},"where":{"type":"object","properties":{"lat":{"type":"number"}}},"X-Request-Id":{"type":"string","format":"uuid"},"session":{"type":"string","description":"Example: `s-1`.","deprecated":true},"id_body":{"type":"string"},"label":{"type":"string","maxLength":20}},"required":["id","tags","X-Request-Id","id_body","label"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"id":{"type":"string"},"label":{"type":["string","null"]}},"required":["id"],"additionalProperties":false},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#,
-                )
-                .derive_profiles(),
+            rt::ToolDef::new("update_thing", UPDATE_THING).derive_profiles(),
         ];
         &TOOLS
     }

@@ -284,23 +284,27 @@ impl Context<'_> {
             .collect();
         let member =
             |keyword: Keyword, l: &Listing| declared.get(&(keyword, l.ident.as_str())).copied();
-        let tools = listing_fn(quote!(tools), quote!(rt::ToolDef), &listings.tools, |l| {
-            let name = Literal::string(&l.name);
-            let json = raw_string(&l.json());
-            let tool = member(Keyword::Tool, l);
-            let def = scoped(
-                quote!(rt::ToolDef::new(#name, #json)),
-                tool.map(|t| &t.scopes),
-            );
-            // A null result is listed and sent per revision (`ToolDef::null_result`).
-            let def = match tool.and_then(|t| t.returns.null_without_structured_content()) {
-                Some(_) => quote!(#def.null_result()),
-                None => def,
-            };
-            // Each profile's listing is derived from this one by the runtime
-            // (`toolidl_formats::publish`), as `toolidl lint` and `toolidl schema` publish it.
-            quote!(#def.derive_profiles())
-        });
+        let tools = listing_fn(
+            quote!(tools),
+            quote!(rt::ToolDef),
+            &listings.tools,
+            |l, json| {
+                let name = Literal::string(&l.name);
+                let tool = member(Keyword::Tool, l);
+                let def = scoped(
+                    quote!(rt::ToolDef::new(#name, #json)),
+                    tool.map(|t| &t.scopes),
+                );
+                // A null result is listed and sent per revision (`ToolDef::null_result`).
+                let def = match tool.and_then(|t| t.returns.null_without_structured_content()) {
+                    Some(_) => quote!(#def.null_result()),
+                    None => def,
+                };
+                // Each profile's listing is derived from this one by the runtime
+                // (`toolidl_formats::publish`), as `toolidl lint` and `toolidl schema` publish it.
+                quote!(#def.derive_profiles())
+            },
+        );
         let default_profile = (self.options.profile != Profile::Standard).then(|| {
             let profile = format_ident!("{}", self.options.profile.rust_name());
             quote! {
@@ -312,8 +316,7 @@ impl Context<'_> {
         let call_tool = self.call_tool(service);
         let task_support = tools::task_support(service);
         let def = |keyword: Keyword| {
-            move |l: &Listing| {
-                let json = raw_string(&l.json());
+            move |l: &Listing, json: &Ident| {
                 scoped(
                     quote!(rt::ListingDef::new(#json)),
                     member(keyword, l).map(|m| &m.scopes),
@@ -455,21 +458,37 @@ fn scoped(def: TokenStream, scopes: Option<&Vec<String>>) -> TokenStream {
     }
 }
 
-/// `fn tools(&self) -> &[rt::ToolDef] { static TOOLS: … }`, or nothing for an empty list.
+/// `fn tools(&self) -> &[rt::ToolDef] { const GET_WEATHER: &str = "{…}"; static TOOLS: … }`,
+/// or nothing for an empty list: each listing's JSON a `const` named after the member, so
+/// that the table reads one entry a line (`entry` gets the listing and its constant).
 fn listing_fn(
     name: TokenStream,
     def: TokenStream,
     listings: &[Listing],
-    entry: impl Fn(&Listing) -> TokenStream,
+    entry: impl Fn(&Listing, &Ident) -> TokenStream,
 ) -> Option<TokenStream> {
     if listings.is_empty() {
         return None;
     }
     let count = Literal::usize_unsuffixed(listings.len());
-    let entries = listings.iter().map(entry);
-    let upper = format_ident!("{}", name.to_string().to_uppercase());
+    let upper = name.to_string().to_uppercase();
+    let consts: Vec<Ident> = listings
+        .iter()
+        .map(|l| {
+            let shouted = names::value_name(&l.ident).to_uppercase();
+            // The table's own name is taken.
+            match shouted == upper {
+                true => format_ident!("{shouted}_"),
+                false => format_ident!("{shouted}"),
+            }
+        })
+        .collect();
+    let jsons = listings.iter().map(|l| raw_string(&l.json()));
+    let entries = listings.iter().zip(&consts).map(|(l, c)| entry(l, c));
+    let upper = format_ident!("{upper}");
     Some(quote! {
         fn #name(&self) -> &[#def] {
+            #(const #consts: &str = #jsons;)*
             static #upper: [#def; #count] = [#(#entries),*];
             &#upper
         }

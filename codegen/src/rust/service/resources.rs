@@ -153,7 +153,8 @@ impl Context<'_> {
             }
         };
         quote! {
-            if let Some([#(#bindings),*]) = rt::uri_template::capture(#template, uri).as_deref() {
+            let captured = rt::uri_template::capture(#template, uri);
+            if let Some([#(#bindings),*]) = captured.as_deref() {
                 let input = #decoded;
                 #run
             }
