@@ -403,8 +403,9 @@ impl Context<'_> {
         }
     }
 
-    /// An expression `Result<T, ArgError>` reading the text `text` (a `&str`) at `path` as a
-    /// value of `ty` (the inner type of a `T?`): a prompt argument or a URI variable.
+    /// An expression of type `T` reading the text `text` (a `&str`) at `path` as a value of
+    /// `ty` (the inner type of a `T?`), returning the `ArgError` with `?`: a prompt argument
+    /// or a URI variable.
     fn text_expr(&self, ty: &Type, path: &TokenStream) -> TokenStream {
         match ty {
             Type::Nullable { inner } => self.text_expr(inner, path),
@@ -414,21 +415,21 @@ impl Context<'_> {
                 def: toolidl::model::DefKind::Enum,
             } => {
                 let ty = self.type_path(package, name);
-                quote!(rt::args::text_member(text, #path, &#ty::NAMES).map(|i| #ty::ALL[i]))
+                quote!(#ty::ALL[rt::args::text_member(text, #path, &#ty::NAMES)?])
             }
             Type::Primitive { name } => match format_of(*name) {
                 Some(format) if !self.is_typed(*name) => {
-                    quote!(rt::args::text_formatted(text, #path, #format))
+                    quote!(rt::args::text_formatted(text, #path, #format)?)
                 }
                 _ => {
                     let rust = self.primitive(*name);
-                    quote!(rt::args::text::<#rust>(text, #path))
+                    quote!(rt::args::text::<#rust>(text, #path)?)
                 }
             },
             // The resolver admits only text-like types here.
             other => {
                 let rust = self.rust_type(other, false);
-                quote!(rt::args::text::<#rust>(text, #path))
+                quote!(rt::args::text::<#rust>(text, #path)?)
             }
         }
     }
