@@ -7,7 +7,7 @@
 //! (`toolidl-runtime`, which checks arguments at call time and reads them in the forms its
 //! profile publishes), so a value is accepted at build time exactly when it is accepted at
 //! call time. Hand-written to keep the dependency set empty; each validator follows the cited
-//! grammar, and none allocates. The feature `publish` adds [`publish`][mod@publish], the
+//! grammar, and none allocates. The feature `publish` adds the module `publish`, the
 //! listing each client profile accepts, over `serde_json` (which the generator and the runtime
 //! build anyway).
 
