@@ -284,11 +284,12 @@ pub mod weather {
     assert_eq!(file, expected);
 }
 
-/// Every build carries each profile's listing of each tool, published name and all, and
-/// dispatches by the `.tool` file's names (the runtime maps a published name back); a build
-/// with a profile only makes it the service's default.
+/// Every build carries each tool's standard listing once, marked so that the runtime derives
+/// each profile's from it (published name and all), and dispatches by the `.tool` file's names
+/// (the runtime maps a published name back); a build with a profile only makes it the
+/// service's default.
 #[test]
-fn every_build_carries_the_profiles_listings_and_a_profile_is_a_default() {
+fn every_build_derives_the_profiles_listings_and_a_profile_is_a_default() {
     let (name, text) = tool_files(&golden_dir())
         .into_iter()
         .find(|(n, _)| n == "weather.tool")
@@ -309,13 +310,15 @@ fn every_build_carries_the_profiles_listings_and_a_profile_is_a_default() {
     assert!(standard.contains(r#""forecast.daily" =>"#), "{standard}");
     let squeezed = |code: &str| code.split_whitespace().collect::<String>();
     assert!(
-        squeezed(&standard).contains(r#"rt::Profile::Gemini,"forecast_daily","#),
+        squeezed(&standard).contains(r#"rt::ToolDef::new("forecast.daily","#),
         "{standard}"
     );
-    assert!(
-        standard.contains(r#"{"name":"forecast_daily","#),
+    assert_eq!(
+        standard.matches(".derive_profiles()").count(),
+        standard.matches("rt::ToolDef::new(").count(),
         "{standard}"
     );
+    assert!(!standard.contains("forecast_daily"), "{standard}");
     assert!(!standard.contains("fn default_profile"), "{standard}");
     let default = "fndefault_profile(&self)->rt::Profile{rt::Profile::Gemini}";
     assert!(squeezed(&gemini).contains(default), "{gemini}");
@@ -323,4 +326,76 @@ fn every_build_carries_the_profiles_listings_and_a_profile_is_a_default() {
         squeezed(&gemini).replacen(default, "", 1),
         squeezed(&standard)
     );
+}
+
+/// Every `.tool` file under `dir` (recursively), by path relative to `dir`.
+fn tool_files_under(dir: &Path, prefix: &str, out: &mut Vec<(String, String)>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("directory")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let relative = format!("{prefix}{name}");
+        if path.is_dir() {
+            tool_files_under(&path, &format!("{relative}/"), out);
+        } else if name.ends_with(".tool") {
+            out.push((relative, std::fs::read_to_string(&path).expect("read")));
+        }
+    }
+}
+
+/// Generated tools store their standard listing only; a server serving a profile derives the
+/// profile's from it (`ToolDef::derive_profiles`, `toolidl_formats::publish::publish_tool_json`).
+/// The derivation, from the listing's JSON text, is exactly what the generator publishes
+/// (`profile::publish`, which `toolidl lint` and `toolidl schema --profile` show): every tool
+/// of every valid `.tool` file of the goldens and the examples, under every profile, with
+/// records inline and hoisted to `$defs`.
+#[test]
+fn each_profiles_listing_derives_from_the_standard_one_as_the_generator_publishes_it() {
+    use toolidl_codegen::profile::{self, Profile};
+    use toolidl_codegen::{SchemaOptions, listings};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut compared = 0;
+    for dir in ["tests/golden", "examples"] {
+        let mut files = Vec::new();
+        tool_files_under(&root.join(dir), "", &mut files);
+        let mut loader = MemoryLoader::new();
+        for (name, text) in &files {
+            loader.insert(name, text.clone());
+        }
+        for (name, text) in &files {
+            let output = toolidl::compile(&loader, SourceId::new(name), text.clone());
+            if output.has_errors() {
+                continue;
+            }
+            let Some(model) = output.model else {
+                continue;
+            };
+            for hoist_shared in [false, true] {
+                let Ok(standard) = listings(&model, &SchemaOptions { hoist_shared }) else {
+                    continue;
+                };
+                for p in Profile::ALL {
+                    let mut published = standard.clone();
+                    profile::publish(&mut published, p);
+                    let pairs = standard.services.iter().zip(&published.services);
+                    for (service, variant) in pairs {
+                        for (tool, expected) in service.tools.iter().zip(&variant.tools) {
+                            let derived = profile::publish_tool_json(&tool.json(), p);
+                            assert_eq!(
+                                derived,
+                                Some((expected.name.clone(), expected.json())),
+                                "{dir}/{name}: `{}` under {p:?}",
+                                tool.name
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} listings compared");
 }

@@ -23,12 +23,18 @@
 //!
 //! # Features
 //!
-//! None, and no dependencies.
+//! | feature | adds | pulls in |
+//! |---|---|---|
+//! | `publish` | the module `publish`: the listing each client profile accepts, derived from the standard one | `serde_json` (which the generator and the runtime build anyway) |
+//!
+//! Without it, no dependencies.
 
 #![deny(missing_docs)]
 
 mod net;
 mod profile;
+#[cfg(feature = "publish")]
+pub mod publish;
 pub mod suggest;
 
 pub use net::{is_email, is_uri};

@@ -178,7 +178,7 @@ pub mod codegen {
     /// a `toolidl-build` that does not match this runtime fails to compile with a readable
     /// message instead of a cascade of unresolved names. Raised whenever a change here would
     /// break code generated for the previous version, or generated code starts to need
-    /// something new here (version 2: inputs implement [`ToolInput`] and [`PromptInput`]; version 3: tools carry their profiles' listings, [`ToolVariant`], and decoders read `null` as left out where a profile says so, [`args::null_as_absent`]; version 4: services get a call's [`Arguments`] (the text, the profile, the nesting limit) instead of a raw value, and decoders call one family of functions, `args::{object, list, …}`, over a [`Reader`]).
+    /// something new here (version 2: inputs implement [`ToolInput`] and [`PromptInput`]; version 3: tools carry their profiles' listings, [`ToolVariant`], and decoders read `null` as left out where a profile says so, [`args::null_as_absent`]; version 4: services get a call's [`Arguments`] (the text, the profile, the nesting limit) instead of a raw value, and decoders call one family of functions, `args::{object, list, …}`, over a [`Reader`]; tools store their standard listing only and the runtime derives each profile's, [`ToolDef::derive_profiles`](field@ToolDef::derive_profiles)).
     pub const GENERATED_CODE_VERSION: u32 = 4;
 
     /// A future that is already complete, boxed: what a synchronous handler returns.

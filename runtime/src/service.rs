@@ -31,6 +31,11 @@ pub struct ToolDef {
     /// The tool as the client profiles publish it, where that differs from `name` and
     /// `json` (a server serving a profile lists these, [`ServerBuilder::profile`](crate::ServerBuilder::profile)).
     pub variants: &'static [ToolVariant],
+    /// A profile [`variants`](field@ToolDef::variants) does not name publishes the tool as
+    /// toolidl's profiles rewrite `json` (its name and `inputSchema`,
+    /// `toolidl_formats::publish`), derived once when a server serving that profile starts:
+    /// generated tools store their standard listing only.
+    pub derive_profiles: bool,
     /// Its result may be null although its `outputSchema` is an object (a nullable record or
     /// map, `-> Coordinates?`). From revision 2026-07-28, where `structuredContent` may be
     /// any JSON value, the `outputSchema` is listed with `"type": ["object", "null"]` and a
@@ -70,6 +75,7 @@ impl ToolDef {
             json: Cow::Borrowed(json),
             scopes: &[],
             variants: &[],
+            derive_profiles: false,
             null_result: false,
         }
     }
@@ -87,12 +93,28 @@ impl ToolDef {
         self
     }
 
-    /// The tool's name and `Tool` object as `profile` publishes them.
-    pub fn published(&self, profile: Profile) -> (&str, &str) {
-        match self.variants.iter().find(|v| v.profile == profile) {
-            Some(v) => (v.name, v.json),
-            None => (&self.name, &self.json),
+    /// Each client profile publishes the tool as toolidl's profiles rewrite its listing
+    /// (generated; see [`ToolDef::derive_profiles`](field@ToolDef::derive_profiles)).
+    pub const fn derive_profiles(mut self) -> Self {
+        self.derive_profiles = true;
+        self
+    }
+
+    /// The tool's name and `Tool` object as `profile` publishes them: its variant for
+    /// `profile`, else the listing derived from `json` (when the tool derives its profiles'),
+    /// else `name` and `json`.
+    pub fn published(&self, profile: Profile) -> (Cow<'static, str>, Cow<'static, str>) {
+        if let Some(v) = self.variants.iter().find(|v| v.profile == profile) {
+            return (Cow::Borrowed(v.name), Cow::Borrowed(v.json));
         }
+        if self.derive_profiles
+            && profile != Profile::Standard
+            && let Some((name, json)) =
+                toolidl_formats::publish::publish_tool_json(&self.json, profile)
+        {
+            return (Cow::Owned(name), Cow::Owned(json));
+        }
+        (self.name.clone(), self.json.clone())
     }
 
     /// The scopes a token must hold to call the tool (generated from `@scopes`).
@@ -108,6 +130,7 @@ impl ToolDef {
             json: Cow::Owned(json),
             scopes: &[],
             variants: &[],
+            derive_profiles: false,
             null_result: false,
         }
     }

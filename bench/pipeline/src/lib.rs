@@ -1,5 +1,6 @@
 //! What the benchmark binaries share: the code generated from `tools/orders.tool` (whose
-//! records and enum derive serde's `Deserialize`, as all generated ones do), the argument object the `decode`
+//! records and enum derive serde's `Deserialize`, added by `build.rs`: generated types have
+//! none), the argument object the `decode`
 //! benchmark decodes, and the synthetic `.tool` file the `generate` benchmark compiles.
 
 use serde_json::{Value, json};

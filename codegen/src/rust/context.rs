@@ -1,7 +1,7 @@
 //! What the generator knows while it writes one package: the merged model, the facts, the
 //! options, and how to name types from here.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -10,7 +10,6 @@ use toolidl::model::{Field, Primitive, Type};
 use super::facts::Facts;
 use super::options::RustOptions;
 use crate::naming::{self as names, STD_TYPES};
-use crate::profile::Profile;
 
 /// The runtime `Format` a primitive string type must have, if any.
 pub(super) fn format_of(p: Primitive) -> Option<TokenStream> {
@@ -32,13 +31,7 @@ pub struct Context<'a> {
     pub package: &'a str,
     /// Rust names of the types this package declares (they hide standard types of that name).
     pub local_types: HashSet<String>,
-    /// How the client profiles publish the package's tools, where that differs.
-    pub tool_variants: ToolVariants,
 }
-
-/// By service and tool (as declared): each profile whose listing of the tool differs from
-/// the standard one, with the name and `Tool` object it publishes.
-pub type ToolVariants = HashMap<(String, String), Vec<(Profile, String, String)>>;
 
 impl<'a> Context<'a> {
     pub fn new(
@@ -52,7 +45,6 @@ impl<'a> Context<'a> {
             options,
             package,
             local_types: generated_names,
-            tool_variants: HashMap::new(),
         }
     }
 

@@ -43,9 +43,9 @@ impl Context<'_> {
         let full = format!("{}.{}", r.package, r.name);
         let user = attributes_for(&self.options.type_attributes, &full);
         let derives = if self.facts.record_is_hashable(&r.package, &r.name) {
-            quote!(#[derive(Debug, Clone, PartialEq, Eq, Hash, rt::serde::Serialize, rt::serde::Deserialize)])
+            quote!(#[derive(Debug, Clone, PartialEq, Eq, Hash, rt::serde::Serialize)])
         } else {
-            quote!(#[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)])
+            quote!(#[derive(Debug, Clone, PartialEq, rt::serde::Serialize)])
         };
         let boxed = |name: &str| self.facts.is_boxed(&r.package, &r.name, name);
         let fields = r.fields.iter().map(|f| {
@@ -156,7 +156,7 @@ impl Context<'_> {
         };
         quote! {
             #docs
-            #[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
+            #[derive(Debug, Clone, PartialEq, rt::serde::Serialize)]
             #serde
             #user
             pub enum #ident {
@@ -276,7 +276,7 @@ impl Context<'_> {
         let result = self.std("Result");
         quote! {
             #docs
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, rt::serde::Serialize, rt::serde::Deserialize)]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, rt::serde::Serialize)]
             #[serde(crate = "rt::serde")]
             #user
             pub enum #ident {

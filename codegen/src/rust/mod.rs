@@ -27,7 +27,7 @@ mod values;
 pub use error::GenerateError;
 pub use options::RustOptions;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -35,11 +35,10 @@ use toolidl::diagnostics::Diagnostic;
 use toolidl::locations::Locations;
 use toolidl::model::{Model, Returns, Service, Type, TypeDef};
 
-use crate::listings::{Listings, ServiceListings, listings};
+use crate::listings::{ServiceListings, listings};
 use crate::naming as names;
 use crate::options::SchemaOptions;
-use crate::profile::{self, Profile};
-use context::{Context, ToolVariants};
+use context::Context;
 use facts::Facts;
 
 /// One generated file: the body of the module of one package.
@@ -51,27 +50,6 @@ pub struct GeneratedFile {
     pub file_name: String,
     /// The formatted Rust source.
     pub code: String,
-}
-
-/// How each client profile other than `standard` publishes each tool of `listings`, where
-/// that differs from the standard listing: by service and tool (as declared), the profile,
-/// the published name and the `Tool` object.
-fn tool_variants(listings: &Listings) -> ToolVariants {
-    let mut out: ToolVariants = HashMap::new();
-    for profile in Profile::ALL.into_iter().filter(|p| *p != Profile::Standard) {
-        let mut published = listings.clone();
-        profile::publish(&mut published, profile);
-        for (service, variant) in listings.services.iter().zip(&published.services) {
-            for (tool, published) in service.tools.iter().zip(&variant.tools) {
-                if published.entry != tool.entry {
-                    out.entry((service.name.clone(), tool.ident.clone()))
-                        .or_default()
-                        .push((profile, published.name.clone(), published.json()));
-                }
-            }
-        }
-    }
-    out
 }
 
 /// What only the Rust generator can see, reported at the user's declarations: name clashes
@@ -104,12 +82,10 @@ pub fn generate(
     let mut files = Vec::with_capacity(packages.len());
     for package in &packages {
         let mut services = Vec::new();
-        let mut variants = HashMap::new();
         for model in models.iter().filter(|m| &m.package == package) {
             let listings = listings(model, &schema_options).map_err(|e| GenerateError {
                 message: format!("cannot write the listings of package `{package}`: {e:?}"),
             })?;
-            variants.extend(tool_variants(&listings));
             for (service, listing) in model.services.iter().zip(listings.services) {
                 services.push((service, listing));
             }
@@ -162,8 +138,7 @@ pub fn generate(
                 }
             }
         }
-        let mut cx = Context::new(&facts, options, package, local);
-        cx.tool_variants = variants;
+        let cx = Context::new(&facts, options, package, local);
         let code = cx.file(&types, &services)?;
         files.push(GeneratedFile {
             package: package.clone(),

@@ -122,8 +122,10 @@ fn parse_attributes(text: &str) -> syn::Result<Vec<syn::Attribute>> {
 }
 
 /// The traits every generated type derives (`items.rs`); the others (`Eq`, `Hash`, `Copy`,
-/// `Ord`) depend on the type.
-const ALWAYS_DERIVED: &[&str] = &["Debug", "Clone", "PartialEq", "Serialize", "Deserialize"];
+/// `Ord`) depend on the type. Not `Deserialize`: a generated type is read through its `Decode`
+/// impl, which checks its constraints; a build that wants serde's second, unchecked way in
+/// adds it with `type_attribute`.
+const ALWAYS_DERIVED: &[&str] = &["Debug", "Clone", "PartialEq", "Serialize"];
 
 /// The first trait of a `#[derive(…)]` that the generator derives on every type already.
 fn already_derived(attribute: &syn::Attribute) -> Option<String> {
@@ -190,7 +192,7 @@ mod tests {
     #[test]
     fn a_derive_the_generator_writes_is_refused() {
         for (attribute, derived) in [
-            ("#[derive(serde::Deserialize)]", "Deserialize"),
+            ("#[derive(serde::Serialize)]", "Serialize"),
             ("#[derive(Hash, Clone)]", "Clone"),
             (
                 "#[serde(rename_all = \"camelCase\")] #[derive(Debug)]",

@@ -12,6 +12,7 @@ use openapi_example::petstore::{
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
+use toolidl_runtime::codegen::{Decode, Path, Reader};
 use toolidl_runtime::forward::Upstream;
 use toolidl_runtime::testing::Client;
 use toolidl_runtime::{RequestContext, RpcError, Server, ToolError};
@@ -105,7 +106,8 @@ async fn each_tool_sends_its_request_and_returns_the_typed_answer() -> Result<()
         })
         .await?;
     assert!(!pets.is_error(), "{}", pets.text());
-    let pets: Vec<Pet> = serde_json::from_str(pets.text()).unwrap();
+    // Read by the generated decoder, which checks what the document declares.
+    let pets = <Vec<Pet>>::read(&mut Reader::new(pets.text()), &Path::Root).unwrap();
     assert_eq!(pets[0].name, "Rex");
 
     let added = client

@@ -4,6 +4,7 @@
 use serde_json::json;
 use tokio::process::Command;
 use toolidl_runtime::client::{ClientError, StdioTransport, call_tool};
+use toolidl_runtime::codegen::Decode;
 use weather_example::acme::common::Coordinates;
 
 async fn spawn() -> Result<StdioTransport, ClientError> {
@@ -27,9 +28,11 @@ async fn the_handshake_negotiates_a_revision_and_close_waits_for_a_clean_exit()
 #[tokio::test]
 async fn a_structured_result_decodes_as_the_generated_type() -> Result<(), ClientError> {
     let server = spawn().await?;
-    let oslo: Coordinates = call_tool(&server, "locate", json!({"city": "Oslo"}))
+    // Read by the generated decoder, constraints checked (generated types have no serde
+    // `Deserialize`).
+    let oslo = call_tool(&server, "locate", json!({"city": "Oslo"}))
         .await?
-        .structured()?;
+        .structured_with(Coordinates::read)?;
     assert_eq!((oslo.latitude, oslo.longitude), (59.91, 10.75));
     Ok(())
 }

@@ -89,10 +89,7 @@ impl Registry {
         for (i, s) in services.iter().enumerate() {
             let profile = profile.unwrap_or_else(|| s.default_profile());
             for t in s.tools() {
-                let (name, json) = match t.variants.iter().find(|v| v.profile == profile) {
-                    Some(v) => (Cow::Borrowed(v.name), Cow::Borrowed(v.json)),
-                    None => (t.name.clone(), t.json.clone()),
-                };
+                let (name, json) = t.published(profile);
                 if tools.contains_key(name.as_ref()) {
                     tracing::warn!(tool = %name, "a tool name is listed twice; the first service wins");
                     continue;

@@ -4,11 +4,11 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use tokio::sync::{Notify, oneshot};
 
 use super::listing::Listing;
+use crate::args::{ArgError, Decode, Path, Reader};
 use crate::connection::{Connection, Outbox};
 use crate::peer::lock;
 use crate::protocol::{LogLevel, Revision, RpcError, code, reply_message, reply_result};
@@ -525,10 +525,11 @@ impl CallResult {
         self.0.get("structuredContent")
     }
 
-    /// `structuredContent` decoded as `T` (a generated record, say); a missing one decodes
-    /// as `null`.
-    pub fn structured_as<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        T::deserialize(self.structured().unwrap_or(&Value::Null))
+    /// `structuredContent` read by `T`'s decoder (a generated record, say), every constraint
+    /// checked, as a server reads arguments; a missing one reads as `null`.
+    pub fn structured_as<T: Decode>(&self) -> Result<T, ArgError> {
+        let json = self.structured().unwrap_or(&Value::Null).to_string();
+        T::read(&mut Reader::new(&json), &Path::Root)
     }
 
     /// The whole result.

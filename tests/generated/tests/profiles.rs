@@ -312,3 +312,42 @@ async fn a_profile_lists_and_calls_by_the_names_it_publishes() {
         );
     }
 }
+
+/// Generated tools store their standard listing only; a server serving a profile derives the
+/// profile's listing from it when it starts. What it lists is, byte for byte, what the
+/// generator publishes for that profile (`toolidl schema --profile`, `toolidl lint`).
+#[tokio::test]
+async fn a_profile_lists_byte_for_byte_what_the_generator_publishes() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../golden/codegen/weather.tool");
+    let model = toolidl_build::compile::compile_file(&path)
+        .unwrap_or_else(|failed| panic!("{}", failed.rendered))
+        .model;
+    let standard = toolidl_codegen::listings(&model, &Default::default()).expect("listings");
+    for profile in Profile::ALL {
+        let mut published = standard.clone();
+        toolidl_codegen::profile::publish(&mut published, profile);
+        let expected: Vec<String> = published.services[0]
+            .tools
+            .iter()
+            .map(|t| t.json())
+            .collect();
+        let server = Server::builder("weather", "0")
+            .service(
+                toolidl_generated_tests::codegen::weather::WeatherToolsServer::new(
+                    weather::Weather,
+                ),
+            )
+            .profile(profile)
+            .build();
+        let client = Client::connect(&server).await.expect("connect");
+        let listed: Vec<String> = client
+            .list_tools()
+            .await
+            .expect("tools/list")
+            .iter()
+            .map(Value::to_string)
+            .collect();
+        assert_eq!(listed, expected, "{profile}");
+    }
+}

@@ -238,74 +238,19 @@ impl<T> ::core::clone::Clone for BodiesServer<T> {
 
 impl<T: Bodies> rt::Service for BodiesServer<T> {
     fn tools(&self) -> &[rt::ToolDef] {
+        const SUBMIT_FORM: &str = r#"{"name":"submit_form","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"array","items":{"type":"string"}}},"additionalProperties":false},"annotations":{"destructiveHint":false}}"#;
+
+        const UPLOAD: &str = r#"{"name":"upload","inputSchema":{"type":"object","properties":{"body":{"type":"string","contentEncoding":"base64"}},"required":["body"],"additionalProperties":false},"annotations":{"destructiveHint":false}}"#;
+
+        const PUT_NOTES: &str = r#"{"name":"put_notes","inputSchema":{"type":"object","properties":{"body":{"type":"array","items":{"type":"string"}}},"required":["body"],"additionalProperties":false},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#;
+
+        const ECHO: &str = r#"{"name":"echo","inputSchema":{"type":"object","properties":{"body":{"type":"string"}},"additionalProperties":false},"annotations":{"destructiveHint":false}}"#;
+
         static TOOLS: [rt::ToolDef; 4] = [
-            rt::ToolDef::new(
-                    "submit_form",
-                    r#"{"name":"submit_form","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"array","items":{"type":"string"}}},"additionalProperties":false},"annotations":{"destructiveHint":false}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "submit_form",
-                            r#"{"name":"submit_form","inputSchema":{"type":"object","properties":{"a":{"type":["string","null"],"description":"Null leaves it out."},"b":{"type":["array","null"],"items":{"type":"string"},"description":"Null leaves it out."}},"additionalProperties":false,"required":["a","b"]},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "submit_form",
-                            r#"{"name":"submit_form","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"array","items":{"type":"string"}}}},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                    ],
-                ),
-            rt::ToolDef::new(
-                    "upload",
-                    r#"{"name":"upload","inputSchema":{"type":"object","properties":{"body":{"type":"string","contentEncoding":"base64"}},"required":["body"],"additionalProperties":false},"annotations":{"destructiveHint":false}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "upload",
-                            r#"{"name":"upload","inputSchema":{"type":"object","properties":{"body":{"type":"string","description":"contentEncoding: \"base64\"."}},"required":["body"],"additionalProperties":false},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "upload",
-                            r#"{"name":"upload","inputSchema":{"type":"object","properties":{"body":{"type":"string","description":"contentEncoding: \"base64\"."}},"required":["body"]},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                    ],
-                ),
-            rt::ToolDef::new(
-                    "put_notes",
-                    r#"{"name":"put_notes","inputSchema":{"type":"object","properties":{"body":{"type":"array","items":{"type":"string"}}},"required":["body"],"additionalProperties":false},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "put_notes",
-                            r#"{"name":"put_notes","inputSchema":{"type":"object","properties":{"body":{"type":"array","items":{"type":"string"}}},"required":["body"]},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#,
-                        ),
-                    ],
-                ),
-            rt::ToolDef::new(
-                    "echo",
-                    r#"{"name":"echo","inputSchema":{"type":"object","properties":{"body":{"type":"string"}},"additionalProperties":false},"annotations":{"destructiveHint":false}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "echo",
-                            r#"{"name":"echo","inputSchema":{"type":"object","properties":{"body":{"type":["string","null"],"description":"Null leaves it out."}},"additionalProperties":false,"required":["body"]},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "echo",
-                            r#"{"name":"echo","inputSchema":{"type":"object","properties":{"body":{"type":"string"}}},"annotations":{"destructiveHint":false}}"#,
-                        ),
-                    ],
-                ),
+            rt::ToolDef::new("submit_form", SUBMIT_FORM).derive_profiles(),
+            rt::ToolDef::new("upload", UPLOAD).derive_profiles(),
+            rt::ToolDef::new("put_notes", PUT_NOTES).derive_profiles(),
+            rt::ToolDef::new("echo", ECHO).derive_profiles(),
         ];
         &TOOLS
     }

@@ -295,110 +295,25 @@ impl<T> ::core::clone::Clone for NamingServer<T> {
 
 impl<T: Naming> rt::Service for NamingServer<T> {
     fn tools(&self) -> &[rt::ToolDef] {
+        const LIST_ITEMS: &str = r#"{"name":"list_items","title":"List items","description":"Every item, oldest first.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"title":"List items","readOnlyHint":true,"idempotentHint":true}}"#;
+
+        const CREATE_ITEM: &str = r#"{"name":"create_item","title":"Create an item","description":"Create an item","inputSchema":{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"],"additionalProperties":false},"annotations":{"title":"Create an item","destructiveHint":false}}"#;
+
+        const REPLACE_ITEM: &str = r#"{"name":"replace_item","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":"string"}},"required":["id"],"additionalProperties":false},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#;
+
+        const DELETE_ITEM: &str = r#"{"name":"delete_item","description":"Deprecated.","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id"],"additionalProperties":false},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#;
+
+        const PATCH_ITEMS_ID: &str = r#"{"name":"patch_items_id","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":"string"}},"required":["id"],"additionalProperties":false},"annotations":{"destructiveHint":true}}"#;
+
+        const LIST_ITEMS_2: &str = r#"{"name":"list_items_2","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#;
+
         static TOOLS: [rt::ToolDef; 6] = [
-            rt::ToolDef::new(
-                    "list_items",
-                    r#"{"name":"list_items","title":"List items","description":"Every item, oldest first.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"title":"List items","readOnlyHint":true,"idempotentHint":true}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "list_items",
-                            r#"{"name":"list_items","title":"List items","description":"Every item, oldest first.","inputSchema":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"annotations":{"title":"List items","readOnlyHint":true,"idempotentHint":true}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "list_items",
-                            r#"{"name":"list_items","title":"List items","description":"Every item, oldest first.","inputSchema":{"type":"object","properties":{}},"annotations":{"title":"List items","readOnlyHint":true,"idempotentHint":true}}"#,
-                        ),
-                    ],
-                ),
-            rt::ToolDef::new(
-                    "create_item",
-                    r#"{"name":"create_item","title":"Create an item","description":"Create an item","inputSchema":{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"],"additionalProperties":false},"annotations":{"title":"Create an item","destructiveHint":false}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "create_item",
-                            r#"{"name":"create_item","title":"Create an item","description":"Create an item","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"Length at least 1."}},"required":["name"],"additionalProperties":false},"annotations":{"title":"Create an item","destructiveHint":false}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "create_item",
-                            r#"{"name":"create_item","title":"Create an item","description":"Create an item","inputSchema":{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]},"annotations":{"title":"Create an item","destructiveHint":false}}"#,
-                        ),
-                    ],
-                ),
-            rt::ToolDef::new(
-                    "replace_item",
-                    r#"{"name":"replace_item","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":"string"}},"required":["id"],"additionalProperties":false},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "replace_item",
-                            r#"{"name":"replace_item","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":["string","null"],"description":"Null leaves it out."}},"required":["id","name"],"additionalProperties":false},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "replace_item",
-                            r#"{"name":"replace_item","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":"string"}},"required":["id"]},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#,
-                        ),
-                    ],
-                ),
-            rt::ToolDef::new(
-                    "delete_item",
-                    r#"{"name":"delete_item","description":"Deprecated.","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id"],"additionalProperties":false},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "delete_item",
-                            r#"{"name":"delete_item","description":"Deprecated.","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}},"required":["id"]},"annotations":{"destructiveHint":true,"idempotentHint":true}}"#,
-                        ),
-                    ],
-                ),
-            rt::ToolDef::new(
-                    "patch_items_id",
-                    r#"{"name":"patch_items_id","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":"string"}},"required":["id"],"additionalProperties":false},"annotations":{"destructiveHint":true}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "patch_items_id",
-                            r#"{"name":"patch_items_id","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":["string","null"],"description":"Null leaves it out."}},"required":["id","name"],"additionalProperties":false},"annotations":{"destructiveHint":true}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "patch_items_id",
-                            r#"{"name":"patch_items_id","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},"name":{"type":"string"}},"required":["id"]},"annotations":{"destructiveHint":true}}"#,
-                        ),
-                    ],
-                ),
-            rt::ToolDef::new(
-                    "list_items_2",
-                    r#"{"name":"list_items_2","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#,
-                )
-                .variants(
-                    &[
-                        rt::ToolVariant::new(
-                            rt::Profile::OpenAiStrict,
-                            "list_items_2",
-                            r#"{"name":"list_items_2","inputSchema":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#,
-                        ),
-                        rt::ToolVariant::new(
-                            rt::Profile::Gemini,
-                            "list_items_2",
-                            r#"{"name":"list_items_2","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#,
-                        ),
-                    ],
-                ),
+            rt::ToolDef::new("list_items", LIST_ITEMS).derive_profiles(),
+            rt::ToolDef::new("create_item", CREATE_ITEM).derive_profiles(),
+            rt::ToolDef::new("replace_item", REPLACE_ITEM).derive_profiles(),
+            rt::ToolDef::new("delete_item", DELETE_ITEM).derive_profiles(),
+            rt::ToolDef::new("patch_items_id", PATCH_ITEMS_ID).derive_profiles(),
+            rt::ToolDef::new("list_items_2", LIST_ITEMS_2).derive_profiles(),
         ];
         &TOOLS
     }

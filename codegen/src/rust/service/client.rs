@@ -99,16 +99,17 @@ impl Context<'_> {
                     .into(),
             );
         }
-        let (param, arguments) = if tool.params.is_empty() {
-            (None, quote!(#input {}))
+        // No parameters: the empty input is bound first, so that the call reads on one line.
+        let (param, empty, arguments) = if tool.params.is_empty() {
+            (None, Some(quote!(let input = #input {};)), quote!(input))
         } else {
-            (Some(quote!(input: #input)), quote!(&input))
+            (Some(quote!(input: #input)), None, quote!(&input))
         };
         let call = quote!(rt::client::call_tool(&*self.transport, #wire, #arguments).await?);
         let body = match self.tool_read(&tool.returns) {
-            None => quote!(#call; Ok(())),
-            Some(Read::Fallible(read)) => quote!(let reply = #call; #read),
-            Some(Read::Value(read)) => quote!(let reply = #call; Ok(#read)),
+            None => quote!(#empty #call; Ok(())),
+            Some(Read::Fallible(read)) => quote!(#empty let reply = #call; #read),
+            Some(Read::Value(read)) => quote!(#empty let reply = #call; Ok(#read)),
         };
         self.client_method(&tool.ident, &doc, param, &tool.returns, body)
     }

@@ -283,33 +283,27 @@ impl Context<'_> {
             .collect();
         let member =
             |keyword: Keyword, l: &Listing| declared.get(&(keyword, l.ident.as_str())).copied();
-        let tools = listing_fn(quote!(tools), quote!(rt::ToolDef), &listings.tools, |l| {
-            let name = Literal::string(&l.name);
-            let json = raw_string(&l.json());
-            let tool = member(Keyword::Tool, l);
-            let def = scoped(
-                quote!(rt::ToolDef::new(#name, #json)),
-                tool.map(|t| &t.scopes),
-            );
-            // A null result is listed and sent per revision (`ToolDef::null_result`).
-            let def = match tool.and_then(|t| t.returns.null_without_structured_content()) {
-                Some(_) => quote!(#def.null_result()),
-                None => def,
-            };
-            let key = (service.name.clone(), l.ident.clone());
-            match self.tool_variants.get(&key) {
-                Some(variants) => {
-                    let variants = variants.iter().map(|(profile, name, json)| {
-                        let profile = format_ident!("{}", profile.rust_name());
-                        let name = Literal::string(name);
-                        let json = raw_string(json);
-                        quote!(rt::ToolVariant::new(rt::Profile::#profile, #name, #json))
-                    });
-                    quote!(#def.variants(&[#(#variants),*]))
-                }
-                None => def,
-            }
-        });
+        let tools = listing_fn(
+            quote!(tools),
+            quote!(rt::ToolDef),
+            &listings.tools,
+            |l, json| {
+                let name = Literal::string(&l.name);
+                let tool = member(Keyword::Tool, l);
+                let def = scoped(
+                    quote!(rt::ToolDef::new(#name, #json)),
+                    tool.map(|t| &t.scopes),
+                );
+                // A null result is listed and sent per revision (`ToolDef::null_result`).
+                let def = match tool.and_then(|t| t.returns.null_without_structured_content()) {
+                    Some(_) => quote!(#def.null_result()),
+                    None => def,
+                };
+                // Each profile's listing is derived from this one by the runtime
+                // (`toolidl_formats::publish`), as `toolidl lint` and `toolidl schema` publish it.
+                quote!(#def.derive_profiles())
+            },
+        );
         let default_profile = (self.options.profile != Profile::Standard).then(|| {
             let profile = format_ident!("{}", self.options.profile.rust_name());
             quote! {
@@ -321,8 +315,7 @@ impl Context<'_> {
         let call_tool = self.call_tool(service);
         let task_support = tools::task_support(service);
         let def = |keyword: Keyword| {
-            move |l: &Listing| {
-                let json = raw_string(&l.json());
+            move |l: &Listing, json: &Ident| {
                 scoped(
                     quote!(rt::ListingDef::new(#json)),
                     member(keyword, l).map(|m| &m.scopes),
@@ -409,8 +402,9 @@ impl Context<'_> {
         }
     }
 
-    /// An expression `Result<T, ArgError>` reading the text `text` (a `&str`) at `path` as a
-    /// value of `ty` (the inner type of a `T?`): a prompt argument or a URI variable.
+    /// An expression of type `T` reading the text `text` (a `&str`) at `path` as a value of
+    /// `ty` (the inner type of a `T?`), returning the `ArgError` with `?`: a prompt argument
+    /// or a URI variable.
     fn text_expr(&self, ty: &Type, path: &TokenStream) -> TokenStream {
         match ty {
             Type::Nullable { inner } => self.text_expr(inner, path),
@@ -420,21 +414,21 @@ impl Context<'_> {
                 def: toolidl::model::DefKind::Enum,
             } => {
                 let ty = self.type_path(package, name);
-                quote!(rt::args::text_member(text, #path, &#ty::NAMES).map(|i| #ty::ALL[i]))
+                quote!(#ty::ALL[rt::args::text_member(text, #path, &#ty::NAMES)?])
             }
             Type::Primitive { name } => match format_of(*name) {
                 Some(format) if !self.is_typed(*name) => {
-                    quote!(rt::args::text_formatted(text, #path, #format))
+                    quote!(rt::args::text_formatted(text, #path, #format)?)
                 }
                 _ => {
                     let rust = self.primitive(*name);
-                    quote!(rt::args::text::<#rust>(text, #path))
+                    quote!(rt::args::text::<#rust>(text, #path)?)
                 }
             },
             // The resolver admits only text-like types here.
             other => {
                 let rust = self.rust_type(other, false);
-                quote!(rt::args::text::<#rust>(text, #path))
+                quote!(rt::args::text::<#rust>(text, #path)?)
             }
         }
     }
@@ -464,21 +458,37 @@ fn scoped(def: TokenStream, scopes: Option<&Vec<String>>) -> TokenStream {
     }
 }
 
-/// `fn tools(&self) -> &[rt::ToolDef] { static TOOLS: … }`, or nothing for an empty list.
+/// `fn tools(&self) -> &[rt::ToolDef] { const GET_WEATHER: &str = "{…}"; static TOOLS: … }`,
+/// or nothing for an empty list: each listing's JSON a `const` named after the member, so
+/// that the table reads one entry a line (`entry` gets the listing and its constant).
 fn listing_fn(
     name: TokenStream,
     def: TokenStream,
     listings: &[Listing],
-    entry: impl Fn(&Listing) -> TokenStream,
+    entry: impl Fn(&Listing, &Ident) -> TokenStream,
 ) -> Option<TokenStream> {
     if listings.is_empty() {
         return None;
     }
     let count = Literal::usize_unsuffixed(listings.len());
-    let entries = listings.iter().map(entry);
-    let upper = format_ident!("{}", name.to_string().to_uppercase());
+    let upper = name.to_string().to_uppercase();
+    let consts: Vec<Ident> = listings
+        .iter()
+        .map(|l| {
+            let shouted = names::value_name(&l.ident).to_uppercase();
+            // The table's own name is taken.
+            match shouted == upper {
+                true => format_ident!("{shouted}_"),
+                false => format_ident!("{shouted}"),
+            }
+        })
+        .collect();
+    let jsons = listings.iter().map(|l| raw_string(&l.json()));
+    let entries = listings.iter().zip(&consts).map(|(l, c)| entry(l, c));
+    let upper = format_ident!("{upper}");
     Some(quote! {
         fn #name(&self) -> &[#def] {
+            #(const #consts: &str = #jsons;)*
             static #upper: [#def; #count] = [#(#entries),*];
             &#upper
         }

@@ -103,12 +103,12 @@ impl Context<'_> {
             let wire = Literal::string(&f.json_name);
             let (decode, checks) = self.text_field(f, &quote!(&path.field(#wire)));
             if checks.is_empty() {
-                quote!(#wire => #local = Some(#decode?),)
+                quote!(#wire => #local = Some(#decode),)
             } else {
                 let (decode, _) = self.text_field(f, &quote!(&path));
                 quote!(#wire => {
                     let path = path.field(#wire);
-                    let value = #decode?;
+                    let value = #decode;
                     #checks
                     #local = Some(value);
                 })

@@ -153,7 +153,8 @@ impl Context<'_> {
             }
         };
         quote! {
-            if let Some([#(#bindings),*]) = rt::uri_template::capture(#template, uri).as_deref() {
+            let captured = rt::uri_template::capture(#template, uri);
+            if let Some([#(#bindings),*]) = captured.as_deref() {
                 let input = #decoded;
                 #run
             }
@@ -180,10 +181,10 @@ impl Context<'_> {
             let (decode, checks) = self.text_field(f, &quote!(&path));
             let nullable = matches!(f.ty, Type::Nullable { .. });
             let value = match (checks.is_empty(), nullable) {
-                (true, false) => quote!(#decode?),
-                (true, true) => quote!(Some(#decode?)),
-                (false, false) => quote!({ let value = #decode?; #checks value }),
-                (false, true) => quote!({ let value = #decode?; #checks Some(value) }),
+                (true, false) => decode,
+                (true, true) => quote!(Some(#decode)),
+                (false, false) => quote!({ let value = #decode; #checks value }),
+                (false, true) => quote!({ let value = #decode; #checks Some(value) }),
             };
             quote! {
                 let #local = {
