@@ -1,8 +1,8 @@
 //! `toolidl::diff` over the repository's `.tool` files: a file compared with itself, or with
 //! its formatted text, has no change. (The rules are pinned by the golden pairs of
-//! `tests/golden/diff`, run through the CLI in `toolidl-cli/tests/diff_cli.rs`.)
+//! `tests/golden/diff`, run through the CLI in `toolidl-cli/tests/it/diff_cli.rs`.)
 
-mod corpus;
+use crate::corpus;
 
 use corpus::{corpus, model};
 use toolidl::diff::diff;

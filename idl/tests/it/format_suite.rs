@@ -2,7 +2,7 @@
 //! build-time check of defaults: each string becomes the default of a parameter in a small
 //! in-memory `.tool` file, and the compiler must report a format error exactly for the
 //! strings the suite calls invalid. Deviations are named below, with their reason; they are
-//! the runtime's too (`runtime/tests/json_schema_suite.rs`, docs/runtime.md).
+//! the runtime's too (`runtime/tests/it/json_schema_suite.rs`, docs/runtime.md).
 
 use serde_json::Value;
 use toolidl::source::{MemoryLoader, SourceId};

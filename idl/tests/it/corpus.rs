@@ -1,6 +1,4 @@
 //! The `.tool` files of the repository, for the tests of the formatter and of diff.
-#![allow(dead_code)]
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

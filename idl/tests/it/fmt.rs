@@ -7,7 +7,7 @@
 //!   (whitespace, line breaks, comments inserted), keep their tokens and comments in order,
 //!   format idempotently, and resolve to the same model (doc comments included).
 
-mod corpus;
+use crate::corpus;
 
 use std::fs;
 use std::path::PathBuf;
