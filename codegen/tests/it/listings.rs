@@ -1,6 +1,6 @@
 //! Tool entries, resources, resource templates, prompts and the `toolidl schema` document.
 
-mod common;
+use crate::common;
 
 use common::*;
 use toolidl::model::{

@@ -2,7 +2,7 @@
 //! with default options, against its reviewed `insta` snapshot in
 //! `tests/golden/codegen/snapshots/`; every `invalid/*.tool` against its rendered
 //! diagnostics. Accept an intended change with `cargo insta review` (or
-//! `INSTA_UPDATE=always cargo test -p toolidl-codegen --test golden_rust`), then read the
+//! `INSTA_UPDATE=always cargo test -p toolidl-codegen --test it golden_rust::`), then read the
 //! diff by eye.
 
 use std::path::{Path, PathBuf};

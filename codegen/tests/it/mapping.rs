@@ -1,7 +1,7 @@
 //! Every row of the type mapping, constraints, nullability, defaults and descriptions, against
 //! hand-built models.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::json;

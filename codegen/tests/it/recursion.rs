@@ -1,6 +1,6 @@
 //! Cycles go to `$defs`; shared records stay inline unless hoisting is asked for.
 
-mod common;
+use crate::common;
 
 use common::*;
 use toolidl::model::{DefKind, Primitive as P, Returns, Value as Lit};

@@ -1,7 +1,7 @@
 //! Every combination of type, wrapper and constraint gives a valid 2020-12 schema whose
 //! objects list their keywords in the contract's order.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -1,7 +1,5 @@
 //! Hand-built models for the schema tests: the resolver is tested elsewhere, so these tests
 //! pin the generator against the model contract alone.
-#![allow(dead_code)]
-
 use serde_json::Value;
 use toolidl::model::*;
 
@@ -132,16 +130,11 @@ pub fn tool(name: &str, params: Vec<Field>, returns: Returns) -> Member {
 }
 
 /// What only a tool has, of the tool `m`.
-#[allow(dead_code)]
 pub fn tool_part(m: &mut Member) -> &mut Tool {
     match &mut m.kind {
         MemberKind::Tool(tool) => tool,
         other => panic!("not a tool: {other:?}"),
     }
-}
-
-pub fn returns(ty: Type) -> Returns {
-    Returns::Value { ty }
 }
 
 pub fn model(types: Vec<TypeDef>, tools: Vec<Member>) -> Model {
