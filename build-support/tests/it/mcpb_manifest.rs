@@ -1,6 +1,6 @@
 //! `configure().mcpb_manifest(info)`: the MCP Bundle manifest written to the output folder is
 //! the one `toolidl bundle` writes for the same server (the golden file of
-//! toolidl-cli/tests/ship_cli.rs); fields left empty come from cargo's variables; a field the
+//! toolidl-cli/tests/it/ship_cli.rs); fields left empty come from cargo's variables; a field the
 //! format refuses fails the build and writes nothing.
 
 use std::path::Path;
