@@ -18,8 +18,7 @@ use std::process::{Command, Output};
 use serde_json::{Map, Value, json};
 
 // Shared with the schema goldens; this test does not compare listings with golden files.
-#[allow(dead_code)]
-mod support;
+use crate::support;
 use support::{first_difference, invalid_instances, list, validator};
 
 fn root() -> PathBuf {
@@ -441,7 +440,7 @@ fn a_server_read_over_http_imports_as_over_stdio() {
             "sh",
             "-c",
         ])
-        .arg(r#"exec "$0" --exact fixture_server_on_stdio --nocapture --test-threads=1 3>&1 1>&2"#)
+        .arg(r#"exec "$0" --exact import_cli::fixture_server_on_stdio --nocapture --test-threads=1 3>&1 1>&2"#)
         .arg(&me)
         .env(SERVE_STDIO, "1")
         .current_dir(scratch.path())

@@ -6,7 +6,7 @@
 //! 1 exactly when a change is `breaking` or `behaviour`. `TOOLIDL_BLESS=1` rewrites the
 //! expected files: read each by eye against `docs/diff.md` before committing.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

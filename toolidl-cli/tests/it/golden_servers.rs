@@ -30,7 +30,7 @@ use std::process::Command;
 
 use serde_json::{Map, Value};
 
-mod support;
+use crate::support;
 use support::{invalid_instances, list, validator as ours};
 
 fn servers_dir() -> PathBuf {

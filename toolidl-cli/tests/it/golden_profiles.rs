@@ -16,7 +16,7 @@
 //!   default; maps as `[{key, value}]` entries), but where the variant narrows (pinned in
 //!   `narrowings.txt`): those refusals are pinned in `tests/golden/profiles/strict_refusals.txt`.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -4,8 +4,7 @@
 //! diff by eye. The workspace is `tests/golden/lsp/workspace` (`shop.tool` imports
 //! `common.tool`).
 
-#[path = "lsp/client.rs"]
-mod client;
+use crate::lsp_client as client;
 
 use std::path::{Path, PathBuf};
 

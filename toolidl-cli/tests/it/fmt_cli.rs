@@ -1,6 +1,6 @@
 //! `toolidl fmt` as a user runs it: in place, `--check` with a diff, stdin, refusals.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Write;

@@ -235,8 +235,7 @@ impl Client {
     }
 }
 
-/// Frames of the test's own making (`lsp_frames.rs`); the snapshot tests do not use them.
-#[allow(dead_code)]
+/// Frames of the test's own making (`lsp_frames.rs`).
 impl Client {
     /// Writes `bytes` to the server's stdin as they are: a frame of the test's own making.
     pub fn send_raw(&mut self, bytes: &[u8]) {

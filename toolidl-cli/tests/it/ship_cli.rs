@@ -5,7 +5,7 @@
 //! server card are validated against the registry's published schema
 //! (tests/fixtures/mcp-registry).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::{Read, Write};

@@ -12,8 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 // Shared with the schema goldens, of which this test uses only `first_difference`.
-#[allow(dead_code)]
-mod support;
+use crate::support;
 use support::first_difference;
 
 const PROFILES: [&str; 4] = ["standard", "claude", "openai-strict", "gemini"];

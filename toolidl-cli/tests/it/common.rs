@@ -1,6 +1,4 @@
 //! What the CLI's subprocess and golden tests share.
-#![allow(dead_code)]
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

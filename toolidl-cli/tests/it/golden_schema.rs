@@ -18,7 +18,7 @@
 //! outputSchema. `format` is asserted. `TOOLIDL_BLESS=1` rewrites the `.json` files from the
 //! CLI's output: read every rewritten file by eye against the contract before committing.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,7 +26,7 @@ use std::process::{Command, Output};
 
 use serde_json::{Map, Value};
 
-mod support;
+use crate::support;
 use support::{invalid_instances, list, validator};
 
 fn golden_dir() -> PathBuf {

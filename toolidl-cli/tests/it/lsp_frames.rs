@@ -3,9 +3,7 @@
 //! sent after it is served. The oversized `Content-Length` is refused without allocating it,
 //! and the server's peak memory stays under 100 MiB while the bytes it declared stream past.
 
-#[allow(dead_code)] // The client's helpers for the snapshot tests.
-#[path = "lsp/client.rs"]
-mod client;
+use crate::lsp_client as client;
 
 use std::io::{Read, Write};
 use std::path::Path;
