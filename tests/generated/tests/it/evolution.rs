@@ -92,8 +92,8 @@ fn diff_calls_the_changes_compatible_for_clients_and_implementers() {
             .model
     };
     let (old, new) = (
-        model("tests/evolution/v1/notes.tool"),
-        model("tests/evolution/v2/notes.tool"),
+        model("tests/it/evolution/v1/notes.tool"),
+        model("tests/it/evolution/v2/notes.tool"),
     );
     let changes = toolidl::diff::diff(&old, &new);
     let codes: Vec<&str> = changes.iter().map(|c| c.code.as_str()).collect();

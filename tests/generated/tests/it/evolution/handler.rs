@@ -1,4 +1,4 @@
-// One implementation of `api::Notes`, included by tests/evolution.rs against both versions
+// One implementation of `api::Notes`, included by tests/it/evolution.rs against both versions
 // of the interface (`api` is v1 or v2): written with `..`, it compiles against both.
 
 pub struct Impl;
