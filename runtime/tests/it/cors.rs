@@ -3,7 +3,7 @@
 
 #![cfg(feature = "http")]
 
-mod common;
+use crate::common;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;

@@ -3,7 +3,7 @@
 //! server's requests answered, and each way a call fails.
 #![cfg(all(feature = "client", feature = "http"))]
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

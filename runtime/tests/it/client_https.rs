@@ -3,7 +3,7 @@
 //! certificates generated here), and on a plain listener that counts its connections.
 #![cfg(all(feature = "client", feature = "http"))]
 
-mod common;
+use crate::common;
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};

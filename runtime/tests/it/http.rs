@@ -3,7 +3,7 @@
 
 #![cfg(feature = "http")]
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;

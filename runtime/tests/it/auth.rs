@@ -2,7 +2,7 @@
 //! ([`TokenVerifier`]): the identity reaches handlers as `ctx.auth()` over HTTP and is absent
 //! over stdio, `ToolDef::scopes` is enforced before the handler runs, and a verifier that
 //! cannot check a token now answers 503. (Real JWTs from a real authorization server:
-//! `examples/notes/tests/auth.rs`.)
+//! `examples/notes/tests/it/auth.rs`.)
 
 #![cfg(feature = "auth")]
 

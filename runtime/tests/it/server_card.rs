@@ -4,7 +4,7 @@
 
 #![cfg(feature = "http")]
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -1,6 +1,6 @@
 //! The line transport over in-memory streams: limits, bad bytes, CRLF, end of input.
 
-mod common;
+use crate::common;
 
 use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};

@@ -1,7 +1,5 @@
 //! A hand-written test service that uses every result kind, and an in-process client.
 
-#![allow(dead_code)]
-
 #[cfg(feature = "http")]
 pub mod raw;
 

@@ -4,7 +4,7 @@
 //! `x-mcp-header` parameters, and a tool call answered with a task.
 #![cfg(all(feature = "client", feature = "http"))]
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -6,7 +6,7 @@
 //! valid. Schemas with keywords outside that set are skipped and counted. Where the
 //! runtime deliberately means something else, the case is a named entry in `DEVIATIONS`.
 //!
-//! `cargo test -p toolidl-runtime --test json_schema_suite -- --nocapture` prints the summary.
+//! `cargo test -p toolidl-runtime --test it json_schema_suite:: -- --nocapture` prints the summary.
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};

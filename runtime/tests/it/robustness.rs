@@ -4,10 +4,8 @@
 //! unreadable line gets one error without an id, every output line is one JSON-RPC message,
 //! and the server returns `Ok` at the end of input.
 
-mod common;
-#[path = "robustness/input.rs"]
+use crate::common;
 mod input;
-#[path = "robustness/service.rs"]
 mod service;
 
 use std::collections::HashMap;

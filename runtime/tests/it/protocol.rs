@@ -1,6 +1,6 @@
 //! In-process tests of every method, error code and revision against the test service.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 
@@ -901,7 +901,7 @@ async fn input_required_round_trip() {
         result["inputRequests"]["login"]["method"],
         "elicitation/create"
     );
-    // The handler's state (`s1`) goes out sealed (runtime/tests/request_state.rs), and
+    // The handler's state (`s1`) goes out sealed (runtime/tests/it/request_state.rs), and
     // comes back to it plain. (Not `!state.contains("s1")`: random sealed text holds those
     // two characters one time in fifteen.)
     let state = result["requestState"].as_str().unwrap();

@@ -2,7 +2,7 @@
 //! connection: task creation, `tasks/get`, `tasks/update` (input during a task), input
 //! before a task, `tasks/cancel`, the -32021 gates and the removed v1 methods.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -455,7 +455,7 @@ async fn input_before_a_task_is_a_synchronous_round_then_the_task_is_created() {
     let r1 = t.call("ask_first", json!({}), with_tasks()).await;
     assert_eq!(r1["result"]["resultType"], "input_required", "{r1}");
     assert!(r1["result"].get("taskId").is_none());
-    // Sealed like any synchronous round's (runtime/tests/request_state.rs).
+    // Sealed like any synchronous round's (runtime/tests/it/request_state.rs).
     let state = r1["result"]["requestState"].as_str().unwrap().to_owned();
     assert_ne!(state, "s");
     let r2 = t

@@ -2,7 +2,7 @@
 //! error, a protocol error and a result that breaks the tool's declaration.
 #![cfg(feature = "client")]
 
-mod common;
+use crate::common;
 
 use common::kitchen_server;
 use serde::Deserialize;

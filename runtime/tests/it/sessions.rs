@@ -4,7 +4,7 @@
 
 #![cfg(feature = "http")]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

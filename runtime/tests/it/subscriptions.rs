@@ -2,7 +2,7 @@
 //! `notifications/resources/updated` under the handshake revisions, `resourceSubscriptions`
 //! of `subscriptions/listen` under 2026-07-28, over the in-process connection.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

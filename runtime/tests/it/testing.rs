@@ -1,7 +1,7 @@
 //! `toolidl_runtime::testing`: the test context records what a handler sends, and the
 //! in-process client drives the real dispatcher in every revision.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

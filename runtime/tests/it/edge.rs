@@ -8,7 +8,7 @@
 
 #![cfg(feature = "http")]
 
-mod common;
+use crate::common;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
