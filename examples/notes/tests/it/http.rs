@@ -1,7 +1,7 @@
 //! `--http ADDR --stateless` serves the same tools over Streamable HTTP (a smoke test with a
 //! plain HTTP/1.1 request; the transport itself is tested in the runtime).
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -1,10 +1,10 @@
 //! The listings a client sees, pinned: `tests/golden/listing.json` holds the `tools/list`,
 //! `resources/list`, `resources/templates/list` and `prompts/list` results of the server
 //! (every page, through `toolidl_runtime::testing`). `TOOLIDL_BLESS=1 cargo test -p
-//! notes-example --test listing` rewrites it after an intended change; read the diff by
+//! notes-example --test it listing::` rewrites it after an intended change; read the diff by
 //! eye. The listings must also be exactly what `toolidl schema tools/notes.tool` prints.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

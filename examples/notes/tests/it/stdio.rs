@@ -2,7 +2,7 @@
 //! line answered with a JSON-RPC error while the server goes on, and exit status 0 at the end
 //! of input. The tools' behaviour is tested in process (`tools.rs`).
 
-mod common;
+use crate::common;
 
 use common::Client;
 use serde_json::json;

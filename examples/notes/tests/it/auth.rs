@@ -15,7 +15,7 @@
 //! this test with `TOOLIDL_AUTH_NODE` and `TOOLIDL_AUTH_PROVIDER` set (hence `#[ignore]`
 //! under a plain `cargo test`).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

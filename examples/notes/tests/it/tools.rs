@@ -2,7 +2,7 @@
 //! through `toolidl_runtime::testing::Client`: the real dispatcher, in process.
 //! (`stdio.rs` runs the binary itself.)
 
-mod common;
+use crate::common;
 
 use common::inproc::{client, fails, ok};
 use common::titles;

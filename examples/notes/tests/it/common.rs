@@ -1,8 +1,6 @@
 //! A small MCP client for the tests: runs the real `notes-example` binary over stdio and
 //! speaks JSON-RPC lines to it; and ([`inproc`]) the server in process.
 
-#![allow(dead_code)] // each test file uses a part of it
-
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -125,11 +123,6 @@ impl Client {
         }
     }
 
-    /// The messages seen so far that were not waited for (notifications, say).
-    pub fn take_seen(&mut self) -> Vec<Value> {
-        std::mem::take(&mut self.seen)
-    }
-
     /// Calls a tool and returns the `CallToolResult`.
     pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
         let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
@@ -146,17 +139,6 @@ impl Client {
             "{tool} {arguments}: {result}"
         );
         result["structuredContent"].clone()
-    }
-
-    /// Calls a tool that must fail and returns its error text.
-    pub fn fails(&mut self, tool: &str, arguments: Value) -> String {
-        let result = self.call(tool, arguments.clone());
-        assert_eq!(
-            result["isError"],
-            json!(true),
-            "{tool} {arguments}: {result}"
-        );
-        text(&result).to_owned()
     }
 
     /// Closes stdin and waits for the server to exit.
@@ -177,11 +159,6 @@ impl Drop for Client {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// The first text block of a result.
-pub fn text(result: &Value) -> &str {
-    result["content"][0]["text"].as_str().expect("a text block")
 }
 
 /// The titles of a `search_notes` page, in order.

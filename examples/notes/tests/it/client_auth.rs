@@ -17,7 +17,7 @@
 //! `TOOLIDL_AUTH_NODE` and `TOOLIDL_AUTH_CLIENT_PROVIDER` set (hence `#[ignore]` under a
 //! plain `cargo test`); `toolidl import --url` is tested with `TOOLIDL_CLI` too.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};

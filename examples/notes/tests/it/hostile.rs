@@ -2,7 +2,7 @@
 //! stored and read back byte for byte, over the protocol (in process, through
 //! `toolidl_runtime::testing`) and in the file itself.
 
-mod common;
+use crate::common;
 
 use common::inproc::{client, client_of, fails, ok};
 use common::{temp_db, titles};

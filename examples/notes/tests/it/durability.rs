@@ -2,7 +2,7 @@
 //! stdin, a SIGKILL in the middle of an import (both the binary), a cancelled import and
 //! concurrent calls (in process), and the file read back with rusqlite after each.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::Write;
