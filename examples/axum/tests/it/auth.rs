@@ -1,7 +1,7 @@
 //! The mounted endpoint (`http::McpService` in the application's axum router) as an OAuth
 //! resource server: the same metadata, challenges and scope-free calls as the runtime's own
 //! listener, while the application's own routes stay as they were. The verifier is the
-//! application's own ([`TokenVerifier`]); real JWTs are examples/notes/tests/auth.rs's.
+//! application's own ([`TokenVerifier`]); real JWTs are examples/notes/tests/it/auth.rs's.
 
 use std::sync::Arc;
 
