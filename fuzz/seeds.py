@@ -180,7 +180,7 @@ def lsp(out, tools):
             + frame(request(2, "textDocument/hover", at))
             + frame(request(3, "shutdown", {})),
         )
-    # The malformed frames of toolidl-cli/tests/lsp_frames.rs.
+    # The malformed frames of toolidl-cli/tests/it/lsp_frames.rs.
     for bad in [
         b"Content-Length: 5\r\n\r\n{oops",
         b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}",

@@ -8,14 +8,14 @@
 #    ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/auth, outside the clone), and a Python venv with
 #    the official Python SDK (PyPI `mcp`, for interop/auth/sdk_client.py), once; later runs
 #    only check the versions. Copies provider.mjs next to its node_modules.
-# 2. Runs examples/notes/tests/auth.rs (ignored under a plain `cargo test`), which starts the
+# 2. Runs examples/notes/tests/it/auth.rs (ignored under a plain `cargo test`), which starts the
 #    provider on a free loopback port (restarting it with a rotated key, then stopping it),
 #    starts `notes-example --http 127.0.0.1:0 --auth-issuer http://127.0.0.1:PORT`, and
 #    checks the metadata, the challenges, every token rejection, the scopes, sessions bound
 #    to their subject, key rotation and a provider that is down; opaque tokens through the
 #    provider's introspection endpoint; and the Python SDK's own client-credentials OAuth
 #    client, with its scope step-up, in a session and with 2026-07-28.
-# 3. Runs examples/notes/tests/client_auth.rs (ignored too): the runtime's OAuth client
+# 3. Runs examples/notes/tests/it/client_auth.rs (ignored too): the runtime's OAuth client
 #    against the same provider configured by interop/auth/client_provider.mjs (authorization
 #    code with PKCE through a loopback redirect the test plays the user of, dynamic
 #    registration, a client ID metadata document, step-up, refresh, client credentials, and
@@ -61,4 +61,5 @@ TOOLIDL_AUTH_PROVIDER=$AUTH_CACHE/provider.mjs \
 TOOLIDL_AUTH_CLIENT_PROVIDER=$AUTH_CACHE/client_provider.mjs \
 TOOLIDL_AUTH_PYTHON=$PYTHON \
 TOOLIDL_CLI=${CARGO_TARGET_DIR:-$ROOT/target}/debug/toolidl \
-    cargo test --locked -p notes-example --test auth --test client_auth -- --ignored --test-threads 1
+    cargo test --locked -p notes-example --test it -- --ignored --test-threads 1 \
+        auth:: client_auth::

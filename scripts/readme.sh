@@ -179,7 +179,7 @@ for walkthrough in "$walkthroughs"/walkthrough-*.sh; do
         export PATH="$scratch_home/install/bin:$PATH"
         # What is checked is that the steps work, not how fast the installed binary runs: the
         # release profile unoptimized builds in a third of the time; and the scaffold's
-        # dependencies are the ones toolidl-cli/tests/new_cli.rs built, in the target folder
+        # dependencies are the ones toolidl-cli/tests/it/new_cli.rs built, in the target folder
         # it uses (same sources, same lock: cargo builds only the new crate).
         export CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256
         export CARGO_TARGET_DIR="$target_dir/tmp/scaffold-target"

@@ -1,5 +1,5 @@
 // A real OpenID provider (oidc-provider, certified) for the OAuth *client* tests
-// (examples/notes/tests/client_auth.rs, toolidl import --url --login, the interop run's
+// (examples/notes/tests/it/client_auth.rs, toolidl import --url --login, the interop run's
 // OAuth leg): everything an MCP client's authorization uses, with a user who logs in and
 // consents by themselves.
 //

@@ -9,7 +9,7 @@ server, gets a token for the resource (RFC 8707) with the scopes the challenge n
 specification's scope selection: the challenge's `scope` before the client's own), and
 retries; then it lists the tools, calls `list_tags` (`notes:read`) and `create_note`
 (`notes:write`). Prints one JSON line of what it saw; exit 1 on a failure. (Started by
-examples/notes/tests/auth.rs, with the provider and the server running.)
+examples/notes/tests/it/auth.rs, with the provider and the server running.)
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ use toolidl_runtime::codegen::{
 
 /// The listings, in order: pre-rendered `Tool` objects (keyword order per seed 000), each
 /// with the variants the client profiles publish where they differ (what the profiles' rules
-/// make of each listing; `tests/profiles.rs` checks them against those rules).
+/// make of each listing; `tests/it/profiles.rs` checks them against those rules).
 pub static TOOLS: [ToolDef; 3] = [
     ToolDef::new(
         "greet",

@@ -19,7 +19,7 @@ pub mod documented {
     }
 }
 
-/// `codegen.typed_formats` generated with `typed_formats(true)` (tests/typed_formats.rs
+/// `codegen.typed_formats` generated with `typed_formats(true)` (tests/it/typed_formats.rs
 /// decodes it against the `String` version, `codegen::typed_formats`).
 pub mod typed_formats {
     include!(concat!(

@@ -9,7 +9,7 @@
 //! repaired one none.
 
 #[allow(dead_code)] // The client's helpers for the CLI's snapshot tests.
-#[path = "../../../../toolidl-cli/tests/lsp/client.rs"]
+#[path = "../../../../toolidl-cli/tests/it/lsp_client.rs"]
 mod client;
 
 use std::path::PathBuf;

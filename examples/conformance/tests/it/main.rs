@@ -1,0 +1,6 @@
+//! The integration tests, one binary (`--test it`) that links once: each module was a test
+//! binary of its own, and the helpers they share are modules beside them.
+
+mod client;
+mod redis;
+mod stdio;

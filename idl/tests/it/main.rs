@@ -1,0 +1,9 @@
+//! The integration tests, one binary (`--test it`) that links once: each module was a test
+//! binary of its own, and the helpers they share are modules beside them.
+
+mod corpus;
+mod diff;
+mod fmt;
+mod format_suite;
+mod memory_imports;
+mod no_panic;
