@@ -2,7 +2,6 @@
 //! binary of its own, and the helpers they share are modules beside them.
 
 mod clients;
-mod depth;
 mod differential;
 mod evolution;
 mod inputs;

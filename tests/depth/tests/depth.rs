@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolidl_generated_tests::codegen::deep::{
+use toolidl_depth_tests::codegen::deep::{
     self, CellsArgs, Deep, DeepServer, EchoArgs, GrowArgs, SendArgs, Tree, WalkArgs,
 };
 use toolidl_runtime::codegen::{ArgError, Arguments, Decode, RawValue};
