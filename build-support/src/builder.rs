@@ -118,7 +118,7 @@ impl Builder {
     ///
     /// ```toml
     /// [dependencies]
-    /// toolidl-runtime = { version = "0.1", features = ["typed-formats"] }
+    /// toolidl-runtime = { version = "0.2", features = ["typed-formats"] }
     /// ```
     ///
     /// | `.tool` | Rust |
