@@ -167,8 +167,20 @@ fn bad_names_and_taken_folders_are_refused() {
     let out = toolidl(&["new", "empty", "--crates-io"], tmp.path());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let manifest = std::fs::read_to_string(tmp.path().join("empty/Cargo.toml")).unwrap();
-    assert!(manifest.contains("toolidl-runtime = \"0.1\""), "{manifest}");
-    assert!(manifest.contains("toolidl-build = \"0.1\""), "{manifest}");
+    // The series of this toolidl: `0.2` for 0.2.z.
+    let series = concat!(
+        env!("CARGO_PKG_VERSION_MAJOR"),
+        ".",
+        env!("CARGO_PKG_VERSION_MINOR")
+    );
+    assert!(
+        manifest.contains(&format!("toolidl-runtime = \"{series}\"")),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains(&format!("toolidl-build = \"{series}\"")),
+        "{manifest}"
+    );
     assert!(!tmp.path().join("empty/Cargo.lock").exists());
     assert!(text(&out.stdout).contains("from crates.io"));
 }

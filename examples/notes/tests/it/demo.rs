@@ -10,9 +10,13 @@ fn demo_runs_alone_and_shows_the_argument_error() {
         .expect("run --demo");
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let server = format!(
+        "← notes-example {}, protocol 2025-11-25",
+        env!("CARGO_PKG_VERSION")
+    );
     for shown in [
         "→ initialize",
-        "← notes-example 0.1.0, protocol 2025-11-25",
+        server.as_str(),
         "← 7 tools: create_note, get_note, update_note, delete_note, search_notes, list_tags, import_notes",
         "→ tools/call create_note {",
         "\"nextCursor\": \"before:2\"",

@@ -56,7 +56,10 @@ fn on_a_terminal_the_banner_goes_to_stderr() {
 
     let banner = std::fs::read_to_string(&err).expect("stderr file");
     assert!(
-        banner.starts_with("notes-example 0.1.0: a notes server over SQLite"),
+        banner.starts_with(&format!(
+            "notes-example {}: a notes server over SQLite",
+            env!("CARGO_PKG_VERSION")
+        )),
         "{banner}"
     );
     assert!(
