@@ -2,7 +2,7 @@
 # The published crates as crates.io would receive them, and their public API against the
 # baseline (docs/shipping.md, "The crates").
 #
-#   scripts/crates.sh [--package-only | --semver-only]
+#   scripts/crates.sh [--package-only | --semver-only | --install-only]
 #
 # 1. `cargo package --locked` of the six published crates: each packed with only what its
 #    `include` lists and built from its package alone, in dependency order, against a local
@@ -15,6 +15,9 @@
 #    unchanged or a patch higher, any breaking change fails; raising it to the next 0.y.0
 #    allows them (and CHANGELOG.md lists them). After a release, set SEMVER_BASELINE to its
 #    commit.
+#
+# --install-only installs cargo-semver-checks and stops (.ci/run's background lane builds it
+# there, so a cold run does not wait for it at the end).
 #
 # Exit status 0 when both pass.
 set -euo pipefail
@@ -30,10 +33,12 @@ PUBLISHED=("${LIBRARIES[@]}" toolidl-cli)
 
 package=1
 semver=1
+install_only=0
 for arg in "$@"; do
     case $arg in
         --package-only) semver=0 ;;
         --semver-only) package=0 ;;
+        --install-only) package=0 install_only=1 ;;
         -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "crates.sh: unknown argument $arg" >&2; exit 2 ;;
     esac
@@ -80,6 +85,9 @@ if [ "$semver" = 1 ]; then
         CARGO_TARGET_DIR=$SCACHE/build cargo install --quiet --locked --root "$SCACHE" \
             "cargo-semver-checks@$SEMVER_CHECKS_VERSION"
         rm -rf "$SCACHE/build"
+    fi
+    if [ "$install_only" = 1 ]; then
+        exit 0
     fi
     if ! git cat-file -e "$SEMVER_BASELINE^{commit}" 2>/dev/null; then
         echo "crates: the baseline $SEMVER_BASELINE is not in this clone (a shallow clone? fetch the history)" >&2
