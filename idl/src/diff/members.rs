@@ -6,7 +6,7 @@ use super::fields::{Owner, param_site};
 use super::relation::{Relation, types};
 use super::uses::Use;
 use super::{Client, Differ, Site, pair_up};
-use crate::model::{Annotations, Keyword, Member, Model, Resource, Returns, Tool};
+use crate::model::{Annotations, Keyword, Member, Model, Resource, Returns, TaskSupport, Tool};
 
 /// A member with the name of the service that declares it.
 #[derive(Clone, Copy)]
@@ -200,7 +200,10 @@ impl Differ {
                 ..t.annotations.clone()
             }
         }
-        let execution = |t: &Tool| t.task_support.map_or("none", |s| s.as_str());
+        let execution = |t: &Tool| t.task_support.map_or("not listed", |s| s.as_str());
+        fn effective(t: &Tool) -> TaskSupport {
+            t.task_support.unwrap_or(TaskSupport::Forbidden)
+        }
         let dialect = |t: &Tool| t.schema_dialect.clone();
         let rules = [
             (
@@ -222,11 +225,17 @@ impl Differ {
             (
                 differs(|a, b| a.task_support != b.task_support),
                 Code::ExecutionChanged,
-                Client::Behaviour,
+                // Not listed means `forbidden` (2025-11-25's `ToolExecution`): saying so, or
+                // no longer saying so, changes the listing only.
+                if differs(|a, b| effective(a) != effective(b)) {
+                    Client::Behaviour
+                } else {
+                    Client::Compatible
+                },
                 format!(
                     "execution.taskSupport {} is now {}",
-                    tool_a.map_or("none", execution),
-                    tool_b.map_or("none", execution)
+                    tool_a.map_or("not listed", execution),
+                    tool_b.map_or("not listed", execution)
                 ),
             ),
             (

@@ -590,6 +590,14 @@ impl AttrChecker<'_> {
 
     /// `@open(input)`: unknown members accepted and ignored on input, closed on output.
     fn open_input(&mut self, attr: &Attribute, site: Site, out: &mut Attrs) {
+        if let Some([arg]) = attr.args.as_deref()
+            && let LiteralKind::Ident(word) = &arg.value.kind
+            && word != "input"
+        {
+            let message = format!("`@open` takes `input` or nothing, found `{word}`");
+            self.wrong(attr, arg.span, &message, "@open, or on a record @open(input)");
+            return;
+        }
         if site == Tool {
             self.diagnostics.push(
                 Diagnostic::error(
@@ -908,11 +916,11 @@ fn placed_title(attr: &Attribute) -> bool {
     })
 }
 
-/// `@open(input)`, exactly.
+/// `@open(word)`: one unnamed identifier (`input`, the only one it takes).
 fn open_input_arg(attr: &Attribute) -> bool {
     matches!(
         attr.args.as_deref(),
-        Some([arg]) if arg.name.is_none() && matches!(&arg.value.kind, LiteralKind::Ident(i) if i == "input")
+        Some([arg]) if arg.name.is_none() && matches!(&arg.value.kind, LiteralKind::Ident(_))
     )
 }
 
