@@ -595,7 +595,12 @@ impl AttrChecker<'_> {
             && word != "input"
         {
             let message = format!("`@open` takes `input` or nothing, found `{word}`");
-            self.wrong(attr, arg.span, &message, "@open, or on a record @open(input)");
+            self.wrong(
+                attr,
+                arg.span,
+                &message,
+                "@open, or on a record @open(input)",
+            );
             return;
         }
         if site == Tool {
@@ -657,24 +662,21 @@ impl AttrChecker<'_> {
         else {
             return;
         };
-        let agrees = match (support, out.task) {
-            (_, None) | (TaskSupport::Optional, Some(TaskMode::Optional)) => true,
-            (TaskSupport::Required, Some(TaskMode::Required)) => true,
-            _ => false,
-        };
+        let agrees = matches!(
+            (support, out.task),
+            (TaskSupport::Forbidden, None)
+                | (TaskSupport::Optional, Some(TaskMode::Optional))
+                | (TaskSupport::Required, Some(TaskMode::Required))
+        );
         if !agrees {
-            let task = match out.task {
-                Some(TaskMode::Required) => "@task(required)",
-                _ => "@task",
+            let listed = format!("`@execution(task_support: {})`", support.as_str());
+            let message = match out.task {
+                Some(TaskMode::Required) => format!("{listed} contradicts `@task(required)`"),
+                Some(TaskMode::Optional) => format!("{listed} contradicts `@task`"),
+                None => format!("{listed} lists a task the tool does not run: it has no `@task`"),
             };
             self.diagnostics.push(
-                Diagnostic::error(
-                    "E0708",
-                    format!(
-                        "`@execution(task_support: {})` contradicts `{task}`",
-                        support.as_str()
-                    ),
-                )
+                Diagnostic::error("E0708", message)
                 .at(self.file, span)
                 .help("list what the tool does: `task_support: optional` for `@task`, `required` for `@task(required)`, `forbidden` for a tool without `@task`"),
             );

@@ -25,3 +25,7 @@ service S {
     @title(annotations: "P") prompt p() -> string;
     tool h(@title(tool: "t") x: u8);
 }
+
+service T {
+    @execution(task_support: required) tool untasked();
+}
