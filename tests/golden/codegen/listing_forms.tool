@@ -11,10 +11,17 @@ record Entity {
     observations: list<string> = [],
 }
 
-/// One of two shapes; the record variant ignores unknown members too.
+/// A relation between two entities.
+@open(input)
+record Relation {
+    from: string,
+    to: string,
+}
+
+/// A node of the graph; the record variant ignores unknown members too.
 @tag("kind")
 union Node {
-    entity: Entity,
+    relation: Relation,
 }
 
 record Graph {
