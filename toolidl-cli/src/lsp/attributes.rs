@@ -19,8 +19,8 @@ pub const ATTRIBUTES: &[AttributeDoc] = &[
     AttributeDoc {
         name: "title",
         on: "tool, resource, prompt, field, parameter",
-        usage: "@title(\"Human title\"); on a tool also @title(tool: \"…\"), @title(annotations: \"…\") or both",
-        does: "A human title, shown by clients instead of the name. On a tool `@title(\"…\")` is both its `title` and `annotations.title`; `tool:` and `annotations:` set each alone.",
+        usage: "@title(\"Human title\")",
+        does: "A human title, shown by clients instead of the name. On a tool `@title(\"…\")` is both its `title` and `annotations.title`; `@title(tool: \"…\")`, `@title(annotations: \"…\")` or both set each alone.",
     },
     AttributeDoc {
         name: "description",
@@ -127,7 +127,7 @@ pub const ATTRIBUTES: &[AttributeDoc] = &[
     AttributeDoc {
         name: "open",
         on: "record, tool",
-        usage: "@open, or on a record @open(input)",
+        usage: "@open",
         does: "Accept members it does not declare: a record keeps them (`extra`), a tool ignores them. `@open(input)`: a record ignores them where it is read and is closed where it is sent.",
     },
     AttributeDoc {
