@@ -21,5 +21,6 @@ service Memory {
     tool listed();
     @execution(task_support: forbidden) tool unlisted();
     @schema_dialect("https://json-schema.org/draft/2020-12/schema") tool dialect();
+    @task tool delisted();
     tool take(entity: Entity, kept: Kept) -> Sent;
 }

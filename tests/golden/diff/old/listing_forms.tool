@@ -22,5 +22,6 @@ service Memory {
     @execution(task_support: forbidden) tool listed();
     tool unlisted();
     @schema_dialect("http://json-schema.org/draft-07/schema#") tool dialect();
+    @task @execution(task_support: optional) tool delisted();
     tool take(entity: Entity, kept: Kept) -> Sent;
 }
