@@ -1,13 +1,16 @@
 //! One JSON Schema object under construction.
 //!
 //! Every keyword has its own slot and [`Fragment::into_value`] writes the slots in one fixed
-//! order (seed 000's list, then `anyOf`/`$ref`, then `$defs`), so the key order of every
+//! order (`$schema` of a root that states one, then seed 000's list, then `anyOf`/`$ref`,
+//! then `$defs`), so the key order of every
 //! emitted schema is decided here and nowhere else.
 
 use serde_json::{Map, Value};
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Fragment {
+    /// `$schema`: the dialect a root schema states (`@schema_dialect`), written first.
+    pub dialect: Option<String>,
     /// A string, or an array of strings once `null` is added.
     pub ty: Option<Value>,
     pub format: Option<&'static str>,
@@ -75,6 +78,9 @@ impl Fragment {
         let mut put = |key: &str, value: Value| {
             map.insert(key.to_owned(), value);
         };
+        if let Some(dialect) = self.dialect {
+            put("$schema", dialect.into());
+        }
         if let Some(ty) = self.ty {
             put("type", ty);
         }

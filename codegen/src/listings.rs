@@ -128,7 +128,7 @@ impl Listings {
     }
 }
 
-/// `{"name","title"?,"description"?,"inputSchema","outputSchema"?,"annotations"?,"_meta"?}`.
+/// `{"name","title"?,"description"?,"inputSchema","outputSchema"?,"annotations"?,"execution"?,"_meta"?}`.
 fn tool_entry(
     model: &Model,
     cycles: &Cycles,
@@ -136,13 +136,10 @@ fn tool_entry(
     options: &SchemaOptions,
     notes: &mut Vec<String>,
 ) -> Result<Value, SchemaError> {
-    let hints = tool.tool().map(|t| &t.annotations);
+    let part = tool.tool();
     let mut entry = Map::new();
     entry.insert("name".into(), tool.name.clone().into());
-    let title = tool.title.as_ref().or(hints.and_then(|h| h.title.as_ref()));
-    if let Some(title) = title {
-        entry.insert("title".into(), title.clone().into());
-    }
+    insert_text(&mut entry, "title", &tool.title);
     if let Some(description) = &tool.description {
         entry.insert("description".into(), description.clone().into());
     }
@@ -153,10 +150,15 @@ fn tool_entry(
     if let Some(output) = output_schema_with(model, cycles, tool, options, notes)? {
         entry.insert("outputSchema".into(), output);
     }
-    if let Some(annotations) = annotations(hints, title) {
+    if let Some(annotations) = part.and_then(|t| annotations(&t.annotations)) {
         entry.insert("annotations".into(), annotations);
     }
-    if let Some(ui) = tool.tool().and_then(|t| t.ui.as_ref()) {
+    if let Some(support) = part.and_then(|t| t.task_support) {
+        let mut execution = Map::new();
+        execution.insert("taskSupport".into(), support.as_str().into());
+        entry.insert("execution".into(), Value::Object(execution));
+    }
+    if let Some(ui) = part.and_then(|t| t.ui.as_ref()) {
         let mut meta = Map::new();
         meta.insert("ui".into(), ui_meta(ui));
         entry.insert("_meta".into(), Value::Object(meta));
@@ -164,14 +166,11 @@ fn tool_entry(
     Ok(Value::Object(entry))
 }
 
-/// Only the hints an attribute assigned; `@title` is also the annotations' title.
-fn annotations(hints: Option<&Annotations>, title: Option<&String>) -> Option<Value> {
-    let default = Annotations::default();
-    let hints = hints.unwrap_or(&default);
+/// `annotations.title` (`@title("…")` or `@title(annotations: "…")`) and the hints an
+/// attribute assigned.
+fn annotations(hints: &Annotations) -> Option<Value> {
     let mut map = Map::new();
-    if let Some(title) = hints.title.as_ref().or(title) {
-        map.insert("title".into(), title.clone().into());
-    }
+    insert_text(&mut map, "title", &hints.title);
     let flags = [
         ("readOnlyHint", hints.read_only),
         ("destructiveHint", hints.destructive),

@@ -1,4 +1,5 @@
-//! Types of the model → JSON Schema (dialect 2020-12, no `$schema` key).
+//! Types of the model → JSON Schema (dialect 2020-12; a `$schema` key only where the tool's
+//! `@schema_dialect` asks for one).
 //!
 //! [`input_schema`] and [`output_schema`] write one root schema each; records that cannot (or,
 //! with hoisting, need not) be inline go to that root's `$defs`.
@@ -64,12 +65,13 @@ pub(crate) fn input_schema_with(
     let roots: Vec<&Type> = tool.params.iter().map(|p| &p.ty).collect();
     let plan = Plan::for_root(model, cycles, &roots, options)?;
     note_suffixes(&plan, tool, "inputSchema", notes);
-    let mut writer = Writer::new(model, plan);
+    let mut writer = Writer::new(model, plan, Direction::Input);
     let mut root = writer.object(&tool.params, None)?;
     if tool.tool().is_some_and(|t| t.open) {
         // `@open` on a tool: arguments it does not declare are accepted (and ignored).
         root.additional_properties = None;
     }
+    root.dialect = dialect(tool);
     writer.finish(root)
 }
 
@@ -97,35 +99,52 @@ pub(crate) fn output_schema_with(
             let roots: Vec<&Type> = record.fields.iter().map(|f| &f.ty).collect();
             let plan = Plan::for_root(model, cycles, &roots, options)?;
             note_suffixes(&plan, tool, "outputSchema", notes);
-            let mut writer = Writer::new(model, plan);
-            let root = writer.record(record)?;
+            let mut writer = Writer::new(model, plan, Direction::Output);
+            let mut root = writer.record(record)?;
+            root.dialect = dialect(tool);
             writer.finish(root).map(Some)
         }
         Type::Map { .. } => {
             let plan = Plan::for_root(model, cycles, &[ty], options)?;
             note_suffixes(&plan, tool, "outputSchema", notes);
-            let mut writer = Writer::new(model, plan);
-            let root = writer.ty(ty)?;
+            let mut writer = Writer::new(model, plan, Direction::Output);
+            let mut root = writer.ty(ty)?;
+            root.dialect = dialect(tool);
             writer.finish(root).map(Some)
         }
         _ => Ok(None),
     }
 }
 
+/// The `$schema` a tool's schemas state: its `@schema_dialect`, or its service's or file's.
+fn dialect(tool: &Member) -> Option<String> {
+    tool.tool().and_then(|t| t.schema_dialect.clone())
+}
+
+/// Which way the values of a schema flow: an `@open(input)` record is open in an input
+/// schema and closed in an output schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Input,
+    Output,
+}
+
 /// Writes the fragments of one root and collects the `$defs` they refer to.
 struct Writer<'m> {
     model: &'m Model,
     plan: Plan,
+    direction: Direction,
     /// Hoisted records referred to so far and not yet written.
     pending: Vec<(String, TypeKey)>,
     defs: BTreeMap<String, Option<Value>>,
 }
 
 impl<'m> Writer<'m> {
-    fn new(model: &'m Model, plan: Plan) -> Self {
+    fn new(model: &'m Model, plan: Plan, direction: Direction) -> Self {
         Writer {
             model,
             plan,
+            direction,
             pending: Vec::new(),
             defs: BTreeMap::new(),
         }
@@ -174,8 +193,9 @@ impl<'m> Writer<'m> {
 
     fn record(&mut self, record: &Record) -> Result<Fragment, SchemaError> {
         let mut fragment = self.object(&record.fields, record.description.as_deref())?;
-        if record.open {
-            // `@open`: other members are allowed (and kept).
+        if record.open || (record.open_input && self.direction == Direction::Input) {
+            // `@open`: other members are allowed (and kept); `@open(input)`: allowed (and
+            // ignored) where the record is read, refused where it is sent.
             fragment.additional_properties = None;
         }
         Ok(fragment)

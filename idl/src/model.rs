@@ -14,7 +14,9 @@ mod member;
 mod text;
 mod wire;
 
-pub use member::{Annotations, Keyword, Member, MemberKind, Resource, Service, TaskMode, Tool, Ui};
+pub use member::{
+    Annotations, Keyword, Member, MemberKind, Resource, Service, TaskMode, TaskSupport, Tool, Ui,
+};
 
 /// One `.tool` file, resolved together with everything it imports.
 ///
@@ -155,6 +157,11 @@ pub struct Record {
     /// `@open`: unknown members are kept (no `additionalProperties: false`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub open: bool,
+    /// `@open(input)`: unknown members are accepted and ignored where the record is read
+    /// (no `additionalProperties: false` in an input schema, nothing kept), and the record
+    /// is closed where it is sent (an output schema).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open_input: bool,
 }
 
 /// A `@rename_all` policy.

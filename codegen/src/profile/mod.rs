@@ -66,7 +66,7 @@ impl Finding {
                 "give the union a parameter of its own (`shape: Shape`) instead of making it the whole input"
             }
             "L0302" => {
-                "toolidl never writes `$schema`: the listing was changed after it was generated"
+                "`@schema_dialect` writes `$schema`, which Gemini CLI and VS Code cannot resolve: the gemini variant leaves it out; drop `@schema_dialect` where such clients must read the listing"
             }
             "L0303" => {
                 "a record that refers to itself goes to `$defs`: flatten the recursion if the client must read it"

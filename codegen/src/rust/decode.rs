@@ -594,13 +594,24 @@ pub enum Others {
     Refuse,
     /// Into the `extra` map (an `@open` record).
     Keep,
-    /// Read and dropped (an `@open` tool's arguments).
+    /// Read and dropped (an `@open` tool's arguments, an `@open(input)` record).
     Ignore,
 }
 
 impl Others {
-    /// `Keep` for an `@open` record, else `Refuse`.
-    pub fn of_record(open: bool) -> Others {
-        if open { Others::Keep } else { Others::Refuse }
+    /// `Keep` for an `@open` record, `Ignore` for an `@open(input)` one, else `Refuse`.
+    ///
+    /// An `@open(input)` record's decoder also checks its structured results
+    /// (`ToolOutput::checked_structured`): ignoring other members there loses nothing, since
+    /// the struct has no member to carry one, so what it serializes is closed, as its
+    /// `outputSchema` says.
+    pub fn of_record(record: &toolidl::model::Record) -> Others {
+        if record.open {
+            Others::Keep
+        } else if record.open_input {
+            Others::Ignore
+        } else {
+            Others::Refuse
+        }
     }
 }

@@ -66,7 +66,7 @@ impl Context<'_> {
         });
         let body = self.fields_decoder(
             &r.fields,
-            super::decode::Others::of_record(r.open),
+            super::decode::Others::of_record(r),
             |f| boxed(&f.name),
             |finals| {
                 let mut inits = super::decode::struct_inits(&r.fields, finals);
@@ -190,7 +190,7 @@ impl Context<'_> {
             let boxed = |f: &toolidl::model::Field| self.facts.is_boxed(package, name, &f.name);
             let body = self.fields_decoder_skipping(
                 &record.fields,
-                super::decode::Others::of_record(record.open),
+                super::decode::Others::of_record(record),
                 Some(tag),
                 boxed,
                 |finals| {

@@ -94,6 +94,7 @@ pub fn record_in(package: &str, name: &str, fields: Vec<Field>) -> TypeDef {
         rename_all: None,
         fields,
         open: false,
+        open_input: false,
     })
 }
 

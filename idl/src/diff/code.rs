@@ -57,12 +57,18 @@ codes! {
     ResultChanged = "RESULT_CHANGED",
     /// `@title` changed.
     TitleChanged = "TITLE_CHANGED",
+    /// A tool's `annotations.title`, written apart from its `title`, changed.
+    AnnotationsTitleChanged = "ANNOTATIONS_TITLE_CHANGED",
     /// A doc comment or `@description` changed.
     DocsChanged = "DOCS_CHANGED",
     /// A behaviour hint changed.
     AnnotationsChanged = "ANNOTATIONS_CHANGED",
     /// `@ui` changed.
     UiChanged = "UI_CHANGED",
+    /// The listed `execution.taskSupport` changed.
+    ExecutionChanged = "EXECUTION_CHANGED",
+    /// The `$schema` of a tool's schemas changed.
+    SchemaDialectChanged = "SCHEMA_DIALECT_CHANGED",
     /// A member needs a scope it did not.
     ScopeAdded = "SCOPE_ADDED",
     /// A member no longer needs a scope.
@@ -141,6 +147,8 @@ codes! {
     TypeAdded = "TYPE_ADDED",
     /// A declaration changed kind (a record became an enum, …).
     TypeKindChanged = "TYPE_KIND_CHANGED",
+    /// A record's `@open` or `@open(input)` was added, removed or exchanged.
+    RecordOpennessChanged = "RECORD_OPENNESS_CHANGED",
     /// An enum member is gone.
     EnumMemberRemoved = "ENUM_MEMBER_REMOVED",
     /// A new enum member.

@@ -6,7 +6,7 @@ use super::fields::{Owner, param_site};
 use super::relation::{Relation, types};
 use super::uses::Use;
 use super::{Client, Differ, Site, pair_up};
-use crate::model::{Keyword, Member, Model, Resource, Returns, Tool};
+use crate::model::{Annotations, Keyword, Member, Model, Resource, Returns, TaskSupport, Tool};
 
 /// A member with the name of the service that declares it.
 #[derive(Clone, Copy)]
@@ -181,12 +181,72 @@ impl Differ {
         let differs =
             |f: fn(&Tool, &Tool) -> bool| tool_a.zip(tool_b).is_some_and(|(a, b)| f(a, b));
         let uri = |r: &Resource| r.uri.clone();
+        // A tool's `title` and `annotations.title`: one text for both (`@title("…")`) on
+        // either side is one TITLE_CHANGED, as it always was; written apart, each place is
+        // its own change.
+        let annotations_title = |m: &Member| m.tool().and_then(|t| t.annotations.title.clone());
+        let (old_at, new_at) = (annotations_title(old), annotations_title(new));
+        let together = |m: &Member, at: &Option<String>| m.tool().is_none() || m.title == *at;
+        let apart = !(together(old, &old_at) && together(new, &new_at));
+        let quoted = |t: &Option<String>| t.as_ref().map_or("none".into(), |t| format!("{t:?}"));
+        let title_message = if apart {
+            format!("title {} is now {}", quoted(&old.title), quoted(&new.title))
+        } else {
+            "title changed".to_string()
+        };
+        fn hints(t: &Tool) -> Annotations {
+            Annotations {
+                title: None,
+                ..t.annotations.clone()
+            }
+        }
+        let execution = |t: &Tool| t.task_support.map_or("not listed", |s| s.as_str());
+        fn effective(t: &Tool) -> TaskSupport {
+            t.task_support.unwrap_or(TaskSupport::Forbidden)
+        }
+        let dialect = |t: &Tool| t.schema_dialect.clone();
         let rules = [
             (
                 old.title != new.title,
                 Code::TitleChanged,
                 Client::Compatible,
-                "title changed".to_string(),
+                title_message,
+            ),
+            (
+                apart && old_at != new_at,
+                Code::AnnotationsTitleChanged,
+                Client::Compatible,
+                format!(
+                    "annotations.title {} is now {}",
+                    quoted(&old_at),
+                    quoted(&new_at)
+                ),
+            ),
+            (
+                differs(|a, b| a.task_support != b.task_support),
+                Code::ExecutionChanged,
+                // Not listed means `forbidden` (2025-11-25's `ToolExecution`): saying so, or
+                // no longer saying so, changes the listing only.
+                if differs(|a, b| effective(a) != effective(b)) {
+                    Client::Behaviour
+                } else {
+                    Client::Compatible
+                },
+                format!(
+                    "execution.taskSupport {} is now {}",
+                    tool_a.map_or("not listed", execution),
+                    tool_b.map_or("not listed", execution)
+                ),
+            ),
+            (
+                differs(|a, b| a.schema_dialect != b.schema_dialect),
+                Code::SchemaDialectChanged,
+                Client::Compatible,
+                format!(
+                    "$schema {} is now {}",
+                    quoted(&tool_a.and_then(dialect)),
+                    quoted(&tool_b.and_then(dialect))
+                ),
             ),
             (
                 old.doc != new.doc || old.description != new.description,
@@ -195,7 +255,11 @@ impl Differ {
                 "description or doc comment changed".into(),
             ),
             (
-                differs(|a, b| a.annotations != b.annotations),
+                if apart {
+                    differs(|a, b| hints(a) != hints(b))
+                } else {
+                    differs(|a, b| a.annotations != b.annotations)
+                },
                 Code::AnnotationsChanged,
                 Client::Compatible,
                 "behaviour hints changed".into(),

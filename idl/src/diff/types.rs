@@ -5,7 +5,7 @@ use super::code::{Code, Holder};
 use super::fields::{Owner, field_site};
 use super::uses::Use;
 use super::{Client, Differ, Site, client};
-use crate::model::{Model, TypeDef, Union, UnionVariant};
+use crate::model::{Model, Record, TypeDef, Union, UnionVariant};
 
 impl Differ {
     pub(super) fn types(&mut self, old: &Model, new: &Model) {
@@ -75,6 +75,7 @@ impl Differ {
                     use_,
                 };
                 self.fields(&owner, &a.fields, &b.fields);
+                self.openness(a, b, &owner.text, use_, site);
             }
             (TypeDef::Enum(a), TypeDef::Enum(b)) => {
                 let variant_site = |v: &str| Site::Variant {
@@ -209,5 +210,37 @@ fn variant_text(v: &UnionVariant) -> String {
         format!("{:#}", v.ty)
     } else {
         format!("{constraints} {:#}", v.ty)
+    }
+}
+
+impl Differ {
+    /// `@open`, `@open(input)` or neither: what a record accepts of members it does not
+    /// declare where it is read, and what it may send where it is sent.
+    fn openness(&mut self, old: &Record, new: &Record, what: &str, use_: Use, site: Site) {
+        let text = |r: &Record| match (r.open, r.open_input) {
+            (true, _) => "`@open`",
+            (false, true) => "`@open(input)`",
+            (false, false) => "closed",
+        };
+        if (old.open, old.open_input) == (new.open, new.open_input) {
+            return;
+        }
+        // Input: unknown members accepted by either form of `@open`; output: sent only by
+        // `@open` (an `@open(input)` record is closed there).
+        let accepts = |r: &Record| r.open || r.open_input;
+        let narrower_in = accepts(old) && !accepts(new);
+        let wider_out = !old.open && new.open;
+        let breaking = (use_.input && narrower_in) || (use_.output && wider_out);
+        self.push(
+            Code::RecordOpennessChanged,
+            if breaking {
+                Client::Breaking
+            } else {
+                Client::Compatible
+            },
+            old.open != new.open,
+            site,
+            format!("{what}: {} is now {}", text(old), text(new)),
+        );
     }
 }

@@ -58,7 +58,8 @@ pub struct Member {
     /// The wire name: `@name`, else for a tool `ident` in snake_case without a trailing
     /// `Async`, for the others `ident` as declared.
     pub name: String,
-    /// `@title` (a tool's is also its annotations' title).
+    /// `title`: `@title("…")` (a tool's is also its annotations' title, see
+    /// [`Annotations::title`]), or a tool's `@title(tool: "…")`.
     pub title: Option<String>,
     /// Doc comment lines as written (after `///`, one leading space removed).
     pub doc: Vec<String>,
@@ -169,6 +170,13 @@ pub struct Tool {
     /// `@open`: arguments the tool does not declare are accepted (and ignored), as many
     /// servers' schemas allow; its `inputSchema` has no `additionalProperties: false`.
     pub open: bool,
+    /// `execution.taskSupport` as the listing states it: `@task(forbidden)`, or
+    /// `@task(optional, listed: true)` / `@task(required, listed: true)`. `None` lists no
+    /// `execution` (what a plain `@task` does).
+    pub task_support: Option<TaskSupport>,
+    /// `@schema_dialect("…")` of the tool, else of its service, else of its file's package:
+    /// the `$schema` written first in its `inputSchema` and `outputSchema`.
+    pub schema_dialect: Option<String>,
 }
 
 /// What only a resource or resource template has.
@@ -190,10 +198,35 @@ pub enum TaskMode {
     Required,
 }
 
+/// The value of a listed `execution.taskSupport` (MCP 2025-11-25's `ToolExecution`; absent
+/// means `forbidden`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskSupport {
+    /// `"forbidden"`: the tool cannot be called as a task.
+    Forbidden,
+    /// `"optional"`: it may be.
+    Optional,
+    /// `"required"`: it must be.
+    Required,
+}
+
+impl TaskSupport {
+    /// The value as listed: `forbidden`, `optional` or `required`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskSupport::Forbidden => "forbidden",
+            TaskSupport::Optional => "optional",
+            TaskSupport::Required => "required",
+        }
+    }
+}
+
 /// Behaviour hints; each is `Some` only when an attribute assigns it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Annotations {
-    /// `@title`.
+    /// `annotations.title`: `@title("…")` (which also sets the tool's own title) or
+    /// `@title(annotations: "…")`.
     pub title: Option<String>,
     /// `@read_only`: the tool does not change its environment.
     pub read_only: Option<bool>,

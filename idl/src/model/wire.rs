@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Annotations, Field, Member, MemberKind, Resource as ResourcePart, Returns, TaskMode,
-    Tool as ToolPart, TypeDef, Ui,
+    TaskSupport, Tool as ToolPart, TypeDef, Ui,
 };
 
 #[derive(Deserialize)]
@@ -48,6 +48,10 @@ struct Tool {
     task: Option<TaskMode>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     open: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    task_support: Option<TaskSupport>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    schema_dialect: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     scopes: Vec<String>,
 }
@@ -116,6 +120,8 @@ impl From<super::Service> for Service {
                     ui: t.ui,
                     task: t.task,
                     open: t.open,
+                    task_support: t.task_support,
+                    schema_dialect: t.schema_dialect,
                     scopes,
                 }),
                 MemberKind::Resource(r) | MemberKind::Template(r) => {
@@ -165,6 +171,8 @@ impl From<Service> for super::Service {
                 ui: t.ui,
                 task: t.task,
                 open: t.open,
+                task_support: t.task_support,
+                schema_dialect: t.schema_dialect,
             }),
         });
         let resources = wire.resources.into_iter().map(|r| {

@@ -2,7 +2,7 @@
 
 use crate::ast::{Attribute, Literal, LiteralKind, Span};
 use crate::diagnostics::{Diagnostic, suggest};
-use crate::model::{Bounds, Number, RenamePolicy, TaskMode, Ui};
+use crate::model::{Bounds, Number, RenamePolicy, TaskMode, TaskSupport, Ui};
 use crate::source::FileId;
 
 mod args;
@@ -134,6 +134,16 @@ const NEW_SPECS: &[(&str, &[Site], &str)] = &[
     ("deprecated", VALUES, "@deprecated"),
     ("open", &[Record, Tool], "@open"),
     ("task", &[Tool], "@task, @task(optional) or @task(required)"),
+    (
+        "execution",
+        &[Tool],
+        "@execution(task_support: forbidden), or `optional` or `required`",
+    ),
+    (
+        "schema_dialect",
+        &[Package, Service, Tool],
+        "@schema_dialect(\"http://json-schema.org/draft-07/schema#\")",
+    ),
     ("tag", &[Union], "@tag(\"property\")"),
     (
         "scopes",
@@ -197,8 +207,18 @@ pub(crate) struct Attrs {
     pub exclusive: Option<(Bounds<Number>, Span)>,
     /// `@deprecated` on a field or parameter.
     pub deprecated: Option<Span>,
-    /// `@open` on a record.
+    /// `@open` on a record or tool.
     pub open: bool,
+    /// `@open(input)` on a record.
+    pub open_input: bool,
+    /// A tool's `@title(tool: "…")`: its `title` only.
+    pub tool_title: Option<String>,
+    /// A tool's `@title(annotations: "…")`: its `annotations.title` only.
+    pub annotations_title: Option<String>,
+    /// `@execution(task_support: …)`: the listed `execution.taskSupport`.
+    pub task_support: Option<TaskSupport>,
+    /// `@schema_dialect("…")`: the `$schema` of a tool's schemas.
+    pub schema_dialect: Option<String>,
     /// `@tag("kind")` of a union, and the span of its text.
     pub tag: Option<(String, Span)>,
     pub length: Option<(Bounds<u64>, Span)>,
@@ -280,14 +300,19 @@ impl AttrChecker<'_> {
                 continue;
             }
             seen.push(name);
-            self.parse(attr, usage, &mut out);
+            self.parse(attr, usage, site, &mut out);
         }
+        self.check_execution(attrs, &out);
         out
     }
 
-    fn parse(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
+    fn parse(&mut self, attr: &Attribute, usage: &str, site: Site, out: &mut Attrs) {
         let name = attr.name.name.as_str();
         match name {
+            "title" if placed_title(attr) => self.placed_title(attr, site, out),
+            "open" if open_input_arg(attr) => self.open_input(attr, site, out),
+            "execution" => self.execution(attr, usage, out),
+            "schema_dialect" => self.schema_dialect(attr, usage, out),
             "name" | "title" | "description" | "uri" | "mime" | "json_name" | "rename_all"
             | "pattern" | "value" | "tag" => {
                 let Some([Some(lit)]) = self.bind::<1>(attr, usage, &[("value", Arg::Required)])
@@ -511,6 +536,205 @@ impl AttrChecker<'_> {
         }
     }
 
+    /// `@title(tool: "…")`, `@title(annotations: "…")` or both: a tool's `title` and its
+    /// `annotations.title` apart.
+    fn placed_title(&mut self, attr: &Attribute, site: Site, out: &mut Attrs) {
+        let Some([text, tool, annotations]) = self.bind::<3>(
+            attr,
+            TITLE_USAGE,
+            &[
+                ("value", Arg::Optional),
+                ("tool", Arg::Named),
+                ("annotations", Arg::Named),
+            ],
+        ) else {
+            return;
+        };
+        if let Some(text) = text {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "E0706",
+                    "`@title` takes one text for both places, or `tool:` and `annotations:`, not both",
+                )
+                .at(self.file, text.span)
+                .help(format!("usage: {TITLE_USAGE}")),
+            );
+            return;
+        }
+        if site != Tool {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "E0705",
+                    format!(
+                        "`@title(tool: …)` and `@title(annotations: …)` apply to tools only: {} has one title",
+                        site.words()
+                    ),
+                )
+                .at(self.file, attr.span)
+                .help("write `@title(\"…\")`"),
+            );
+            return;
+        }
+        let text = |lit: Option<&Literal>, this: &mut Self| -> Option<String> {
+            let lit = lit?;
+            let text = this.string(attr, lit, TITLE_USAGE)?;
+            if text.trim().is_empty() {
+                this.wrong(attr, lit.span, "`@title` must not be empty", TITLE_USAGE);
+                return None;
+            }
+            Some(text)
+        };
+        out.tool_title = text(tool, self);
+        out.annotations_title = text(annotations, self);
+    }
+
+    /// `@open(input)`: unknown members accepted and ignored on input, closed on output.
+    fn open_input(&mut self, attr: &Attribute, site: Site, out: &mut Attrs) {
+        if let Some([arg]) = attr.args.as_deref()
+            && let LiteralKind::Ident(word) = &arg.value.kind
+            && word != "input"
+        {
+            let message = format!("`@open` takes `input` or nothing, found `{word}`");
+            self.wrong(
+                attr,
+                arg.span,
+                &message,
+                "@open, or on a record @open(input)",
+            );
+            return;
+        }
+        if site == Tool {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "E0709",
+                    "`@open(input)` applies to records: a tool has only input, and `@open` already accepts and ignores the arguments it does not declare",
+                )
+                .at(self.file, attr.span)
+                .help("write `@open`"),
+            );
+            return;
+        }
+        out.open_input = true;
+    }
+
+    /// `@execution(task_support: forbidden | optional | required)`.
+    fn execution(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
+        let Some([Some(lit)]) = self.bind::<1>(attr, usage, &[("task_support", Arg::Named)]) else {
+            if attr.args.as_deref().is_some_and(|a| !a.is_empty()) {
+                return;
+            }
+            self.wrong(
+                attr,
+                attr.span,
+                "`@execution` needs `task_support: …`",
+                usage,
+            );
+            return;
+        };
+        out.task_support = match &lit.kind {
+            LiteralKind::Ident(m) if m == "forbidden" => Some(TaskSupport::Forbidden),
+            LiteralKind::Ident(m) if m == "optional" => Some(TaskSupport::Optional),
+            LiteralKind::Ident(m) if m == "required" => Some(TaskSupport::Required),
+            other => {
+                let found = match other {
+                    LiteralKind::Ident(m) => format!("`{m}`"),
+                    other => other.describe().to_string(),
+                };
+                let message = format!(
+                    "`task_support` is `forbidden`, `optional` or `required`, found {found}"
+                );
+                self.wrong(attr, lit.span, &message, usage);
+                return;
+            }
+        };
+    }
+
+    /// After a node's attributes are read: `@execution` agrees with `@task`, and a listed
+    /// `optional` or `required` is said to be served synchronously under 2025-11-25.
+    fn check_execution(&mut self, attrs: &[Attribute], out: &Attrs) {
+        let Some(support) = out.task_support else {
+            return;
+        };
+        let Some(span) = attrs
+            .iter()
+            .find(|a| a.name.name == "execution")
+            .map(|a| a.span)
+        else {
+            return;
+        };
+        let agrees = matches!(
+            (support, out.task),
+            (TaskSupport::Forbidden, None)
+                | (TaskSupport::Optional, Some(TaskMode::Optional))
+                | (TaskSupport::Required, Some(TaskMode::Required))
+        );
+        if !agrees {
+            let listed = format!("`@execution(task_support: {})`", support.as_str());
+            let message = match out.task {
+                Some(TaskMode::Required) => format!("{listed} contradicts `@task(required)`"),
+                Some(TaskMode::Optional) => format!("{listed} contradicts `@task`"),
+                None => format!("{listed} lists a task the tool does not run: it has no `@task`"),
+            };
+            self.diagnostics.push(
+                Diagnostic::error("E0708", message)
+                .at(self.file, span)
+                .help("list what the tool does: `task_support: optional` for `@task`, `required` for `@task(required)`, `forbidden` for a tool without `@task`"),
+            );
+            return;
+        }
+        if support != TaskSupport::Forbidden {
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    "W0406",
+                    format!(
+                        "`execution.taskSupport` is listed as \"{}\", but under 2025-11-25 every call runs synchronously: the runtime serves tasks through the 2026-07-28 tasks extension only",
+                        support.as_str()
+                    ),
+                )
+                .at(self.file, span)
+                .help("a 2025-11-25 client that asks for a task gets a plain result; list `task_support: forbidden`, or nothing, to say what such a client gets"),
+            );
+        }
+    }
+
+    /// `@schema_dialect("…")`: an absolute URI; one no JSON Schema dialect has is a warning.
+    fn schema_dialect(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
+        let Some([Some(lit)]) = self.bind::<1>(attr, usage, &[("value", Arg::Required)]) else {
+            return;
+        };
+        let Some(uri) = self.string(attr, lit, usage) else {
+            return;
+        };
+        if !is_absolute_uri(&uri) {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "E0707",
+                    format!("`@schema_dialect` needs an absolute URI, found {uri:?}"),
+                )
+                .at(self.file, lit.span)
+                .help("name the dialect by its meta-schema URI, e.g. \"http://json-schema.org/draft-07/schema#\""),
+            );
+            return;
+        }
+        if !KNOWN_DIALECTS
+            .iter()
+            .any(|d| *d == uri || d.strip_suffix('#') == Some(uri.as_str()))
+        {
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    "W0405",
+                    format!("{uri:?} is not the URI of a JSON Schema dialect toolidl knows"),
+                )
+                .at(self.file, lit.span)
+                .help(format!(
+                    "the known dialects: {}; the schemas are written as 2020-12 whatever `$schema` says",
+                    KNOWN_DIALECTS.join(", ")
+                )),
+            );
+        }
+        out.schema_dialect = Some(uri);
+    }
+
     /// `@ui("ui://…", visibility: ["model", "app"])`.
     fn ui(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
         let Some([Some(uri_lit), visibility]) = self.bind::<2>(
@@ -671,6 +895,47 @@ impl AttrChecker<'_> {
             .help(format!("usage: {usage}")),
         );
     }
+}
+
+/// The usage of `@title` with its placement arguments.
+const TITLE_USAGE: &str = "@title(\"…\") for both the tool's title and annotations.title, or @title(tool: \"…\"), @title(annotations: \"…\"), or both";
+
+/// The meta-schema URIs of the JSON Schema dialects (each also without its final `#`).
+const KNOWN_DIALECTS: &[&str] = &[
+    "https://json-schema.org/draft/2020-12/schema",
+    "https://json-schema.org/draft/2019-09/schema",
+    "http://json-schema.org/draft-07/schema#",
+    "http://json-schema.org/draft-06/schema#",
+    "http://json-schema.org/draft-04/schema#",
+];
+
+/// `@title` written with `tool:` or `annotations:`.
+fn placed_title(attr: &Attribute) -> bool {
+    attr.args.iter().flatten().any(|a| {
+        a.name
+            .as_ref()
+            .is_some_and(|n| n.name == "tool" || n.name == "annotations")
+    })
+}
+
+/// `@open(word)`: one unnamed identifier (`input`, the only one it takes).
+fn open_input_arg(attr: &Attribute) -> bool {
+    matches!(
+        attr.args.as_deref(),
+        Some([arg]) if arg.name.is_none() && matches!(&arg.value.kind, LiteralKind::Ident(_))
+    )
+}
+
+/// `scheme:rest`, RFC 3986's scheme, nothing blank.
+fn is_absolute_uri(text: &str) -> bool {
+    let Some((scheme, rest)) = text.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        && !rest.is_empty()
+        && !text.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 /// A character as a diagnostic names it: printable ones quoted, others by code point.

@@ -156,7 +156,7 @@ impl Resolver<'_> {
         Member {
             ident: decl.name.name.clone(),
             name,
-            title: attrs.title.clone(),
+            title: attrs.title.clone().or_else(|| attrs.tool_title.clone()),
             doc: decl.doc.lines.clone(),
             description: description(&attrs, &decl.doc),
             params,
@@ -164,7 +164,10 @@ impl Resolver<'_> {
             scopes: scopes(&attrs, service),
             kind: MemberKind::Tool(Tool {
                 annotations: Annotations {
-                    title: attrs.title.clone(),
+                    title: attrs
+                        .title
+                        .clone()
+                        .or_else(|| attrs.annotations_title.clone()),
                     read_only: attrs.read_only,
                     destructive: attrs.destructive,
                     idempotent: attrs.idempotent,
@@ -173,6 +176,12 @@ impl Resolver<'_> {
                 ui: attrs.ui.clone(),
                 task: attrs.task,
                 open: attrs.open,
+                task_support: attrs.task_support,
+                schema_dialect: attrs
+                    .schema_dialect
+                    .clone()
+                    .or_else(|| service.schema_dialect.clone())
+                    .or_else(|| self.dialect.clone()),
             }),
         }
     }

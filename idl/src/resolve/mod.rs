@@ -88,6 +88,7 @@ pub fn compile(loader: &dyn SourceLoader, root: SourceId, text: String) -> Outpu
                     skip_defaults: false,
                     aliases: Vec::new(),
                     sub: false,
+                    dialect: None,
                 }
                 .file(ast)
             })
@@ -162,6 +163,8 @@ struct Resolver<'a> {
     /// A resolver of another declaration than the one being reported on: checks that look
     /// across declarations (recursive unions) are left to the declaration's own resolution.
     sub: bool,
+    /// `@schema_dialect` of the file's package declaration.
+    dialect: Option<String>,
 }
 
 fn collapse(text: &str) -> Option<String> {
@@ -255,7 +258,7 @@ impl Resolver<'_> {
 
     fn file(mut self, ast: &ast::File) -> ResolvedFile {
         if let Some(package) = &ast.package {
-            self.attrs(&package.attrs, Site::Package);
+            self.dialect = self.attrs(&package.attrs, Site::Package).schema_dialect;
         }
         for import in &ast.imports {
             self.attrs(&import.attrs, Site::Import);
@@ -336,6 +339,7 @@ impl Resolver<'_> {
             skip_defaults: true,
             aliases: self.aliases.clone(),
             sub: true,
+            dialect: self.dialect.clone(),
         }
     }
 
@@ -554,6 +558,7 @@ impl Resolver<'_> {
             rename_all: attrs.rename_all,
             fields,
             open: attrs.open,
+            open_input: attrs.open_input,
         }
     }
 

@@ -10,6 +10,7 @@ record EditsItem {
 
 enum SortBy { name, size }
 
+@schema_dialect("http://json-schema.org/draft-07/schema#")
 service Filesystem {
     @open
     tool read_file(

@@ -36,6 +36,7 @@ record DeletionsItem {
     observations: list<string>,
 }
 
+@schema_dialect("http://json-schema.org/draft-07/schema#")
 service Memory {
     @open
     tool create_entities(entities: list<EntitiesItem>) -> content;

@@ -173,14 +173,39 @@ pub fn import(listing: &Value, package: &str, service: &str) -> Result<Imported,
     for prompt in &lists.prompts {
         members.extend(prompt_decl(&mut types, &mut prompts, prompt)?);
     }
-    assemble(package, service, types, &members)
+    // One `$schema` that every tool states is said once, on the service.
+    let dialects: Vec<Option<&str>> = lists
+        .tools
+        .iter()
+        .map(|t| {
+            t.get("inputSchema")
+                .and_then(|s| s.get("$schema"))
+                .and_then(Value::as_str)
+        })
+        .collect();
+    let mut service_attrs = Vec::new();
+    if let Some(Some(shared)) = dialects.first()
+        && dialects.iter().all(|d| d == &Some(*shared))
+    {
+        let attr = format!("@schema_dialect({})", names::string_literal(shared));
+        for member in &mut members {
+            *member = member
+                .lines()
+                .filter(|line| *line != attr)
+                .map(|line| format!("{line}\n"))
+                .collect();
+        }
+        service_attrs.push(attr);
+    }
+    assemble(package, service, &service_attrs, types, &members)
 }
 
 /// The file of package `package` with the declarations of `types` and service `service`
-/// holding `members`, formatted, and checked to resolve.
+/// (after `service_attrs`) holding `members`, formatted, and checked to resolve.
 pub(crate) fn assemble(
     package: &str,
     service: &str,
+    service_attrs: &[String],
     types: Types,
     members: &[String],
 ) -> Result<Imported, String> {
@@ -188,6 +213,10 @@ pub(crate) fn assemble(
     for decl in &types.decls {
         text.push_str(decl);
         text.push_str("\n\n");
+    }
+    for attr in service_attrs {
+        text.push_str(attr);
+        text.push('\n');
     }
     text.push_str(&format!("service {service} {{\n"));
     for (i, member) in members.iter().enumerate() {
@@ -434,20 +463,17 @@ pub(crate) fn tool_decl_at(
     let title = text(tool, "title");
     let annotations = tool.get("annotations").and_then(Value::as_object);
     let annotation_title = annotations.and_then(|a| text(a, "title"));
+    // Each title where the listing has it: one text for both, or each place apart.
+    let quoted = names::string_literal;
     match (title, annotation_title) {
-        (Some(t), Some(a)) if t != a => {
-            types_gap(
-                types,
-                at,
-                format!(
-                    "`annotations.title` ({a:?}) differs from `title`; the file has one title, `title`"
-                ),
-            );
-            attrs.push(format!("@title({})", names::string_literal(t)));
-        }
-        (Some(t), _) | (None, Some(t)) => {
-            attrs.push(format!("@title({})", names::string_literal(t)))
-        }
+        (Some(t), Some(a)) if t == a => attrs.push(format!("@title({})", quoted(t))),
+        (Some(t), Some(a)) => attrs.push(format!(
+            "@title(tool: {}, annotations: {})",
+            quoted(t),
+            quoted(a)
+        )),
+        (Some(t), None) => attrs.push(format!("@title(tool: {})", quoted(t))),
+        (None, Some(a)) => attrs.push(format!("@title(annotations: {})", quoted(a))),
         (None, None) => {}
     }
     if let Some(annotations) = annotations {
@@ -532,9 +558,49 @@ pub(crate) fn tool_decl_at(
         .and_then(|e| e.get("taskSupport"))
         .and_then(Value::as_str)
     {
-        Some("optional") => attrs.push("@task(optional)".into()),
-        Some("required") => attrs.push("@task(required)".into()),
-        _ => {}
+        // The listing's `execution.taskSupport` kept as listed; `optional` and `required`
+        // also make it a task tool (W0406 says what a 2025-11-25 client gets).
+        Some("forbidden") => attrs.push("@execution(task_support: forbidden)".into()),
+        Some("optional") => attrs.push("@task(optional) @execution(task_support: optional)".into()),
+        Some("required") => attrs.push("@task(required) @execution(task_support: required)".into()),
+        Some(other) => types_gap(
+            types,
+            at,
+            format!(
+                "`execution.taskSupport` {} is none of forbidden, optional, required; left out",
+                names::string_literal(other)
+            ),
+        ),
+        None => {}
+    }
+    // `$schema`: one per tool in the file, written in both of its schemas.
+    let dialect = |key: &str| {
+        tool.get(key)
+            .and_then(|s| s.get("$schema"))
+            .and_then(Value::as_str)
+    };
+    let has_output = matches!(returns, Returns::Listing) && tool.get("outputSchema").is_some();
+    let (input_dialect, output_dialect) = (dialect("inputSchema"), dialect("outputSchema"));
+    if let Some(chosen) = input_dialect.or(output_dialect) {
+        attrs.push(format!(
+            "@schema_dialect({})",
+            names::string_literal(chosen)
+        ));
+        let apart = match (input_dialect, output_dialect) {
+            (Some(i), Some(o)) if i != o => Some(
+                "`outputSchema.$schema` differs from `inputSchema.$schema`; the file writes the input's in both",
+            ),
+            (Some(_), None) if has_output => {
+                Some("the `outputSchema` has no `$schema`; the file writes the input's in both")
+            }
+            (None, Some(_)) => {
+                Some("the `inputSchema` has no `$schema`; the file writes the output's in both")
+            }
+            _ => None,
+        };
+        if let Some(gap) = apart {
+            types_gap(types, at, gap.to_string());
+        }
     }
     let input = tool
         .get("inputSchema")

@@ -20,7 +20,7 @@ pub const ATTRIBUTES: &[AttributeDoc] = &[
         name: "title",
         on: "tool, resource, prompt, field, parameter",
         usage: "@title(\"Human title\")",
-        does: "A human title, shown by clients instead of the name.",
+        does: "A human title, shown by clients instead of the name. On a tool `@title(\"…\")` is both its `title` and `annotations.title`; `@title(tool: \"…\")`, `@title(annotations: \"…\")` or both set each alone.",
     },
     AttributeDoc {
         name: "description",
@@ -128,7 +128,19 @@ pub const ATTRIBUTES: &[AttributeDoc] = &[
         name: "open",
         on: "record, tool",
         usage: "@open",
-        does: "Accept members it does not declare: a record keeps them, a tool ignores them.",
+        does: "Accept members it does not declare: a record keeps them (`extra`), a tool ignores them. `@open(input)`: a record ignores them where it is read and is closed where it is sent.",
+    },
+    AttributeDoc {
+        name: "execution",
+        on: "tool",
+        usage: "@execution(task_support: forbidden), or `optional` or `required`",
+        does: "Lists `execution.taskSupport` (MCP 2025-11-25); not listed means `forbidden`. `optional` and `required` need the matching `@task`.",
+    },
+    AttributeDoc {
+        name: "schema_dialect",
+        on: "package, service, tool",
+        usage: "@schema_dialect(\"http://json-schema.org/draft-07/schema#\")",
+        does: "Writes `$schema` first in the tool's `inputSchema` and `outputSchema` (a tool's wins over its service's, a service's over its package's).",
     },
     AttributeDoc {
         name: "value",

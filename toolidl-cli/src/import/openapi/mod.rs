@@ -230,7 +230,7 @@ pub fn import(
         schemes: schemes(document, &mut types),
         operations,
     };
-    let file = assemble(package, service, types, &members)?;
+    let file = assemble(package, service, &[], types, &members)?;
     Ok(OpenApiImport { file, binding })
 }
 
@@ -546,7 +546,12 @@ impl Importer<'_> {
             tool.insert("description".into(), Value::from(description));
         }
         tool.insert("inputSchema".into(), input_schema);
-        tool.insert("annotations".into(), annotations(source.method));
+        // An operation's summary is both titles (`@title("…")`), as the OpenAPI mapping says.
+        let mut hints = annotations(source.method);
+        if let (Some(summary), Value::Object(hints)) = (summary, &mut hints) {
+            hints.insert("title".into(), Value::from(summary.trim()));
+        }
+        tool.insert("annotations".into(), hints);
         let returns = match &returns {
             Some(schema) => Returns::Schema(schema),
             None => match read {
