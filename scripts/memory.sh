@@ -7,13 +7,13 @@
 # 1. Installs, once, into MEMORY_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/toolidl/memory):
 #    Node 22 and @modelcontextprotocol/server-memory (npm), and a Python venv with the SDK
 #    (PyPI `mcp`). Later runs reuse them.
-# 2. The original, live: interop/memory/session.py captures its `tools/list` and the 17-call
-#    session again, and the capture must be byte for byte the files committed in
+# 2. The original, live: interop/memory/session.py captures its `tools/list`,
+#    `resources/list`, the 17-call session and the graph's resource again, and the capture must be byte for byte the files committed in
 #    examples/memory/tests/original/ (else the original changed: read the diff, then
 #    `--bless` rewrites them from the live server).
 # 3. Ours: builds examples/memory and runs the same capture against it; compare.py checks
-#    the listing, each call's isError, structuredContent and text, and the memory file the
-#    session leaves against the original's, with the equivalences it names (member order
+#    the listings, each call's isError, structuredContent and text, the resource and the
+#    memory file the session leaves against the original's, with the equivalences it names (member order
 #    inside JSON objects, a number's spelling). Every difference must be one that
 #    examples/memory/tests/original/differences.json lists, tied to the language feature
 #    that removes it, and every listed one must happen.

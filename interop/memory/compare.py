@@ -114,7 +114,8 @@ def report(original: dict[str, Any], ours: dict[str, Any], expected: dict[str, A
     unexpected = 0
     equal = 0
     structured_equal = 0
-    where_of = {"tools-list.json": "listing", "session.json": "session", "memory.jsonl": "memory file"}
+    where_of = {"tools-list.json": "listing", "resources-list.json": "resources", "session.json": "session",
+                "resource-read.json": "resource read", "memory.jsonl": "memory file"}
     for name, where in where_of.items():
         found: list[Difference] = []
         if name == "session.json":
@@ -135,7 +136,6 @@ def report(original: dict[str, Any], ours: dict[str, Any], expected: dict[str, A
             if original[name] != ours[name]:
                 found.append(("memory.jsonl", "changed", original[name], ours[name]))
         else:
-            before = len(found)
             diff(original[name], ours[name], "", found)
         for d in found:
             owner = next((e for e in entries if listed(e, where, d, original["session.json"])), None)

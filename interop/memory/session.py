@@ -8,13 +8,14 @@ Each run starts COMMAND twice over stdio, each time with MEMORY_FILE_PATH naming
 fresh temporary folder:
 
 1. raw JSON-RPC (no SDK, so nothing is parsed away): `initialize` (2025-11-25),
-   `notifications/initialized`, `tools/list`; the result is kept exactly, members in the order
-   the server sent them;
+   `notifications/initialized`, `tools/list`, `resources/list`; the results are kept exactly,
+   members in the order the server sent them;
 2. the SDK's `Client` (`mode="legacy"`, the `initialize` handshake): the calls of SESSION in
-   order, each result's `content`, `structuredContent` and `isError` kept, then the memory
-   file as the server left it.
+   order, each result's `content`, `structuredContent` and `isError` kept, then the contents
+   of `resources/read` of the graph's resource, and the memory file as the server left it.
 
-`capture` writes them to DIR: `tools-list.json`, `session.json`, `memory.jsonl`. `compare`
+`capture` writes them to DIR: `tools-list.json`, `resources-list.json`, `session.json`,
+`resource-read.json`, `memory.jsonl`. `compare`
 runs COMMAND the same way and compares with the captures in DIR (interop/memory/compare.py:
 the equivalences it relies on, and the expected differences FILE lists); it prints one line
 per difference and `N equal, M expected differences, K unexpected` and exits 1 on an
@@ -42,6 +43,7 @@ import compare  # noqa: E402
 warnings.simplefilter("ignore")
 
 PROTOCOL = "2025-11-25"
+GRAPH_URI = "memory://knowledge-graph"
 
 # The session: every tool, reads after each kind of write, the original's error path (an
 # observation for an entity that does not exist, which also leaves the graph unchanged) and
@@ -104,8 +106,8 @@ def server_env(memory_file: str) -> dict[str, str]:
     return env
 
 
-def raw_listing(command: list[str], memory_file: str) -> Any:
-    """`tools/list`'s result as sent, over a raw stdio exchange."""
+def raw_listing(command: list[str], memory_file: str) -> tuple[Any, Any]:
+    """`tools/list`'s and `resources/list`'s results as sent, over a raw stdio exchange."""
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           env=server_env(memory_file)) as proc:
         assert proc.stdin is not None and proc.stdout is not None
@@ -130,13 +132,14 @@ def raw_listing(command: list[str], memory_file: str) -> Any:
                                   "clientInfo": {"name": "toolidl-memory-session", "version": "1"}})
         proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         proc.stdin.flush()
-        listing = request(2, "tools/list")
+        tools = request(2, "tools/list")
+        resources = request(3, "resources/list")
         proc.stdin.close()
         proc.wait(timeout=30)
-        return listing
+        return tools, resources
 
 
-async def session(command: list[str], memory_file: str) -> list[dict[str, Any]]:
+async def session(command: list[str], memory_file: str) -> tuple[list[dict[str, Any]], Any]:
     params = StdioServerParameters(command=command[0], args=command[1:], env=server_env(memory_file))
     calls = []
     with anyio.fail_after(120):
@@ -151,17 +154,20 @@ async def session(command: list[str], memory_file: str) -> list[dict[str, Any]]:
                     "content": [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in result.content],
                     "structuredContent": result.structured_content,
                 })
-    return calls
+            read = await client.read_resource(GRAPH_URI)
+            contents = [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in read.contents]
+    return calls, contents
 
 
 def run(command: list[str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        listing = raw_listing(command, os.path.join(folder, "listing.jsonl"))
+        tools, resources = raw_listing(command, os.path.join(folder, "listing.jsonl"))
         memory_file = os.path.join(folder, "memory.jsonl")
-        calls = anyio.run(session, command, memory_file)
+        calls, contents = anyio.run(session, command, memory_file)
         with open(memory_file, encoding="utf-8") as f:
             memory = f.read()
-    return {"tools-list.json": listing, "session.json": calls, "memory.jsonl": memory}
+    return {"tools-list.json": tools, "resources-list.json": resources, "session.json": calls,
+            "resource-read.json": contents, "memory.jsonl": memory}
 
 
 def write(out: str, captured: dict[str, Any]) -> None:
@@ -174,9 +180,12 @@ def write(out: str, captured: dict[str, Any]) -> None:
                 f.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
+FILES = ("tools-list.json", "resources-list.json", "session.json", "resource-read.json", "memory.jsonl")
+
+
 def read(folder: str) -> dict[str, Any]:
     captured: dict[str, Any] = {}
-    for name in ("tools-list.json", "session.json", "memory.jsonl"):
+    for name in FILES:
         with open(os.path.join(folder, name), encoding="utf-8") as f:
             captured[name] = f.read() if name.endswith(".jsonl") else json.load(f)
     return captured

@@ -1,5 +1,5 @@
 //! The rewrite against the original's captured answers (tests/original/), in process: the
-//! listing, and the 17-call session replayed call by call, with the expected differences of
+//! listings, and the 17-call session replayed call by call (then the graph's resource read), with the expected differences of
 //! tests/original/differences.json and nothing else. scripts/memory.sh makes the same
 //! comparison through the official Python SDK client, and checks the captures against the
 //! live original.
@@ -84,6 +84,15 @@ async fn the_listing_is_the_originals_but_for_the_listed_differences() {
     // Value's maps compare as maps: the order of an object's members does not count
     // (EQ-ORDER of interop/memory/compare.py); arrays compare in order.
     assert_eq!(ours, original);
+
+    let resources = client
+        .list_all("resources/list", "resources")
+        .await
+        .expect("resources/list");
+    assert_eq!(
+        serde_json::json!({ "resources": resources }),
+        json_fixture("resources-list.json")
+    );
 }
 
 #[tokio::test]
@@ -131,6 +140,15 @@ async fn the_session_answers_as_the_original_did() {
             Some(_) => assert_eq!(result.text(), original_text, "{at}: error text"),
         }
     }
+    let read = client
+        .read_resource(memory_example::GRAPH_URI)
+        .await
+        .expect("resources/read");
+    assert_eq!(
+        read["contents"],
+        json_fixture("resource-read.json"),
+        "resources/read"
+    );
     let written = std::fs::read_to_string(&file).expect("the memory file");
     assert_eq!(written, fixture("memory.jsonl"), "the memory file");
 }
