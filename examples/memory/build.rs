@@ -1,0 +1,6 @@
+fn main() {
+    if let Err(e) = toolidl_build::compile(&["tools/memory.tool"]) {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+}
