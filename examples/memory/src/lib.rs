@@ -25,8 +25,8 @@ toolidl_runtime::include_tools!();
 pub use memory::{
     AddObservationsArgs, AddObservationsResult, AddedObservations, CreateEntitiesArgs,
     CreateRelationsArgs, CreatedEntities, CreatedRelations, DeleteEntitiesArgs,
-    DeleteObservationsArgs, DeleteRelationsArgs, Deleted, Entity, EntityIn, Graph, MemoryServer,
-    ObservationAddition, ObservationDeletion, OpenNodesArgs, ReadGraphArgs, Relation, RelationIn,
+    DeleteObservationsArgs, DeleteRelationsArgs, Deleted, Entity, Graph, MemoryServer,
+    ObservationAddition, ObservationDeletion, OpenNodesArgs, ReadGraphArgs, Relation,
     SearchNodesArgs,
 };
 
@@ -196,18 +196,6 @@ fn subgraph(graph: Graph, keep: impl Fn(&Entity) -> bool) -> Graph {
     }
 }
 
-fn same_relation(a: &Relation, b: &RelationIn) -> bool {
-    a.from == b.from && a.to == b.to && a.relation_type == b.relation_type
-}
-
-fn relation(r: RelationIn) -> Relation {
-    Relation {
-        from: r.from,
-        to: r.to,
-        relation_type: r.relation_type,
-    }
-}
-
 fn deleted(message: &str) -> Deleted {
     Deleted {
         success: true,
@@ -230,11 +218,6 @@ impl memory::Memory for Memory {
             let new: Vec<Entity> = entities
                 .into_iter()
                 .filter(|e| !graph.entities.iter().any(|old| old.name == e.name))
-                .map(|e| Entity {
-                    name: e.name,
-                    entity_type: e.entity_type,
-                    observations: e.observations,
-                })
                 .collect();
             graph.entities.extend(new.iter().cloned());
             Ok(new)
@@ -251,8 +234,7 @@ impl memory::Memory for Memory {
         let created = self.update(|graph| {
             let new: Vec<Relation> = relations
                 .into_iter()
-                .filter(|r| !graph.relations.iter().any(|old| same_relation(old, r)))
-                .map(relation)
+                .filter(|r| !graph.relations.contains(r))
                 .collect();
             graph.relations.extend(new.iter().cloned());
             Ok(new)
@@ -271,7 +253,6 @@ impl memory::Memory for Memory {
             for ObservationAddition {
                 entity_name,
                 contents,
-                ..
             } in observations
             {
                 let Some(entity) = graph.entities.iter_mut().find(|e| e.name == entity_name) else {
@@ -335,9 +316,7 @@ impl memory::Memory for Memory {
         DeleteRelationsArgs { relations, .. }: DeleteRelationsArgs,
     ) -> Result<Deleted, ToolError> {
         self.update(|graph| {
-            graph
-                .relations
-                .retain(|r| !relations.iter().any(|gone| same_relation(r, gone)));
+            graph.relations.retain(|r| !relations.contains(r));
             Ok(())
         })?;
         changed(&ctx);

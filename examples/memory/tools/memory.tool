@@ -2,64 +2,20 @@
 // rewritten from its documentation and its tools/list (tests/original/tools-list.json): a
 // knowledge graph of entities, their observations and the relations between them.
 //
-// Where today's language cannot list exactly what the original lists, this file says the
-// closest thing, and tests/original/differences.json names the difference and the feature
-// that removes it:
-// - `@title` writes both the tool's `title` and `annotations.title`; the original sets only
-//   `title` (title placement);
-// - the original's schemas state `"$schema": "http://json-schema.org/draft-07/schema#"`;
-//   these state none (`$schema` on schemas);
-// - the original lists `execution: {"taskSupport": "forbidden"}`, the specification's default;
-//   these list nothing (`execution.taskSupport` listed when asked);
-// - the original's arguments accept and drop members they do not declare, and its results
-//   are closed: with one kind of record per direction that takes two records for each shape
-//   (`EntityIn`, `Entity`), `@open` on the argument ones (open inputs, closed outputs);
-// - the original's text block is the result's JSON pretty-printed, or a sentence; a record
-//   result's text here is its JSON, compact (the text beside a structured result).
+// The listing is the original's: `@title(tool: …)` sets the tool's `title` only, as the
+// original does; `@schema_dialect` states the draft-07 `$schema` its schemas state;
+// `@execution(task_support: forbidden)` lists its `execution`; and `@open(input)` makes each
+// record accept and drop the members it does not declare in arguments while results hold it
+// closed, as the original's objects are. What still differs is the text block beside a
+// structured result: the original's is the result's JSON pretty-printed, or a sentence; a
+// record result's text here is its JSON, compact (tests/original/differences.json).
 //
 // The records have no `///` doc comment: the original's objects carry no description.
+@schema_dialect("http://json-schema.org/draft-07/schema#")
 package memory;
 
-// An entity as an argument: members it does not declare are accepted and dropped.
-@open @rename_all("camelCase")
-record EntityIn {
-    /// The name of the entity
-    name: string,
-    /// The type of the entity
-    entity_type: string,
-    /// An array of observation contents associated with the entity
-    observations: list<string>,
-}
-
-// A relation as an argument.
-@open @rename_all("camelCase")
-record RelationIn {
-    /// The name of the entity where the relation starts
-    from: string,
-    /// The name of the entity where the relation ends
-    to: string,
-    /// The type of the relation
-    relation_type: string,
-}
-
-@open @rename_all("camelCase")
-record ObservationAddition {
-    /// The name of the entity to add the observations to
-    entity_name: string,
-    /// An array of observation contents to add
-    contents: list<string>,
-}
-
-@open @rename_all("camelCase")
-record ObservationDeletion {
-    /// The name of the entity containing the observations
-    entity_name: string,
-    /// An array of observations to delete
-    observations: list<string>,
-}
-
-// An entity of the graph, as results hold it.
-@rename_all("camelCase")
+// An entity of the graph: open in arguments, closed in results.
+@open(input) @rename_all("camelCase")
 record Entity {
     /// The name of the entity
     name: string,
@@ -69,8 +25,8 @@ record Entity {
     observations: list<string>,
 }
 
-// A relation of the graph, as results hold it.
-@rename_all("camelCase")
+// A relation of the graph: open in arguments, closed in results.
+@open(input) @rename_all("camelCase")
 record Relation {
     /// The name of the entity where the relation starts
     from: string,
@@ -78,6 +34,22 @@ record Relation {
     to: string,
     /// The type of the relation
     relation_type: string,
+}
+
+@open(input) @rename_all("camelCase")
+record ObservationAddition {
+    /// The name of the entity to add the observations to
+    entity_name: string,
+    /// An array of observation contents to add
+    contents: list<string>,
+}
+
+@open(input) @rename_all("camelCase")
+record ObservationDeletion {
+    /// The name of the entity containing the observations
+    entity_name: string,
+    /// An array of observations to delete
+    observations: list<string>,
 }
 
 record CreatedEntities {
@@ -110,68 +82,102 @@ record Graph {
 
 service Memory {
     /// Create multiple new entities in the knowledge graph
-    @title("Create Entities")
+    @title(tool: "Create Entities")
     @read_only(false)
     @destructive(false)
     @idempotent(false)
     @open_world(false)
     @open
-    tool create_entities(entities: list<EntityIn>) -> CreatedEntities;
+    @execution(task_support: forbidden)
+    tool create_entities(entities: list<Entity>) -> CreatedEntities;
 
     /// Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
-    @title("Create Relations")
+    @title(tool: "Create Relations")
     @read_only(false)
     @destructive(false)
     @idempotent(false)
     @open_world(false)
     @open
-    tool create_relations(relations: list<RelationIn>) -> CreatedRelations;
+    @execution(task_support: forbidden)
+    tool create_relations(relations: list<Relation>) -> CreatedRelations;
 
     /// Add new observations to existing entities in the knowledge graph
-    @title("Add Observations")
+    @title(tool: "Add Observations")
     @read_only(false)
     @destructive(false)
     @idempotent(false)
     @open_world(false)
     @open
+    @execution(task_support: forbidden)
     tool add_observations(observations: list<ObservationAddition>) -> AddObservationsResult;
 
     /// Delete multiple entities and their associated relations from the knowledge graph
-    @title("Delete Entities") @read_only(false) @destructive @idempotent @open_world(false) @open
+    @title(tool: "Delete Entities")
+    @read_only(false)
+    @destructive
+    @idempotent
+    @open_world(false)
+    @open
+    @execution(task_support: forbidden)
     tool delete_entities(
         /// An array of entity names to delete
         @json_name("entityNames") entity_names: list<string>,
     ) -> Deleted;
 
     /// Delete specific observations from entities in the knowledge graph
-    @title("Delete Observations")
+    @title(tool: "Delete Observations")
     @read_only(false)
     @destructive
     @idempotent
     @open_world(false)
     @open
+    @execution(task_support: forbidden)
     tool delete_observations(deletions: list<ObservationDeletion>) -> Deleted;
 
     /// Delete multiple relations from the knowledge graph
-    @title("Delete Relations") @read_only(false) @destructive @idempotent @open_world(false) @open
+    @title(tool: "Delete Relations")
+    @read_only(false)
+    @destructive
+    @idempotent
+    @open_world(false)
+    @open
+    @execution(task_support: forbidden)
     tool delete_relations(
         /// An array of relations to delete
-        relations: list<RelationIn>,
+        relations: list<Relation>,
     ) -> Deleted;
 
     /// Read the entire knowledge graph
-    @title("Read Graph") @read_only @destructive(false) @idempotent @open_world(false) @open
+    @title(tool: "Read Graph")
+    @read_only
+    @destructive(false)
+    @idempotent
+    @open_world(false)
+    @open
+    @execution(task_support: forbidden)
     tool read_graph() -> Graph;
 
     /// Search for nodes in the knowledge graph based on a query
-    @title("Search Nodes") @read_only @destructive(false) @idempotent @open_world(false) @open
+    @title(tool: "Search Nodes")
+    @read_only
+    @destructive(false)
+    @idempotent
+    @open_world(false)
+    @open
+    @execution(task_support: forbidden)
     tool search_nodes(
         /// The search query to match against entity names, types, and observation content
         query: string,
     ) -> Graph;
 
     /// Open specific nodes in the knowledge graph by their names
-    @title("Open Nodes") @read_only @destructive(false) @idempotent @open_world(false) @open
+    @title(tool: "Open Nodes")
+    @read_only
+    @destructive(false)
+    @idempotent
+    @open_world(false)
+    @open
+    @execution(task_support: forbidden)
     tool open_nodes(
         /// An array of entity names to retrieve
         names: list<string>,

@@ -30,6 +30,45 @@ async fn unknown_members_are_accepted_and_dropped() {
         std::fs::read_to_string(&file).expect("written"),
         r#"{"type":"entity","name":"a","entityType":"t","observations":[]}"#
     );
+    // Every argument record is `@open(input)`: nested unknown members are dropped too.
+    let related = client
+        .call_tool(
+            "create_relations",
+            json!({"relations": [{"from": "a", "to": "b", "relationType": "r", "weight": 2}]}),
+        )
+        .await
+        .expect("tools/call");
+    assert_eq!(
+        related.structured(),
+        Some(&json!({"relations": [{"from": "a", "to": "b", "relationType": "r"}]}))
+    );
+    let added = client
+        .call_tool(
+            "add_observations",
+            json!({"observations": [{"entityName": "a", "contents": ["o"], "source": {"x": 1}}]}),
+        )
+        .await
+        .expect("tools/call");
+    assert_eq!(
+        added.structured(),
+        Some(&json!({"results": [{"entityName": "a", "addedObservations": ["o"]}]}))
+    );
+    let deleted = client
+        .call_tool(
+            "delete_observations",
+            json!({"deletions": [{"entityName": "a", "observations": ["o"], "why": null}]}),
+        )
+        .await
+        .expect("tools/call");
+    assert!(!deleted.is_error(), "{}", deleted.text());
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("written"),
+        concat!(
+            r#"{"type":"entity","name":"a","entityType":"t","observations":[]}"#,
+            "\n",
+            r#"{"type":"relation","from":"a","to":"b","relationType":"r"}"#
+        )
+    );
 }
 
 #[tokio::test]
