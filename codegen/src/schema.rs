@@ -362,6 +362,8 @@ fn primitive(name: Primitive) -> Fragment {
                 ..Fragment::of_type("integer")
             }
         }
+        // Any integer: no bounds (what its Rust type cannot hold is refused when read).
+        Primitive::Integer => Fragment::of_type("integer"),
         Primitive::F32 | Primitive::F64 => Fragment::of_type("number"),
         Primitive::String => Fragment::of_type("string"),
         Primitive::Char => Fragment {
@@ -399,6 +401,8 @@ pub(crate) fn integer_range(name: Primitive) -> Option<(i128, i128)> {
         Primitive::U16 => (0, u16::MAX.into()),
         Primitive::U32 => (0, u32::MAX.into()),
         Primitive::U64 => (0, u64::MAX.into()),
+        // Unbounded in the schema; the range of the `i128` it is read into.
+        Primitive::Integer => (i128::MIN, i128::MAX),
         _ => return None,
     })
 }

@@ -315,6 +315,9 @@ pub enum Primitive {
     U32,
     /// `u64`.
     U64,
+    /// `integer`: any integer, with no bounds in its schema (`{"type": "integer"}`); read
+    /// exactly into an `i128`, so a value beyond ±1.7 × 10^38 is refused.
+    Integer,
     /// `f32`.
     F32,
     /// `f64`.

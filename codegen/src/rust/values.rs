@@ -101,6 +101,7 @@ fn allocates(ty: &Type) -> bool {
                 | Primitive::U16
                 | Primitive::U32
                 | Primitive::U64
+                | Primitive::Integer
                 | Primitive::F32
                 | Primitive::F64
                 | Primitive::Char

@@ -45,6 +45,26 @@ pub(super) fn json_value<T>(
     read(&mut Reader::new(&json), &Path::Root).map_err(|e| invalid(call, &e))
 }
 
+/// Whether `value` holds a number that is neither an `i64` nor a `u64`: one the transport
+/// parsed as an `f64`, which an integer beyond 64 bits does not survive.
+pub(super) fn holds_float(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if n.is_f64() => return true,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => stack.extend(members.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether the JSON text `text` is the value `value` (as the transport parsed it).
+pub(super) fn same_json(text: &str, value: &Value) -> bool {
+    serde_json::from_str::<Value>(text).is_ok_and(|parsed| parsed == *value)
+}
+
 /// Reads an enum member sent as its name (`sad`), or the text `null` for none.
 pub(super) fn member<T>(call: &str, text: &str, read: impl ReadValue<T>) -> Result<T, ClientError> {
     let json = if text == "null" {
