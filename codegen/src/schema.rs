@@ -607,6 +607,20 @@ fn json_value(model: &Model, ty: &Type, literal: &Literal) -> Value {
                 .map(|e| (e.key.clone(), json_value(model, item, &e.value)))
                 .collect(),
         ),
+        Literal::Union { variant, value } => {
+            let variant_ty = match ty {
+                Type::Named { package, name, .. } => match model.lookup(package, name) {
+                    Some(TypeDef::Union(u)) => u
+                        .variants
+                        .iter()
+                        .find(|v| &v.name == variant)
+                        .map(|v| &v.ty),
+                    _ => None,
+                },
+                _ => None,
+            };
+            json_value(model, variant_ty.unwrap_or(&json), value)
+        }
         Literal::Record(entries) => {
             let fields = match ty {
                 Type::Named { package, name, .. } => match model.lookup(package, name) {

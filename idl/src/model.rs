@@ -446,6 +446,14 @@ pub enum Value {
     /// A record default: `{ x: 1 }`, keyed by the fields' declared names (not their wire
     /// names), in the order written; fields left out take their own defaults.
     Record(Vec<MapEntry>),
+    /// An untagged union default: the value of the variant the decoder chooses when it reads
+    /// the default's JSON (the first, in declaration order, that the value fits).
+    Union {
+        /// The variant's name.
+        variant: String,
+        /// Its value, as a value of the variant's type.
+        value: Box<Value>,
+    },
 }
 
 /// One entry of a map or record default.

@@ -210,6 +210,8 @@ impl Display for Value {
                 list(f, entries, |f, e| write!(f, "{}: {}", e.key, e.value))?;
                 f.write_str(" }")
             }
+            // Written as the literal: the variant is implied.
+            Value::Union { value, .. } => value.fmt(f),
         }
     }
 }
