@@ -489,7 +489,8 @@ impl Resolver<'_> {
 
     /// The other literals that write the same JSON as `lit` (whose enum member, if it is one,
     /// has the wire value `wire`), for variant `v`: a string as a char or an enum member, a
-    /// member as its string, an integral float as an integer.
+    /// member as its string, a map literal as a record literal, an integral float as an
+    /// integer.
     fn respellings(&mut self, lit: &Literal, wire: Option<&str>, v: &UnionVariant) -> Vec<Literal> {
         let text: Option<String> = match &lit.kind {
             LiteralKind::String(s) => Some(s.clone()),
@@ -519,6 +520,32 @@ impl Resolver<'_> {
                     .find(|(_, w)| *w == text)
             {
                 out.push(spelled(LiteralKind::Ident(member)));
+            }
+        }
+        // A map literal (`{"key": …}`, keys as on the wire) is also a record literal, its keys
+        // the fields' declared names.
+        if let LiteralKind::Object(entries) = &lit.kind
+            && entries.iter().all(|e| e.quoted)
+            && let Type::Named {
+                package,
+                name,
+                def: DefKind::Record,
+            } = &v.ty
+            && let Some(fields) = self.record_fields(package, name)
+        {
+            let renamed: Option<Vec<ast::Entry>> = entries
+                .iter()
+                .map(|e| {
+                    let field = fields.iter().find(|f| f.json_name == e.key)?;
+                    Some(ast::Entry {
+                        key: field.name.clone(),
+                        quoted: false,
+                        ..e.clone()
+                    })
+                })
+                .collect();
+            if let Some(renamed) = renamed {
+                out.push(spelled(LiteralKind::Object(renamed)));
             }
         }
         if let LiteralKind::Float(f) = lit.kind
