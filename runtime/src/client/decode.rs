@@ -86,3 +86,32 @@ fn invalid(call: &str, error: &ArgError) -> ClientError {
         .unwrap_or("It does not have the declared type.");
     mismatch(call, format!("{place} is not valid: {reason}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_integer_beyond_64_bits_is_read_from_the_text_not_the_f64() {
+        let text = r#"{"n":232510626956793085952}"#;
+        let parsed: Value = serde_json::from_str(text).unwrap();
+        // What a transport hands over: the integer as an f64, its last digits gone.
+        assert!(holds_float(&parsed));
+        assert!(same_json(text, &parsed));
+        assert!(!same_json(r#"{"n":1}"#, &parsed));
+        assert!(!holds_float(&serde_json::json!({"n": [1, -2, u64::MAX]})));
+        let read = |r: &mut Reader<'_>, path: &Path<'_>| {
+            let mut n = None;
+            crate::args::object(r, path, |r, key| {
+                assert_eq!(key, "n");
+                n = Some(<i128 as crate::args::Decode>::read(r, &path.field("n"))?);
+                Ok(())
+            })?;
+            Ok(n)
+        };
+        assert_eq!(
+            json_text("t", text, read).unwrap(),
+            Some(232510626956793085952)
+        );
+    }
+}
