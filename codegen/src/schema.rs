@@ -382,6 +382,8 @@ fn primitive(name: Primitive) -> Fragment {
                 ..Fragment::of_type("integer")
             }
         }
+        // Any integer: no bounds (what its Rust type cannot hold is refused when read).
+        Primitive::Integer => Fragment::of_type("integer"),
         Primitive::F32 | Primitive::F64 => Fragment::of_type("number"),
         Primitive::String => Fragment::of_type("string"),
         Primitive::Char => Fragment {
@@ -419,6 +421,8 @@ pub(crate) fn integer_range(name: Primitive) -> Option<(i128, i128)> {
         Primitive::U16 => (0, u16::MAX.into()),
         Primitive::U32 => (0, u32::MAX.into()),
         Primitive::U64 => (0, u64::MAX.into()),
+        // Unbounded in the schema; the range of the `i128` it is read into.
+        Primitive::Integer => (i128::MIN, i128::MAX),
         _ => return None,
     })
 }
@@ -623,6 +627,20 @@ fn json_value(model: &Model, ty: &Type, literal: &Literal) -> Value {
                 .map(|e| (e.key.clone(), json_value(model, item, &e.value)))
                 .collect(),
         ),
+        Literal::Union { variant, value } => {
+            let variant_ty = match ty {
+                Type::Named { package, name, .. } => match model.lookup(package, name) {
+                    Some(TypeDef::Union(u)) => u
+                        .variants
+                        .iter()
+                        .find(|v| &v.name == variant)
+                        .map(|v| &v.ty),
+                    _ => None,
+                },
+                _ => None,
+            };
+            json_value(model, variant_ty.unwrap_or(&json), value)
+        }
         Literal::Record(entries) => {
             let fields = match ty {
                 Type::Named { package, name, .. } => match model.lookup(package, name) {

@@ -322,6 +322,9 @@ pub enum Primitive {
     U32,
     /// `u64`.
     U64,
+    /// `integer`: any integer, with no bounds in its schema (`{"type": "integer"}`); read
+    /// exactly into an `i128`, so a value beyond ±1.7 × 10^38 is refused.
+    Integer,
     /// `f32`.
     F32,
     /// `f64`.
@@ -450,6 +453,14 @@ pub enum Value {
     /// A record default: `{ x: 1 }`, keyed by the fields' declared names (not their wire
     /// names), in the order written; fields left out take their own defaults.
     Record(Vec<MapEntry>),
+    /// An untagged union default: the value of the variant the decoder chooses when it reads
+    /// the default's JSON (the first, in declaration order, that the value fits).
+    Union {
+        /// The variant's name.
+        variant: String,
+        /// Its value, as a value of the variant's type.
+        value: Box<Value>,
+    },
 }
 
 /// One entry of a map or record default.

@@ -151,6 +151,7 @@ impl<'a> Context<'a> {
             Primitive::U16 => quote!(u16),
             Primitive::U32 => quote!(u32),
             Primitive::U64 => quote!(u64),
+            Primitive::Integer => quote!(i128),
             Primitive::F32 => quote!(f32),
             Primitive::F64 => quote!(f64),
             Primitive::Char => quote!(char),

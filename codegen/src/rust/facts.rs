@@ -16,6 +16,8 @@ pub struct Facts {
     hashable: HashSet<RecordKey>,
     /// Every record, for the record defaults that name its fields.
     records: HashMap<RecordKey, Record>,
+    /// The variants' types of every union, for the union defaults that name a variant.
+    union_variants: HashMap<RecordKey, Vec<(String, Type)>>,
     /// Records and unions whose values can nest without bound: they reach a record that
     /// contains itself, or a `json`, `object` or `array` value.
     unbounded: HashSet<RecordKey>,
@@ -31,7 +33,22 @@ impl Facts {
                 TypeDef::Enum(_) | TypeDef::Alias(_) | TypeDef::Union(_) => None,
             })
             .collect();
+        let union_variants = model
+            .types()
+            .iter()
+            .filter_map(|t| match t {
+                TypeDef::Union(u) => Some((
+                    (u.package.clone(), u.name.clone()),
+                    u.variants
+                        .iter()
+                        .map(|v| (v.name.clone(), v.ty.clone()))
+                        .collect(),
+                )),
+                TypeDef::Enum(_) | TypeDef::Alias(_) | TypeDef::Record(_) => None,
+            })
+            .collect();
         Facts {
+            union_variants,
             boxed: boxed_fields(model),
             hashable: hashable_records(model),
             records,
@@ -57,6 +74,15 @@ impl Facts {
 
     pub fn record(&self, package: &str, name: &str) -> Option<&Record> {
         self.records.get(&(package.to_owned(), name.to_owned()))
+    }
+
+    /// The type of variant `variant` of union `package.name`.
+    pub fn union_variant(&self, package: &str, name: &str, variant: &str) -> Option<&Type> {
+        self.union_variants
+            .get(&(package.to_owned(), name.to_owned()))?
+            .iter()
+            .find(|(v, _)| v == variant)
+            .map(|(_, ty)| ty)
     }
 
     pub fn is_boxed(&self, package: &str, record: &str, field: &str) -> bool {

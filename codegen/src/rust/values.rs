@@ -41,7 +41,7 @@ pub fn unwrap_default(cx: &Context<'_>, local: &Ident, ty: &Type, default: &Valu
     let expr = default_expr(cx, ty, default);
     let lazy = match default {
         // A record literal of plain values is cheap (clippy: unnecessary_lazy_evaluations).
-        Value::Record(_) => calls(cx, ty, default),
+        Value::Record(_) | Value::Union { .. } => calls(cx, ty, default),
         _ => allocates(ty),
     };
     if lazy {
@@ -69,6 +69,17 @@ fn calls(cx: &Context<'_>, ty: &Type, value: &Value) -> bool {
             false
         }
         (Type::Nullable { inner }, v) => calls(cx, inner, v),
+        (
+            Type::Named {
+                package,
+                name,
+                def: DefKind::Union,
+            },
+            Value::Union { variant, value },
+        ) => cx
+            .facts
+            .union_variant(package, name, variant)
+            .is_none_or(|ty| calls(cx, ty, value)),
         (
             Type::Named {
                 package,
@@ -101,6 +112,7 @@ fn allocates(ty: &Type) -> bool {
                 | Primitive::U16
                 | Primitive::U32
                 | Primitive::U64
+                | Primitive::Integer
                 | Primitive::F32
                 | Primitive::F64
                 | Primitive::Char
@@ -154,6 +166,20 @@ pub fn default_expr(cx: &Context<'_>, ty: &Type, value: &Value) -> TokenStream {
             },
             Value::Record(entries),
         ) => record_default(cx, package, name, entries),
+        (
+            Type::Named {
+                package, name: ty, ..
+            },
+            Value::Union { variant, value },
+        ) => {
+            let path = cx.type_path(package, ty);
+            let ident = names::type_ident(variant);
+            let inner = match cx.facts.union_variant(package, ty, variant) {
+                Some(variant_ty) => default_expr(cx, variant_ty, value),
+                None => quote!(::core::default::Default::default()),
+            };
+            quote!(#path::#ident(#inner))
+        }
         (Type::Primitive { name }, v) => primitive_default(cx, *name, v),
         // The resolver type-checks defaults; nothing else reaches here.
         _ => quote!(::core::default::Default::default()),
@@ -256,6 +282,7 @@ fn json_tokens(value: &Value) -> TokenStream {
             let items = items.iter().map(json_tokens);
             quote!([#(#items),*])
         }
+        Value::Union { value, .. } => json_tokens(value),
         Value::Map(entries) | Value::Record(entries) => {
             let entries = entries.iter().map(|e| {
                 let key = Literal::string(&e.key);

@@ -45,12 +45,12 @@
 ; first or the last matching pattern win.
 ((type_name name: (identifier) @type.builtin)
   (#any-of? @type.builtin
-    "bool" "i8" "i16" "i32" "i64" "u8" "u16" "u32" "u64" "f32" "f64" "string" "char"
+    "bool" "i8" "i16" "i32" "i64" "u8" "u16" "u32" "u64" "integer" "f32" "f64" "string" "char"
     "uuid" "datetime" "date" "time" "duration" "uri" "bytes" "json" "object" "array"
     "list" "set" "map" "content" "call_result"))
 ((type_name name: (identifier) @type)
   (#not-any-of? @type
-    "bool" "i8" "i16" "i32" "i64" "u8" "u16" "u32" "u64" "f32" "f64" "string" "char"
+    "bool" "i8" "i16" "i32" "i64" "u8" "u16" "u32" "u64" "integer" "f32" "f64" "string" "char"
     "uuid" "datetime" "date" "time" "duration" "uri" "bytes" "json" "object" "array"
     "list" "set" "map" "content" "call_result"))
 

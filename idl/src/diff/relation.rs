@@ -49,6 +49,7 @@ fn int_range(p: Primitive) -> Option<(i128, i128)> {
         U16 => (0, u16::MAX.into()),
         U32 => (0, u32::MAX.into()),
         U64 => (0, u64::MAX.into()),
+        Integer => (i128::MIN, i128::MAX),
         _ => return None,
     })
 }

@@ -8,7 +8,7 @@ use super::{Constraints, Number, Primitive, Type, Value};
 impl Primitive {
     /// Every built-in type with its name in the language, in the order the language
     /// documents them.
-    pub const ALL: [(&'static str, Primitive); 23] = [
+    pub const ALL: [(&'static str, Primitive); 24] = [
         ("bool", Primitive::Bool),
         ("i8", Primitive::I8),
         ("i16", Primitive::I16),
@@ -18,6 +18,7 @@ impl Primitive {
         ("u16", Primitive::U16),
         ("u32", Primitive::U32),
         ("u64", Primitive::U64),
+        ("integer", Primitive::Integer),
         ("f32", Primitive::F32),
         ("f64", Primitive::F64),
         ("string", Primitive::String),
@@ -46,6 +47,7 @@ impl Primitive {
             Primitive::U16 => "u16",
             Primitive::U32 => "u32",
             Primitive::U64 => "u64",
+            Primitive::Integer => "integer",
             Primitive::F32 => "f32",
             Primitive::F64 => "f64",
             Primitive::String => "string",
@@ -208,6 +210,8 @@ impl Display for Value {
                 list(f, entries, |f, e| write!(f, "{}: {}", e.key, e.value))?;
                 f.write_str(" }")
             }
+            // Written as the literal: the variant is implied.
+            Value::Union { value, .. } => value.fmt(f),
         }
     }
 }

@@ -335,23 +335,227 @@ impl Resolver<'_> {
                 ..
             } => return None,
             Type::Named {
+                package,
+                name,
                 def: DefKind::Union,
-                ..
-            } => {
-                self.error(
-                    "E0501",
-                    lit.span,
-                    format!("a value of type `{shown}` cannot have a default"),
-                )
-                .help = Some(if nullable {
-                    "the only default a union can have is `= null`".into()
-                } else {
-                    "a union has no default; make it optional (`name?: T`) or nullable with `= null`".into()
-                });
-                return None;
-            }
+            } => self.union_value(lit, package, name, nullable)?,
         };
         Some(value)
+    }
+
+    /// An untagged union's default: the variant the decoder would choose when it reads the
+    /// default's JSON, that is the first variant (in declaration order) whose type the JSON
+    /// fits. The literal is tried on each variant as a default of its type (its constraints
+    /// included); a variant it does not fit as written is tried with the other spellings of
+    /// the same JSON (`"red"` as the enum member `red`, `'a'` as `"a"`, `2.0` as `2`), so a
+    /// default is the variant a client sending that JSON gets. A list or object literal that
+    /// an earlier list or object variant might read is refused (E0507): which variant reads
+    /// it would depend on items this check does not respell.
+    fn union_value(
+        &mut self,
+        lit: &Literal,
+        package: &str,
+        name: &str,
+        nullable: bool,
+    ) -> Option<Value> {
+        let union = self.union_def(package, name)?;
+        if let Some(tag) = &union.tag {
+            self.error(
+                "E0508",
+                lit.span,
+                format!("tagged union `{name}` cannot have a default"),
+            )
+            .help = Some(if nullable {
+                format!(
+                    "the only default of a tagged union is `= null`; or make it optional (`name?: {name}?`)"
+                )
+            } else {
+                format!(
+                    "a tagged union's value is a record with its tag `{tag}`, which a default cannot write: make it optional (`name?: {name}`) or nullable with `= null`"
+                )
+            });
+            return None;
+        }
+        // An enum member's JSON: its wire value in the first variant that has it.
+        let wire = union
+            .variants
+            .iter()
+            .find_map(|v| self.literal_wire(lit, v));
+        let composite = matches!(lit.kind, LiteralKind::List(_) | LiteralKind::Object(_));
+        for (i, v) in union.variants.iter().enumerate() {
+            let mut value = self.fits_variant(lit, v);
+            if value.is_none() {
+                for respelled in self.respellings(lit, wire.as_deref(), v) {
+                    value = self.fits_variant(&respelled, v);
+                    if value.is_some() {
+                        break;
+                    }
+                }
+            }
+            if let Some(value) = value {
+                return Some(Value::Union {
+                    variant: v.name.clone(),
+                    value: Box::new(value),
+                });
+            }
+            if composite && may_read(&lit.kind, &v.ty) {
+                let later = union.variants[i + 1..]
+                    .iter()
+                    .find(|w| self.fits_variant(lit, w).is_some())
+                    .map(|w| w.name.clone());
+                let Some(later) = later else {
+                    break;
+                };
+                self.error(
+                    "E0507",
+                    lit.span,
+                    format!(
+                        "this default of union `{name}` fits variant `{later}`, but variant `{}`, declared before it, may read its JSON",
+                        v.name
+                    ),
+                )
+                .help = Some(format!(
+                    "an untagged union holds the first variant a value fits, and a list or object default is not respelled item by item: write a value of `{}`, declare `{later}` before it, or give no default (`name?: {name}`)",
+                    v.name
+                ));
+                return None;
+            }
+        }
+        let variants: Vec<String> = union
+            .variants
+            .iter()
+            .map(|v| format!("`{}: {}`", v.name, v.ty))
+            .collect();
+        self.error(
+            "E0506",
+            lit.span,
+            format!(
+                "{} is not a value of any variant of union `{name}`",
+                lit.kind.describe()
+            ),
+        )
+        .help = Some(format!(
+            "a union's default is a value of one of its variants: {}",
+            variants.join(", ")
+        ));
+        None
+    }
+
+    /// The literal as a default of variant `v`, its constraints included, or `None`; no
+    /// diagnostic is kept either way.
+    fn fits_variant(&mut self, lit: &Literal, v: &UnionVariant) -> Option<Value> {
+        let mark = self.diagnostics.len();
+        let value = self.value_of(lit, &v.ty);
+        if let Some(value) = &value {
+            self.check_default_constraints(lit, value, &v.constraints);
+        }
+        let clean = !self.diagnostics[mark..]
+            .iter()
+            .any(|d| d.severity == crate::diagnostics::Severity::Error);
+        self.diagnostics.truncate(mark);
+        value.filter(|_| clean)
+    }
+
+    /// The JSON string an enum member literal stands for in variant `v` (its wire value).
+    fn literal_wire(&mut self, lit: &Literal, v: &UnionVariant) -> Option<String> {
+        let LiteralKind::Ident(member) = &lit.kind else {
+            return None;
+        };
+        let Type::Named {
+            package,
+            name,
+            def: DefKind::Enum,
+        } = &v.ty
+        else {
+            return None;
+        };
+        self.enum_wires(package, name)
+            .into_iter()
+            .find(|(m, _)| m == member)
+            .map(|(_, wire)| wire)
+    }
+
+    /// The enum `package.name`'s members with their wire values.
+    fn enum_wires(&mut self, package: &str, name: &str) -> Vec<(String, String)> {
+        self.enum_def(package, name)
+            .map(|e| {
+                e.variants
+                    .iter()
+                    .map(|m| (m.name.clone(), m.wire().to_owned()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The other literals that write the same JSON as `lit` (whose enum member, if it is one,
+    /// has the wire value `wire`), for variant `v`: a string as a char or an enum member, a
+    /// member as its string, a map literal as a record literal, an integral float as an
+    /// integer.
+    fn respellings(&mut self, lit: &Literal, wire: Option<&str>, v: &UnionVariant) -> Vec<Literal> {
+        let text: Option<String> = match &lit.kind {
+            LiteralKind::String(s) => Some(s.clone()),
+            LiteralKind::Char(c) => Some(c.to_string()),
+            LiteralKind::Ident(_) => wire.map(str::to_owned),
+            _ => None,
+        };
+        let spelled = |kind| Literal {
+            kind,
+            span: lit.span,
+        };
+        let mut out = Vec::new();
+        if let Some(text) = text {
+            out.push(spelled(LiteralKind::String(text.clone())));
+            let mut chars = text.chars();
+            if let (Some(c), None) = (chars.next(), chars.next()) {
+                out.push(spelled(LiteralKind::Char(c)));
+            }
+            if let Type::Named {
+                package,
+                name,
+                def: DefKind::Enum,
+            } = &v.ty
+                && let Some((member, _)) = self
+                    .enum_wires(package, name)
+                    .into_iter()
+                    .find(|(_, w)| *w == text)
+            {
+                out.push(spelled(LiteralKind::Ident(member)));
+            }
+        }
+        // A map literal (`{"key": …}`, keys as on the wire) is also a record literal, its keys
+        // the fields' declared names.
+        if let LiteralKind::Object(entries) = &lit.kind
+            && entries.iter().all(|e| e.quoted)
+            && let Type::Named {
+                package,
+                name,
+                def: DefKind::Record,
+            } = &v.ty
+            && let Some(fields) = self.record_fields(package, name)
+        {
+            let renamed: Option<Vec<ast::Entry>> = entries
+                .iter()
+                .map(|e| {
+                    let field = fields.iter().find(|f| f.json_name == e.key)?;
+                    Some(ast::Entry {
+                        key: field.name.clone(),
+                        quoted: false,
+                        ..e.clone()
+                    })
+                })
+                .collect();
+            if let Some(renamed) = renamed {
+                out.push(spelled(LiteralKind::Object(renamed)));
+            }
+        }
+        if let LiteralKind::Float(f) = lit.kind
+            && f.fract() == 0.0
+            && f.abs() < 1e19
+        {
+            out.push(spelled(LiteralKind::Int(f as i128)));
+        }
+        out.retain(|l| l.kind != lit.kind);
+        out
     }
 
     /// A `json` default: any JSON a literal can write (objects with string keys).
@@ -888,4 +1092,66 @@ fn fitting_literal(p: Primitive, found: &LiteralKind) -> String {
         return "write a string in double quotes, such as \"text\"".into();
     }
     format!("write a string in double quotes: \"{text}\"")
+}
+
+/// Whether a value of type `ty` may be the JSON that literal `lit` writes, judged by JSON
+/// kinds alone (bool, number, string, null, array and object, all the way down): a list
+/// or object default that does not fit a variant as written may still be read by it when
+/// this is true.
+fn may_read(lit: &LiteralKind, ty: &Type) -> bool {
+    let ty = match ty {
+        Type::Nullable { inner } => {
+            if *lit == LiteralKind::Null {
+                return true;
+            }
+            inner.as_ref()
+        }
+        other => other,
+    };
+    if let Type::Primitive {
+        name: Primitive::Json,
+    } = ty
+    {
+        return true;
+    }
+    // A union or a named type: maybe.
+    if let Type::Named {
+        def: DefKind::Union | DefKind::Alias,
+        ..
+    } = ty
+    {
+        return true;
+    }
+    match lit {
+        LiteralKind::Null => false,
+        LiteralKind::Bool(_) => matches!(
+            ty,
+            Type::Primitive {
+                name: Primitive::Bool
+            }
+        ),
+        LiteralKind::Int(_) | LiteralKind::Float(_) => {
+            matches!(ty, Type::Primitive { name } if integer_range(*name).is_some() || is_float(*name))
+        }
+        LiteralKind::String(_) | LiteralKind::Char(_) | LiteralKind::Ident(_) => match ty {
+            Type::Primitive { name } => {
+                is_string_like(*name) || matches!(name, Primitive::Char | Primitive::Bytes)
+            }
+            Type::Named { def, .. } => *def == DefKind::Enum,
+            _ => false,
+        },
+        LiteralKind::List(items) => match ty {
+            Type::List { item, .. } | Type::Set { item, .. } => {
+                items.iter().all(|l| may_read(&l.kind, item))
+            }
+            Type::Primitive { name } => *name == Primitive::Array,
+            _ => false,
+        },
+        LiteralKind::Object(entries) => match ty {
+            Type::Map { value, .. } => entries.iter().all(|e| may_read(&e.value.kind, value)),
+            Type::Named { def, .. } => *def == DefKind::Record,
+            Type::Primitive { name } => *name == Primitive::Object,
+            _ => false,
+        },
+    }
 }

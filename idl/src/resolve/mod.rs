@@ -507,6 +507,15 @@ impl Resolver<'_> {
         Some(self.sub_resolver(file, &mut scratch).union(decl))
     }
 
+    /// Enum `package.name`, resolved in its own file without diagnostics.
+    fn enum_def(&mut self, package: &str, name: &str) -> Option<Enum> {
+        let (file, Item::Enum(decl)) = self.declaration(package, name)? else {
+            return None;
+        };
+        let mut scratch = Vec::new();
+        Some(self.sub_resolver(file, &mut scratch).enumeration(decl))
+    }
+
     /// `type Name = @constraints T;`
     fn alias(&mut self, decl: &ast::AliasDecl) -> Alias {
         let attrs = self.attrs(&decl.attrs, Site::Alias);

@@ -9,7 +9,8 @@ pub(crate) fn foreign_spelling(name: &str, args: &[String]) -> Option<String> {
     let arg = |i: usize| args.get(i).map_or("T", String::as_str).to_string();
     let last = args.last().map_or("T", String::as_str).to_string();
     Some(match name.to_ascii_lowercase().as_str() {
-        "int" | "integer" | "int32" => "i32".into(),
+        "int" | "int32" => "i32".into(),
+        "i128" | "int128" | "biginteger" | "bigint" => "integer".into(),
         "long" | "int64" | "isize" => "i64".into(),
         "short" | "int16" => "i16".into(),
         "uint" | "uint32" => "u32".into(),
@@ -46,6 +47,8 @@ pub(crate) fn integer_range(p: Primitive) -> Option<(i128, i128)> {
         Primitive::U16 => (0, u16::MAX as i128),
         Primitive::U32 => (0, u32::MAX as i128),
         Primitive::U64 => (0, u64::MAX as i128),
+        // No bounds in its schema; what its Rust type holds.
+        Primitive::Integer => (i128::MIN, i128::MAX),
         _ => return None,
     })
 }

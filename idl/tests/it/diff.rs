@@ -32,3 +32,25 @@ fn a_renamed_package_is_one_change() {
     let codes: Vec<_> = diff(&old, &new).iter().map(|c| c.code.as_str()).collect();
     assert_eq!(codes, vec!["PACKAGE_CHANGED"]);
 }
+
+#[test]
+fn a_64_bit_integer_to_integer_widens_and_back_narrows() {
+    let old_text = "service S { tool t(n: i64, m: u64) -> integer; }\n";
+    let new_text = "service S { tool t(n: integer, m: integer) -> i64; }\n";
+    let old = model("a.tool", old_text).unwrap();
+    let new = model("a.tool", new_text).unwrap();
+    let codes: Vec<_> = diff(&old, &new).iter().map(|c| c.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        vec!["RESULT_CHANGED", "PARAM_TYPE_WIDENED", "PARAM_TYPE_WIDENED"]
+    );
+    let back: Vec<_> = diff(&new, &old).iter().map(|c| c.code.as_str()).collect();
+    assert_eq!(
+        back,
+        vec![
+            "RESULT_CHANGED",
+            "PARAM_TYPE_NARROWED",
+            "PARAM_TYPE_NARROWED"
+        ]
+    );
+}

@@ -27,7 +27,7 @@ macro_rules! decode_int {
         }
     )*};
 }
-decode_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+decode_int!(i8, i16, i32, i64, u8, u16, u32, u64, i128);
 
 impl Decode for f64 {
     fn read(r: &mut Reader<'_>, path: &Path<'_>) -> Result<Self, ArgError> {

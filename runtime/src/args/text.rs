@@ -45,7 +45,7 @@ macro_rules! from_text_int {
         }
     )*};
 }
-from_text_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+from_text_int!(i8, i16, i32, i64, u8, u16, u32, u64, i128);
 
 impl FromText for f64 {
     /// Rust's decimal float syntax (`1.5`, `-2`, `1e3`); only finite values.
@@ -168,6 +168,14 @@ mod tests {
         assert_eq!(
             err::<i64>("99999999999999999999999999999999999999999999"),
             "Argument 'x' is not valid. Expected an integer from -9223372036854775808 to 9223372036854775807."
+        );
+        assert_eq!(
+            text::<i128>("-232510626956793085952", &p),
+            Ok(-232510626956793085952)
+        );
+        assert_eq!(
+            err::<i128>("170141183460469231731687303715884105728"),
+            "Argument 'x' is not valid. Expected an integer from -170141183460469231731687303715884105728 to 170141183460469231731687303715884105727."
         );
     }
 }

@@ -98,6 +98,11 @@ impl ToolReply {
     /// and a null result before 2026-07-28).
     pub fn structured_with<T>(&self, read: impl ReadValue<T>) -> Result<T, ClientError> {
         match self.result.get("structuredContent") {
+            // A number the transport could only parse as an `f64` (an `integer` beyond 64
+            // bits, say) is read from the text instead, when it is the same JSON: exactly.
+            Some(value) if decode::holds_float(value) && decode::same_json(&self.text(), value) => {
+                self.json(read)
+            }
             Some(value) => decode::json_value(&self.call, value, read),
             None if self.content().is_empty() => Err(mismatch(
                 &self.call,

@@ -45,6 +45,26 @@ pub(super) fn json_value<T>(
     read(&mut Reader::new(&json), &Path::Root).map_err(|e| invalid(call, &e))
 }
 
+/// Whether `value` holds a number that is neither an `i64` nor a `u64`: one the transport
+/// parsed as an `f64`, which an integer beyond 64 bits does not survive.
+pub(super) fn holds_float(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if n.is_f64() => return true,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => stack.extend(members.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether the JSON text `text` is the value `value` (as the transport parsed it).
+pub(super) fn same_json(text: &str, value: &Value) -> bool {
+    serde_json::from_str::<Value>(text).is_ok_and(|parsed| parsed == *value)
+}
+
 /// Reads an enum member sent as its name (`sad`), or the text `null` for none.
 pub(super) fn member<T>(call: &str, text: &str, read: impl ReadValue<T>) -> Result<T, ClientError> {
     let json = if text == "null" {
@@ -65,4 +85,33 @@ fn invalid(call: &str, error: &ArgError) -> ClientError {
         .reason()
         .unwrap_or("It does not have the declared type.");
     mismatch(call, format!("{place} is not valid: {reason}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_integer_beyond_64_bits_is_read_from_the_text_not_the_f64() {
+        let text = r#"{"n":232510626956793085952}"#;
+        let parsed: Value = serde_json::from_str(text).unwrap();
+        // What a transport hands over: the integer as an f64, its last digits gone.
+        assert!(holds_float(&parsed));
+        assert!(same_json(text, &parsed));
+        assert!(!same_json(r#"{"n":1}"#, &parsed));
+        assert!(!holds_float(&serde_json::json!({"n": [1, -2, u64::MAX]})));
+        let read = |r: &mut Reader<'_>, path: &Path<'_>| {
+            let mut n = None;
+            crate::args::object(r, path, |r, key| {
+                assert_eq!(key, "n");
+                n = Some(<i128 as crate::args::Decode>::read(r, &path.field("n"))?);
+                Ok(())
+            })?;
+            Ok(n)
+        };
+        assert_eq!(
+            json_text("t", text, read).unwrap(),
+            Some(232510626956793085952)
+        );
+    }
 }

@@ -79,6 +79,62 @@ fn integer_types_enforce_their_ranges() {
     assert_eq!(decode::<u16>("65535"), Ok(u16::MAX));
 }
 
+/// `integer` (an `i128`): what JSON Schema calls an integer, read exactly from its text
+/// (never through `f64`), and a clear refusal past what an `i128` holds.
+#[test]
+fn unbounded_integers_are_read_exactly_into_i128() {
+    // Beyond u64 and beyond f64's exact integers: every digit kept.
+    assert_eq!(
+        decode::<i128>("232510626956793085952"),
+        Ok(232510626956793085952)
+    );
+    assert_eq!(
+        decode::<i128>("-9007199254740993000001"),
+        Ok(-9007199254740993000001)
+    );
+    assert_eq!(decode::<i128>("5.0"), Ok(5));
+    assert_eq!(decode::<i128>("1e3"), Ok(1000));
+    assert_eq!(decode::<i128>("-0"), Ok(0));
+    assert_eq!(
+        decode::<i128>("2.32510626956793085952e20"),
+        Ok(232510626956793085952)
+    );
+    assert_eq!(
+        decode::<i128>("170141183460469231731687303715884105727"),
+        Ok(i128::MAX)
+    );
+    assert_eq!(
+        decode::<i128>("-170141183460469231731687303715884105728"),
+        Ok(i128::MIN)
+    );
+    let beyond = "Argument 'x' is not valid. Expected an integer from -170141183460469231731687303715884105728 to 170141183460469231731687303715884105727.";
+    assert_eq!(
+        err::<i128>("170141183460469231731687303715884105728"),
+        beyond
+    );
+    assert_eq!(err::<i128>("-1e39"), beyond);
+    assert_eq!(err::<i128>("1e400"), beyond);
+    assert_eq!(
+        err::<i128>("1.5"),
+        "Argument 'x' is not valid. Expected an integer."
+    );
+    assert_eq!(
+        err::<i128>("\"1\""),
+        "Argument 'x' is not valid. Expected an integer."
+    );
+    assert_eq!(
+        check::range(
+            decode::<i128>("300").unwrap(),
+            Some(1),
+            Some(200),
+            &Path::Root.field("x")
+        )
+        .unwrap_err()
+        .to_string(),
+        "Argument 'x' is not valid. Expected a value from 1 to 200."
+    );
+}
+
 #[test]
 fn range_constraint() {
     let root = Path::Root;

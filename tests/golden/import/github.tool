@@ -250,7 +250,7 @@ service Github {
         /// Comment content. Required unless reaction is provided.
         @length(min: 1) body?: string,
         /// The numeric ID of the issue or pull request comment to react to. Use this for reactions to comments; omit it to react to the issue or pull request itself. Cannot be combined with body.
-        @range(min: 1) comment_id?: u64,
+        @range(min: 1) comment_id?: integer,
         /// Issue or pull request number to comment on or react to.
         issue_number: f64,
         /// Repository owner

@@ -370,14 +370,14 @@ fn bounds_no_value_fits_are_left_out() {
     for line in [
         "text: string,",
         "items: list<string>,",
-        "count: i64,",
-        "open_count: i64,",
+        "count: integer,",
+        "open_count: integer,",
         "ratio: f64,",
         "point: f64,",
     ] {
         assert!(imported.text.contains(line), "{line}\n{}", imported.text);
     }
-    assert_eq!(gaps(&imported).len(), 8, "{:#?}", gaps(&imported));
+    assert_eq!(gaps(&imported).len(), 6, "{:#?}", gaps(&imported));
 }
 
 #[test]

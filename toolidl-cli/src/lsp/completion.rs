@@ -15,9 +15,9 @@ use super::index::{Indexes, lexical_decls};
 
 /// The built-in type names (the resolver's primitives, then the generic types).
 const BUILT_IN: &[&str] = &[
-    "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "string", "char",
-    "uuid", "datetime", "date", "time", "duration", "uri", "bytes", "json", "object", "array",
-    "list", "set", "map",
+    "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "integer", "f32", "f64",
+    "string", "char", "uuid", "datetime", "date", "time", "duration", "uri", "bytes", "json",
+    "object", "array", "list", "set", "map",
 ];
 
 /// Result-only types (after `->`).

@@ -232,6 +232,7 @@ fn primitive_hover(name: &str) -> Option<String> {
         "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" => {
             r#"{"type": "integer", with the type's bounds}"#
         }
+        "integer" => r#"{"type": "integer"} (no bounds; an i128 in Rust)"#,
         "f32" | "f64" => r#"{"type": "number"}"#,
         "uuid" => r#"{"type": "string", "format": "uuid"}"#,
         "datetime" => r#"{"type": "string", "format": "date-time"}"#,

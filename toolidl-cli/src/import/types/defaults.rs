@@ -29,7 +29,12 @@ impl Types {
             text.push_str("\n\n");
         }
         text.push_str(&probe);
-        let answer = super::super::refusal(text, &["E0501", "E0502", "E0503", "E0504"]);
+        let answer = super::super::refusal(
+            text,
+            &[
+                "E0501", "E0502", "E0503", "E0504", "E0506", "E0507", "E0508",
+            ],
+        );
         // A declared name means one declaration for the whole import: the answer holds.
         self.probes.insert(probe, answer.clone());
         answer
@@ -217,5 +222,59 @@ mod tests {
         assert!(refused.is_some(), "{refused:?}");
         // Asked again, the same answer (from the probes already made).
         assert_eq!(types.default_problem(&color, "green"), refused);
+    }
+
+    /// One tool `t` whose input has the properties `properties`, imported.
+    fn imported(properties: serde_json::Value) -> crate::import::Imported {
+        let listing = serde_json::json!({"tools": [{
+            "name": "t",
+            "inputSchema": {"type": "object", "properties": properties},
+        }]});
+        crate::import::import(&listing, "p", "S").unwrap()
+    }
+
+    #[test]
+    fn a_default_of_an_untagged_union_is_kept() {
+        let out = imported(serde_json::json!({
+            "dynamic": {"anyOf": [{"type": "boolean"}, {"type": "string"}], "default": false},
+            "name": {"anyOf": [{"type": "boolean"}, {"type": "string"}], "default": "auto"},
+        }));
+        assert!(
+            out.text.contains("dynamic: Dynamic = false"),
+            "{}",
+            out.text
+        );
+        assert!(out.text.contains("name: Name = \"auto\""), "{}", out.text);
+        assert!(
+            out.gaps.iter().all(|g| !g.what.contains("default")),
+            "{:?}",
+            out.gaps
+        );
+    }
+
+    #[test]
+    fn an_integer_without_both_bounds_is_an_integer_with_the_bounds_it_has() {
+        let out = imported(serde_json::json!({
+            "any": {"type": "integer"},
+            "count": {"type": "integer", "minimum": 0},
+            "below": {"type": "integer", "maximum": 10},
+            "small": {"type": "integer", "minimum": 0, "maximum": 255},
+            "huge": {"type": "integer", "minimum": 1e30},
+        }));
+        for expected in [
+            "any?: integer",
+            "@range(min: 0) count?: integer",
+            "@range(max: 10) below?: integer",
+            "small?: u8",
+            "huge?: integer",
+        ] {
+            assert!(out.text.contains(expected), "{expected}:\n{}", out.text);
+        }
+        let gaps: Vec<&str> = out.gaps.iter().map(|g| g.what.as_str()).collect();
+        assert_eq!(gaps.len(), 1, "{gaps:?}");
+        assert!(
+            gaps[0].starts_with("`minimum: 1e+30` is no integer"),
+            "{gaps:?}"
+        );
     }
 }

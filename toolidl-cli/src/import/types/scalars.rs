@@ -109,9 +109,11 @@ impl Types {
             };
         let mut min = bound("minimum", "exclusiveMinimum", 1, i128::max);
         let mut max = bound("maximum", "exclusiveMaximum", -1, i128::min);
+        let mut cleared = false;
         if let (Some(lo), Some(hi)) = (min, max)
             && lo > hi
         {
+            cleared = true;
             self.gap(
                 at,
                 "bounds that no integer fits (the lower above the upper): left out",
@@ -124,40 +126,51 @@ impl Types {
         {
             return plain(exact.0, Shape::Scalar);
         }
-        let lo = min.unwrap_or(i64::MIN.into());
-        let hi = max.unwrap_or(if lo < 0 {
-            i64::MAX.into()
-        } else {
-            u64::MAX.into()
-        });
-        let Some(holder) = INTEGERS
-            .iter()
-            .find(|(_, tlo, thi)| *tlo <= lo && hi <= *thi)
-        else {
-            self.gap(at, "integer bounds beyond 64 bits; imported as `json`");
-            return plain("json", Shape::Json);
-        };
-        if min.is_none() || max.is_none() {
-            let missing = match (min, max) {
-                (None, None) => "any integer",
-                (None, _) => "integers without a lower bound",
-                _ => "integers without an upper bound",
-            };
-            self.gap(
-                at,
-                format!(
-                    "the schema accepts {missing}; imported as `{}`, which has 64-bit bounds",
-                    holder.0
-                ),
+        if let (Some(lo), Some(hi)) = (min, max)
+            && let Some(holder) = INTEGERS
+                .iter()
+                .find(|(_, tlo, thi)| *tlo <= lo && hi <= *thi)
+        {
+            let attr = range_attr(
+                Some(lo).filter(|m| *m != holder.1).map(|m| m.to_string()),
+                Some(hi).filter(|m| *m != holder.2).map(|m| m.to_string()),
+            );
+            return with_attrs(
+                attr.into_iter().collect(),
+                holder.0.to_owned(),
+                Shape::Scalar,
             );
         }
-        let attr = range_attr(
-            min.filter(|m| *m != holder.1).map(|m| m.to_string()),
-            max.filter(|m| *m != holder.2).map(|m| m.to_string()),
-        );
+        // A bound missing (or beyond 64 bits): `integer`, which publishes no bounds of its
+        // own, so the schema accepts what the original does (a 64-bit type would add the
+        // bound the original leaves open).
+        let mut literal = |bound: Option<i128>, keys: [&str; 2]| {
+            let written = keys
+                .iter()
+                .find_map(|k| object.get(*k).filter(|v| v.is_number()).map(|v| (*k, v)));
+            match (bound, written) {
+                (Some(n), _) if i64::try_from(n).is_ok() || u64::try_from(n).is_ok() => {
+                    Some(n.to_string())
+                }
+                (_, None) => None,
+                // Left out above, and said so.
+                _ if cleared => None,
+                (_, Some((key, value))) => {
+                    self.gap(
+                        at,
+                        format!(
+                            "`{key}: {value}` is no integer from -9223372036854775808 to 18446744073709551615, which a bound is written with; left out (imported as `integer`)"
+                        ),
+                    );
+                    None
+                }
+            }
+        };
+        let lo = literal(min, ["minimum", "exclusiveMinimum"]);
+        let hi = literal(max, ["maximum", "exclusiveMaximum"]);
         with_attrs(
-            attr.into_iter().collect(),
-            holder.0.to_owned(),
+            range_attr(lo, hi).into_iter().collect(),
+            "integer".to_owned(),
             Shape::Scalar,
         )
     }
