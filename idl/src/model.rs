@@ -14,7 +14,10 @@ mod member;
 mod text;
 mod wire;
 
-pub use member::{Annotations, Keyword, Member, MemberKind, Resource, Service, TaskMode, Tool, Ui};
+pub use member::{
+    Annotations, Keyword, Member, MemberKind, Resource, ResultText, Service, TaskMode, TextPart,
+    Tool, Ui,
+};
 
 /// One `.tool` file, resolved together with everything it imports.
 ///

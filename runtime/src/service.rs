@@ -471,6 +471,15 @@ impl ToolOutput {
         }
     }
 
+    /// [`Self::with_text`] when there is a `text`, else the output as it is: what generated
+    /// code does with the text of a [`WithText`].
+    pub fn maybe_with_text(self, text: Option<String>) -> Self {
+        match text {
+            Some(text) => self.with_text(text),
+            None => self,
+        }
+    }
+
     /// The same structured content with its JSON pretty-printed as its text block: two
     /// spaces per level, `"key": value`, as JavaScript's `JSON.stringify(value, null, 2)`
     /// writes (`@text(pretty)`). The structured content itself stays compact.
@@ -525,19 +534,6 @@ impl<T> WithText<T> {
     pub fn text(mut self, text: impl Into<String>) -> Self {
         self.text = Some(text.into());
         self
-    }
-
-    /// For generated code: the output `render` makes of the value (its checked structured
-    /// content), with the handler's text, if any, as its text block.
-    pub fn into_output(
-        self,
-        render: impl FnOnce(&T) -> Result<ToolOutput, ToolError>,
-    ) -> Result<ToolOutput, ToolError> {
-        let output = render(&self.value)?;
-        Ok(match self.text {
-            Some(text) => output.with_text(text),
-            None => output,
-        })
     }
 }
 

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Annotations, Field, Member, MemberKind, Resource as ResourcePart, Returns, TaskMode,
-    Tool as ToolPart, TypeDef, Ui,
+    Annotations, Field, Member, MemberKind, Resource as ResourcePart, ResultText, Returns,
+    TaskMode, Tool as ToolPart, TypeDef, Ui,
 };
 
 #[derive(Deserialize)]
@@ -48,6 +48,8 @@ struct Tool {
     task: Option<TaskMode>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     open: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    text: Option<ResultText>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     scopes: Vec<String>,
 }
@@ -116,6 +118,7 @@ impl From<super::Service> for Service {
                     ui: t.ui,
                     task: t.task,
                     open: t.open,
+                    text: t.text,
                     scopes,
                 }),
                 MemberKind::Resource(r) | MemberKind::Template(r) => {
@@ -165,6 +168,7 @@ impl From<Service> for super::Service {
                 ui: t.ui,
                 task: t.task,
                 open: t.open,
+                text: t.text,
             }),
         });
         let resources = wire.resources.into_iter().map(|r| {

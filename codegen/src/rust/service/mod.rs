@@ -17,7 +17,9 @@ use std::collections::HashMap;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-use toolidl::model::{Field, Keyword, Member, MemberKind, Primitive, Returns, Service, Type};
+use toolidl::model::{
+    Field, Keyword, Member, MemberKind, Primitive, ResultText, Returns, Service, Type,
+};
 
 use super::context::{Context, doc_attrs, field_summary, format_of};
 use crate::listings::{Listing, ServiceListings};
@@ -166,7 +168,14 @@ impl Context<'_> {
                 method,
                 docs: self.method_docs(&m.doc, &docs),
                 input,
-                ok: self.value_type(&m.returns),
+                ok: match &m.kind {
+                    // `@text(handler)`: the value, and the text the handler chooses per call.
+                    MemberKind::Tool(t) if t.text == Some(ResultText::Handler) => {
+                        let value = self.value_type(&m.returns);
+                        quote!(rt::WithText<#value>)
+                    }
+                    _ => self.value_type(&m.returns),
+                },
                 error,
             }
         };
