@@ -63,6 +63,8 @@ codes! {
     AnnotationsChanged = "ANNOTATIONS_CHANGED",
     /// `@ui` changed.
     UiChanged = "UI_CHANGED",
+    /// `@text` changed: the text block a client reads beside the structured result.
+    ResultTextChanged = "RESULT_TEXT_CHANGED",
     /// A member needs a scope it did not.
     ScopeAdded = "SCOPE_ADDED",
     /// A member no longer needs a scope.
