@@ -154,8 +154,8 @@ pub mod codegen {
     pub use crate::forward;
     pub use crate::protocol::{LogLevel, Revision, RpcError};
     pub use crate::service::{
-        BoxFuture, Completion, CompletionRequest, ListingDef, PromptInput, Service, ToolDef,
-        ToolError, ToolInput, ToolOutput, ToolResult, ToolVariant, WithText,
+        Accepts, BoxFuture, Completion, CompletionRequest, ListingDef, PromptInput, Returns,
+        Service, ToolDef, ToolError, ToolInput, ToolOutput, ToolResult, ToolVariant, WithText,
     };
     pub use crate::tasks::TaskSupport;
     // Code generated with `typed_formats(true)` names its format types here

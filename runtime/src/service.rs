@@ -543,6 +543,20 @@ impl<T> From<T> for WithText<T> {
     }
 }
 
+/// For generated code: a handler's future whose output the check `C` accepts. Every tool
+/// handler of a generated trait returns `impl Future<Output = …> + rt::Returns<dyn
+/// GetWeatherReturns> + Send`, where `GetWeatherReturns` is implemented for the one output
+/// the tool declares and carries a `#[diagnostic::on_unimplemented]` message naming the
+/// tool and its declared result: a handler that returns anything else fails to compile with
+/// that message (beside rustc's own type mismatch). Nothing of it exists at run time.
+pub trait Returns<C: ?Sized>: Future {}
+
+impl<F: Future, C: ?Sized + Accepts<F::Output>> Returns<C> for F {}
+
+/// For generated code: the check `Self` (`dyn GetWeatherReturns`) accepts the output `O`
+/// (generated as `impl<O: GetWeatherReturns> rt::Accepts<O> for dyn GetWeatherReturns {}`).
+pub trait Accepts<O> {}
+
 /// JSON text laid out as `JSON.stringify(value, null, 2)` lays it out: one member or item
 /// per line, indented by two spaces a level, `": "` after a key, `{}` and `[]` when empty.
 /// Strings, numbers and literals are kept as written; whitespace outside strings is dropped.
