@@ -549,7 +549,10 @@ impl<T> From<T> for WithText<T> {
 /// the tool declares and carries a `#[diagnostic::on_unimplemented]` message naming the
 /// tool and its declared result: a handler that returns anything else fails to compile with
 /// that message (beside rustc's own type mismatch). Nothing of it exists at run time.
-pub trait Returns<C: ?Sized>: Future {}
+///
+/// It has no `Future` supertrait, so the signature keeps its `Future<Output = …>` bound
+/// (which pins the output type) without the bound reading as implied.
+pub trait Returns<C: ?Sized> {}
 
 impl<F: Future, C: ?Sized + Accepts<F::Output>> Returns<C> for F {}
 
