@@ -152,6 +152,12 @@ pub fn tool_input_name(tool: &Member) -> String {
     input_name(&tool.ident)
 }
 
+/// The compile-time check of what a tool's handler returns (`GetWeatherReturns`), from the
+/// tool's declared name: a trait implemented for that one output.
+pub fn tool_returns_name(tool: &Member) -> String {
+    format!("{}Returns", type_name(&tool.ident))
+}
+
 /// The input struct of `member`, whose Rust method is `method`, if it has one: every tool
 /// and prompt, and resource templates (a resource with a fixed URI takes no input).
 pub fn member_input_name(member: &Member, method: &str) -> Option<String> {

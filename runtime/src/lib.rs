@@ -125,7 +125,7 @@ pub use context::RequestContext;
 pub use protocol::{LogLevel, RpcError};
 pub use seal::RequestStateKey;
 pub use server::{Server, ServerBuilder};
-pub use service::{Service, ToolError, ToolOutput, ToolResult};
+pub use service::{Service, ToolError, ToolOutput, ToolResult, WithText};
 pub use stdio::serve_stdio;
 
 /// For embedders that write their own transport: a [`Connection`](transport::Connection)
@@ -154,8 +154,8 @@ pub mod codegen {
     pub use crate::forward;
     pub use crate::protocol::{LogLevel, Revision, RpcError};
     pub use crate::service::{
-        BoxFuture, Completion, CompletionRequest, ListingDef, PromptInput, Service, ToolDef,
-        ToolError, ToolInput, ToolOutput, ToolResult, ToolVariant,
+        Accepts, BoxFuture, Completion, CompletionRequest, ListingDef, PromptInput, Returns,
+        Service, ToolDef, ToolError, ToolInput, ToolOutput, ToolResult, ToolVariant, WithText,
     };
     pub use crate::tasks::TaskSupport;
     // Code generated with `typed_formats(true)` names its format types here

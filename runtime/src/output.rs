@@ -64,21 +64,11 @@ fn render_output(
         ToolOutput::Json(t) if too_deep(&t) => return Ok(failed_result()),
         ToolOutput::Json(t) => text_result(&t),
         ToolOutput::Structured(json) if too_deep(&json) => return Ok(failed_result()),
-        ToolOutput::Structured(json) => {
-            let mut out = String::with_capacity(2 * json.len() + 64);
-            out.push_str(r#"{"content":[{"type":"text","text":"#);
-            push_json_string(&mut out, &json);
-            out.push_str("}]");
-            // A null record result is structured content only where it may be any value.
-            let null = json.trim() == "null";
-            if rev.has_structured_content() && (!null || rev.has_any_structured_content()) {
-                out.push_str(r#","structuredContent":"#);
-                // A hand-built (e.g. pretty-printed) object may hold line breaks.
-                out.push_str(&one_line(&json));
-            }
-            out.push('}');
-            out
+        ToolOutput::StructuredText { json, .. } if too_deep(&json) => {
+            return Ok(failed_result());
         }
+        ToolOutput::Structured(json) => structured_result(&json, &json, rev),
+        ToolOutput::StructuredText { json, text } => structured_result(&json, &text, rev),
         ToolOutput::Content(blocks) => {
             let blocks = serde_json::Value::Array(blocks);
             let Some(json) = handler_json(blocks, request, max_depth) else {
@@ -137,6 +127,24 @@ fn handler_json(value: serde_json::Value, request: &str, max_depth: u32) -> Opti
             None
         }
     }
+}
+
+/// A record result: the text block `text` (the JSON itself, unless the tool gives its own),
+/// and `json` as `structuredContent` where the revision has it.
+fn structured_result(json: &str, text: &str, rev: Revision) -> String {
+    let mut out = String::with_capacity(json.len() + text.len() + 64);
+    out.push_str(r#"{"content":[{"type":"text","text":"#);
+    push_json_string(&mut out, text);
+    out.push_str("}]");
+    // A null record result is structured content only where it may be any value.
+    let null = json.trim() == "null";
+    if rev.has_structured_content() && (!null || rev.has_any_structured_content()) {
+        out.push_str(r#","structuredContent":"#);
+        // A hand-built (e.g. pretty-printed) object may hold line breaks.
+        out.push_str(&one_line(json));
+    }
+    out.push('}');
+    out
 }
 
 fn text_result(text: &str) -> String {
@@ -273,6 +281,61 @@ mod tests {
             body.json,
             r#"{"resultType":"input_required","requestState":"x"}"#
         );
+    }
+
+    #[test]
+    fn a_record_with_its_own_text_keeps_its_structured_content() {
+        let json = r#"{"entities":[{"name":"a","observations":[]}],"more":{}}"#;
+        let render =
+            |output: ToolOutput, rev| render_tool_result(Ok(output), rev, "1", 128).unwrap().json;
+        let sentence =
+            ToolOutput::Structured(json.into()).with_text("Entities deleted successfully");
+        assert_eq!(
+            render(sentence.clone(), Revision::V2025_06_18),
+            format!(
+                r#"{{"content":[{{"type":"text","text":"Entities deleted successfully"}}],"structuredContent":{json}}}"#
+            )
+        );
+        // 2024-11-05 has no structured content: the text alone.
+        assert_eq!(
+            render(sentence, Revision::V2024_11_05),
+            r#"{"content":[{"type":"text","text":"Entities deleted successfully"}]}"#
+        );
+        let pretty = render(
+            ToolOutput::Structured(json.into()).pretty_text(),
+            Revision::V2025_11_25,
+        );
+        let v: serde_json::Value = serde_json::from_str(&pretty).unwrap();
+        assert_eq!(
+            v["content"][0]["text"],
+            "{\n  \"entities\": [\n    {\n      \"name\": \"a\",\n      \"observations\": []\n    }\n  ],\n  \"more\": {}\n}"
+        );
+        assert_eq!(v["structuredContent"].to_string(), json);
+        // Without a text of its own, the same bytes as before.
+        assert_eq!(
+            render(ToolOutput::Structured(json.into()), Revision::V2025_06_18),
+            format!(
+                r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{json}}}"#,
+                serde_json::Value::from(json)
+            )
+        );
+    }
+
+    #[test]
+    fn pretty_json_lays_out_as_json_stringify_does() {
+        use crate::service::pretty_json;
+        assert_eq!(pretty_json("[]"), "[]");
+        assert_eq!(pretty_json("{ }"), "{}");
+        assert_eq!(
+            pretty_json(r#"[1,"a,b:{c}",null]"#),
+            "[\n  1,\n  \"a,b:{c}\",\n  null\n]"
+        );
+        assert_eq!(
+            pretty_json(r#"{"q\"x":[{}]}"#),
+            "{\n  \"q\\\"x\": [\n    {}\n  ]\n}"
+        );
+        // Compact JSON with line breaks and spaces between tokens reads the same.
+        assert_eq!(pretty_json("{\n \"a\" : 1 }"), "{\n  \"a\": 1\n}");
     }
 
     #[test]

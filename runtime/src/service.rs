@@ -364,6 +364,15 @@ pub enum ToolOutput {
     /// `null` (a nullable record's null) is `structuredContent` from revision 2026-07-28 and
     /// the text alone before it.
     Structured(String),
+    /// A record or map with a text block of its own: `structuredContent` with the JSON
+    /// object `json` (as [`ToolOutput::Structured`] sends it), and `text` as the text block
+    /// instead of the same JSON. Before revision 2025-06-18 only the text is sent.
+    StructuredText {
+        /// The structured content, a JSON object (or `null`, as for `Structured`).
+        json: String,
+        /// The text block a client that reads only text sees.
+        text: String,
+    },
     /// Content blocks, passed as they are.
     Content(Vec<serde_json::Value>),
     /// A complete `CallToolResult` object, passed through.
@@ -443,6 +452,178 @@ impl ToolOutput {
             None => Ok(ToolOutput::Structured("null".into())),
         }
     }
+}
+
+impl ToolOutput {
+    /// The same structured content with `text` as its text block (a fixed sentence, a
+    /// summary: `@text("…")` in a `.tool` file), instead of its JSON. An output that is not
+    /// structured ([`Structured`](ToolOutput::Structured) or
+    /// [`StructuredText`](ToolOutput::StructuredText)) is returned as it is.
+    pub fn with_text(self, text: impl Into<String>) -> Self {
+        match self {
+            ToolOutput::Structured(json) | ToolOutput::StructuredText { json, .. } => {
+                ToolOutput::StructuredText {
+                    json,
+                    text: text.into(),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// [`Self::with_text`] when there is a `text`, else the output as it is: what generated
+    /// code does with the text of a [`WithText`].
+    pub fn maybe_with_text(self, text: Option<String>) -> Self {
+        match text {
+            Some(text) => self.with_text(text),
+            None => self,
+        }
+    }
+
+    /// The same structured content with its JSON pretty-printed as its text block: two
+    /// spaces per level, `"key": value`, as JavaScript's `JSON.stringify(value, null, 2)`
+    /// writes (`@text(pretty)`). The structured content itself stays compact.
+    pub fn pretty_text(self) -> Self {
+        match self {
+            ToolOutput::Structured(json) | ToolOutput::StructuredText { json, .. } => {
+                let text = pretty_json(&json);
+                ToolOutput::StructuredText { json, text }
+            }
+            other => other,
+        }
+    }
+
+    /// The same structured content with `part` (a field of the result, say) pretty-printed
+    /// as its text block, as [`Self::pretty_text`] writes (`@text(pretty: field)`).
+    pub fn pretty_text_of<T: serde::Serialize + ?Sized>(self, part: &T) -> Result<Self, ToolError> {
+        let json =
+            crate::args::depth::to_json(part, MAX_DEPTH_CEILING).map_err(ToolError::internal)?;
+        Ok(self.with_text(pretty_json(&json)))
+    }
+}
+
+/// A tool result and, when the handler chose one, the text block to send beside its
+/// structured content: what the handler of a tool declared with `@text(handler)` returns.
+/// Without a text (`WithText::new(value)`, or `value.into()`), the text block is the
+/// result's JSON, as for any record result; the structured content is checked against the
+/// tool's `outputSchema` either way.
+///
+/// ```
+/// # use toolidl_runtime::service::WithText;
+/// # #[derive(serde::Serialize)] struct Summary { count: u32 }
+/// let done = WithText::new(Summary { count: 3 }).text("Created 3 entities");
+/// assert_eq!(done.text.as_deref(), Some("Created 3 entities"));
+/// let plain: WithText<Summary> = Summary { count: 0 }.into();
+/// assert!(plain.text.is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct WithText<T> {
+    /// The result, sent as `structuredContent`.
+    pub value: T,
+    /// The text block; `None`: the result's JSON, as without `@text`.
+    pub text: Option<String>,
+}
+
+impl<T> WithText<T> {
+    /// `value` with the default text block (its JSON).
+    pub fn new(value: T) -> Self {
+        WithText { value, text: None }
+    }
+
+    /// The same result with `text` as its text block.
+    pub fn text(mut self, text: impl Into<String>) -> Self {
+        self.text = Some(text.into());
+        self
+    }
+}
+
+impl<T> From<T> for WithText<T> {
+    fn from(value: T) -> Self {
+        WithText::new(value)
+    }
+}
+
+/// For generated code: a handler's future whose output the check `C` accepts. Every tool
+/// handler of a generated trait returns `impl Future<Output = …> + rt::Returns<dyn
+/// GetWeatherReturns> + Send`, where `GetWeatherReturns` is implemented for the one output
+/// the tool declares and carries a `#[diagnostic::on_unimplemented]` message naming the
+/// tool and its declared result: a handler that returns anything else fails to compile with
+/// that message (beside rustc's own type mismatch). Nothing of it exists at run time.
+///
+/// It has no `Future` supertrait, so the signature keeps its `Future<Output = …>` bound
+/// (which pins the output type) without the bound reading as implied.
+pub trait Returns<C: ?Sized> {}
+
+impl<F: Future, C: ?Sized + Accepts<F::Output>> Returns<C> for F {}
+
+/// For generated code: the check `Self` (`dyn GetWeatherReturns`) accepts the output `O`
+/// (generated as `impl<O: GetWeatherReturns> rt::Accepts<O> for dyn GetWeatherReturns {}`).
+pub trait Accepts<O> {}
+
+/// JSON text laid out as `JSON.stringify(value, null, 2)` lays it out: one member or item
+/// per line, indented by two spaces a level, `": "` after a key, `{}` and `[]` when empty.
+/// Strings, numbers and literals are kept as written; whitespace outside strings is dropped.
+pub(crate) fn pretty_json(json: &str) -> String {
+    fn newline(out: &mut String, depth: usize) {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    }
+    let mut out = String::with_capacity(json.len() * 2);
+    let mut depth = 0usize;
+    let mut chars = json.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => {
+                // Copy the string, escapes and all, up to its closing quote.
+                let mut end = json.len();
+                let mut escaped = false;
+                for (j, d) in json[i + 1..].char_indices() {
+                    if escaped {
+                        escaped = false;
+                    } else if d == '\\' {
+                        escaped = true;
+                    } else if d == '"' {
+                        end = i + 1 + j + 1;
+                        break;
+                    }
+                }
+                out.push_str(&json[i..end]);
+                while chars.peek().is_some_and(|&(j, _)| j < end) {
+                    chars.next();
+                }
+            }
+            '{' | '[' => {
+                let close = if c == '{' { '}' } else { ']' };
+                while chars.peek().is_some_and(|&(_, d)| d.is_ascii_whitespace()) {
+                    chars.next();
+                }
+                if chars.peek().is_some_and(|&(_, d)| d == close) {
+                    chars.next();
+                    out.push(c);
+                    out.push(close);
+                } else {
+                    out.push(c);
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(',');
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            c if c.is_ascii_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl ToolOutput {

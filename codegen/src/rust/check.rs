@@ -123,6 +123,16 @@ pub fn check(model: &Model, locations: &Locations) -> Vec<Diagnostic> {
                         at: locations.member(package, &s.name, ident),
                     });
                 }
+                for (tool, _) in s.tools() {
+                    entries.push(Entry {
+                        what: format!(
+                            "the check of the result of tool `{}` generated for service `{}`",
+                            tool.ident, s.name
+                        ),
+                        rust: names::tool_returns_name(tool),
+                        at: locations.member(package, &s.name, &tool.ident),
+                    });
+                }
                 if !completable(s).is_empty() {
                     entries.push(Entry {
                         what: format!(

@@ -69,6 +69,8 @@ codes! {
     ExecutionChanged = "EXECUTION_CHANGED",
     /// The `$schema` of a tool's schemas changed.
     SchemaDialectChanged = "SCHEMA_DIALECT_CHANGED",
+    /// `@text` changed: the text block a client reads beside the structured result.
+    ResultTextChanged = "RESULT_TEXT_CHANGED",
     /// A member needs a scope it did not.
     ScopeAdded = "SCOPE_ADDED",
     /// A member no longer needs a scope.

@@ -300,6 +300,27 @@ impl Differ {
                 );
             }
         }
+        if let Some((a, b)) = tool_a.zip(tool_b)
+            && a.text != b.text
+        {
+            let text = |t: &Option<crate::model::ResultText>| match t {
+                Some(t) => t.attribute(),
+                None => "its JSON (no @text)".into(),
+            };
+            // `@text(handler)` added or removed changes what the handler returns.
+            let handler = |t: &Tool| t.text == Some(crate::model::ResultText::Handler);
+            self.push(
+                Code::ResultTextChanged,
+                Client::Behaviour,
+                handler(a) != handler(b),
+                site.clone(),
+                format!(
+                    "{what}: the text beside its structured result was {}, now {}",
+                    text(&a.text),
+                    text(&b.text)
+                ),
+            );
+        }
         self.scopes(&site, &what, &old.scopes, &new.scopes);
         let owner = Owner {
             holder: Holder::Param,

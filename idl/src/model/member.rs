@@ -170,13 +170,74 @@ pub struct Tool {
     /// `@open`: arguments the tool does not declare are accepted (and ignored), as many
     /// servers' schemas allow; its `inputSchema` has no `additionalProperties: false`.
     pub open: bool,
-    /// `execution.taskSupport` as the listing states it: `@task(forbidden)`, or
-    /// `@task(optional, listed: true)` / `@task(required, listed: true)`. `None` lists no
+    /// `execution.taskSupport` as the listing states it, from
+    /// `@execution(task_support: forbidden | optional | required)`. `None` lists no
     /// `execution` (what a plain `@task` does).
     pub task_support: Option<TaskSupport>,
     /// `@schema_dialect("…")` of the tool, else of its service, else of its file's package:
     /// the `$schema` written first in its `inputSchema` and `outputSchema`.
     pub schema_dialect: Option<String>,
+    /// `@text(…)`: the text block sent beside its structured content, when it is not the
+    /// result's JSON (the default). Only on a tool whose result is a record or a map.
+    pub text: Option<ResultText>,
+}
+
+/// `@text(…)` of a tool: what its text block holds beside the structured content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ResultText {
+    /// `@text("…")`: a fixed sentence, or a template over the result's fields
+    /// (`"Created {count} entities"`), in order.
+    Template {
+        /// The literal text and the fields written into it, in order.
+        parts: Vec<TextPart>,
+    },
+    /// `@text(pretty)`: the result's JSON laid out as `JSON.stringify(value, null, 2)`;
+    /// `@text(pretty: field)`: one field's JSON, so laid out.
+    Pretty {
+        /// The field (its declared name), or `None` for the whole result.
+        field: Option<String>,
+    },
+    /// `@text(handler)`: the handler returns its result with an optional text of its own,
+    /// chosen per call (its JSON when it gives none).
+    Handler,
+}
+
+impl ResultText {
+    /// The attribute as written in a `.tool` file: `@text(pretty: entities)`.
+    pub fn attribute(&self) -> String {
+        match self {
+            ResultText::Template { parts } => {
+                let mut text = String::new();
+                for part in parts {
+                    match part {
+                        TextPart::Text(t) => {
+                            text.push_str(&t.replace('{', "{{").replace('}', "}}"))
+                        }
+                        TextPart::Field(f) => {
+                            text.push('{');
+                            text.push_str(f);
+                            text.push('}');
+                        }
+                    }
+                }
+                format!("@text({text:?})")
+            }
+            ResultText::Pretty { field: None } => "@text(pretty)".into(),
+            ResultText::Pretty { field: Some(f) } => format!("@text(pretty: {f})"),
+            ResultText::Handler => "@text(handler)".into(),
+        }
+    }
+}
+
+/// A piece of a `@text("…")` template.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextPart {
+    /// Text as written (`{{` and `}}` already read as `{` and `}`).
+    Text(String),
+    /// `{field}`: the value of the result's field of that declared name.
+    Field(String),
 }
 
 /// What only a resource or resource template has.

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Annotations, Field, Member, MemberKind, Resource as ResourcePart, Returns, TaskMode,
-    TaskSupport, Tool as ToolPart, TypeDef, Ui,
+    Annotations, Field, Member, MemberKind, Resource as ResourcePart, ResultText, Returns,
+    TaskMode, TaskSupport, Tool as ToolPart, TypeDef, Ui,
 };
 
 #[derive(Deserialize)]
@@ -52,6 +52,7 @@ struct Tool {
     task_support: Option<TaskSupport>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     schema_dialect: Option<String>,
+    text: Option<ResultText>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     scopes: Vec<String>,
 }
@@ -122,6 +123,7 @@ impl From<super::Service> for Service {
                     open: t.open,
                     task_support: t.task_support,
                     schema_dialect: t.schema_dialect,
+                    text: t.text,
                     scopes,
                 }),
                 MemberKind::Resource(r) | MemberKind::Template(r) => {
@@ -173,6 +175,7 @@ impl From<Service> for super::Service {
                 open: t.open,
                 task_support: t.task_support,
                 schema_dialect: t.schema_dialect,
+                text: t.text,
             }),
         });
         let resources = wire.resources.into_iter().map(|r| {

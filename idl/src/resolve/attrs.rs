@@ -144,6 +144,7 @@ const NEW_SPECS: &[(&str, &[Site], &str)] = &[
         &[Package, Service, Tool],
         "@schema_dialect(\"http://json-schema.org/draft-07/schema#\")",
     ),
+    ("text", &[Tool], TEXT_USAGE),
     ("tag", &[Union], "@tag(\"property\")"),
     (
         "scopes",
@@ -151,6 +152,20 @@ const NEW_SPECS: &[(&str, &[Site], &str)] = &[
         "@scopes(\"notes:read\", …), or @scopes() for none",
     ),
 ];
+
+/// The usage of `@text`.
+pub(crate) const TEXT_USAGE: &str = "@text(\"a sentence, or a template over the result's {field}s\"), @text(pretty), @text(pretty: field) or @text(handler)";
+
+/// `@text(…)` as written, before the result's fields are known.
+#[derive(Debug, Clone)]
+pub(crate) enum TextSpec {
+    /// `@text("…")`: the text as written and the span of its literal.
+    Template(String, Span),
+    /// `@text(pretty)` or `@text(pretty: field)` (the field and its span).
+    Pretty(Option<(String, Span)>),
+    /// `@text(handler)`.
+    Handler,
+}
 
 /// The usage of `@range` with exclusive bounds.
 const EXCLUSIVE_USAGE: &str = "@range(exclusive_min: x), @range(exclusive_max: y), @range(exclusive_min: x, exclusive_max: y), or one of them with `min`/`max`";
@@ -227,6 +242,8 @@ pub(crate) struct Attrs {
     pub url: Option<Span>,
     /// `@scopes(…)`: the OAuth scopes needed (empty for `@scopes()`).
     pub scopes: Option<Vec<String>>,
+    /// `@text(…)` of a tool, and the attribute's span.
+    pub text: Option<(TextSpec, Span)>,
 }
 
 pub(crate) struct AttrChecker<'a> {
@@ -512,6 +529,7 @@ impl AttrChecker<'_> {
             }
             "ui" => self.ui(attr, usage, out),
             "scopes" => self.scopes(attr, usage, out),
+            "text" => self.text(attr, usage, out),
             "task" => {
                 let Some([mode]) = self.bind::<1>(attr, usage, &[("mode", Arg::Optional)]) else {
                     return;
@@ -815,6 +833,87 @@ impl AttrChecker<'_> {
                 visibility: list,
             });
         }
+    }
+
+    /// `@text("…")`, `@text(pretty)`, `@text(pretty: field)` or `@text(handler)`; the
+    /// template and the field are checked against the result where the tool is resolved.
+    fn text(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
+        let Some([form, pretty]) = self.bind::<2>(
+            attr,
+            usage,
+            &[("form", Arg::Optional), ("pretty", Arg::Named)],
+        ) else {
+            return;
+        };
+        let fail = |this: &mut Self, span: Span, message: String| {
+            this.diagnostics.push(
+                Diagnostic::error("E0714", message)
+                    .at(this.file, span)
+                    .help(format!("usage: {usage}")),
+            );
+        };
+        let spec = match (form.map(|l| (l, &l.kind)), pretty) {
+            (None, None) => {
+                fail(
+                    self,
+                    attr.span,
+                    "`@text` needs a text: a sentence, `pretty`, `pretty: field` or `handler`"
+                        .into(),
+                );
+                return;
+            }
+            (Some(_), Some(field)) => {
+                fail(self, field.span, "`@text` takes one form: a sentence, `pretty`, `pretty: field` or `handler`, not two".into());
+                return;
+            }
+            (None, Some(field)) => match &field.kind {
+                LiteralKind::Ident(name) => TextSpec::Pretty(Some((name.clone(), field.span))),
+                other => {
+                    let found = match other {
+                        LiteralKind::String(s) => format!("the string {s:?}"),
+                        other => other.describe().to_string(),
+                    };
+                    fail(
+                        self,
+                        field.span,
+                        format!("`@text(pretty: …)` names a field of the result, found {found}"),
+                    );
+                    return;
+                }
+            },
+            (Some((lit, LiteralKind::String(text))), None) => {
+                if text.trim().is_empty() {
+                    fail(
+                        self,
+                        lit.span,
+                        "the text of `@text` must not be empty".into(),
+                    );
+                    return;
+                }
+                TextSpec::Template(text.clone(), lit.span)
+            }
+            (Some((_, LiteralKind::Ident(word))), None) if word == "pretty" => {
+                TextSpec::Pretty(None)
+            }
+            (Some((_, LiteralKind::Ident(word))), None) if word == "handler" => TextSpec::Handler,
+            (Some((lit, other)), None) => {
+                let found = match other {
+                    LiteralKind::Ident(word) => format!("`{word}`"),
+                    other => other.describe().to_string(),
+                };
+                let mut message = format!(
+                    "`@text` expects a sentence in quotes, `pretty` or `handler`, found {found}"
+                );
+                if let LiteralKind::Ident(word) = other
+                    && let Some(close) = suggest(word, ["pretty", "handler"])
+                {
+                    message.push_str(&format!(" (did you mean `{close}`?)"));
+                }
+                fail(self, lit.span, message);
+                return;
+            }
+        };
+        out.text = Some((spec, attr.span));
     }
 
     /// `@scopes("a", "b")`: each a `scope-token` of RFC 6749 §3.3, none twice.

@@ -131,6 +131,10 @@ impl Resolver<'_> {
                 "return a record with a nullable field (`value: {written}`) or `content` instead, or make a missing value a tool error"
             ));
         }
+        let text = match &attrs.text {
+            Some((spec, span)) => self.result_text(spec, *span, &returns, &name),
+            None => None,
+        };
         match names::check_tool_name(&name) {
             Err(reason) => {
                 let help = if derived {
@@ -182,7 +186,141 @@ impl Resolver<'_> {
                     .clone()
                     .or_else(|| service.schema_dialect.clone())
                     .or_else(|| self.dialect.clone()),
+                text,
             }),
+        }
+    }
+
+    /// `@text(…)` of the tool `tool`, checked against its result: a record or map (E0710),
+    /// whose named fields exist (E0711) and, in a template, are scalars (E0712), in a
+    /// well-formed template (E0713).
+    fn result_text(
+        &mut self,
+        spec: &TextSpec,
+        span: Span,
+        returns: &Returns,
+        tool: &str,
+    ) -> Option<ResultText> {
+        let record = match returns {
+            Returns::Value {
+                ty:
+                    Type::Named {
+                        package,
+                        name,
+                        def: DefKind::Record,
+                    },
+            } => Some((package.clone(), name.clone())),
+            Returns::Value {
+                ty: Type::Map { .. },
+            } => None,
+            other => {
+                let what = match other {
+                    Returns::Nothing => "no result".to_string(),
+                    Returns::Content => "`content`".to_string(),
+                    Returns::CallResult => "`call_result`".to_string(),
+                    Returns::Value { ty } => format!("`{ty}`"),
+                };
+                let d = self.error(
+                    "E0710",
+                    span,
+                    format!("`@text` gives the text beside a structured result, and tool `{tool}` returns {what}"),
+                );
+                d.help = Some(match other {
+                    Returns::Value { ty: Type::Nullable { .. } } => {
+                        "`@text` needs a record or map result that is never null: return a record with a nullable field instead".into()
+                    }
+                    Returns::Value { ty: Type::Primitive { name: Primitive::String } } => {
+                        "a string result is its own text block; `@text` applies to a tool that returns a record or a map (structured content)".into()
+                    }
+                    _ => "`@text` applies to a tool that returns a record or a map (structured content)".into(),
+                });
+                return None;
+            }
+        };
+        let fields = match &record {
+            Some((package, name)) => self
+                .resolved_fields(package, name, false)
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let result = match &record {
+            Some((_, name)) => format!("record `{name}`"),
+            None => "a map".to_string(),
+        };
+        let find = |this: &mut Self, field: &str, at: Span| -> Option<Field> {
+            if let Some(f) = fields.iter().find(|f| f.name == field) {
+                return Some(f.clone());
+            }
+            let d = this.error(
+                "E0711",
+                at,
+                format!("`@text` of tool `{tool}` names `{field}`, which {result} has no field of"),
+            );
+            d.help = Some(
+                match suggest(field, fields.iter().map(|f| f.name.as_str())) {
+                    Some(close) => format!("did you mean `{close}`?"),
+                    None if fields.is_empty() => format!("{result} has no fields to name"),
+                    None => format!(
+                        "the fields of {result}: {}",
+                        fields
+                            .iter()
+                            .map(|f| format!("`{}`", f.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                },
+            );
+            None
+        };
+        match spec {
+            TextSpec::Handler => Some(ResultText::Handler),
+            TextSpec::Pretty(None) => Some(ResultText::Pretty { field: None }),
+            TextSpec::Pretty(Some((field, at))) => {
+                let f = find(self, field, *at)?;
+                Some(ResultText::Pretty {
+                    field: Some(f.name),
+                })
+            }
+            TextSpec::Template(text, at) => {
+                let parts = match template_parts(text) {
+                    Ok(parts) => parts,
+                    Err(reason) => {
+                        let d =
+                            self.error("E0713", *at, format!("the template of `@text` {reason}"));
+                        d.help = Some(
+                            "write a field as `{name}`, and a brace itself as `{{` or `}}`".into(),
+                        );
+                        return None;
+                    }
+                };
+                let mut ok = true;
+                for part in &parts {
+                    let TextPart::Field(name) = part else {
+                        continue;
+                    };
+                    let Some(f) = find(self, name, *at) else {
+                        ok = false;
+                        continue;
+                    };
+                    if f.is_optional() || !is_text_scalar(&f.ty) {
+                        ok = false;
+                        let written = if f.is_optional() {
+                            format!("an optional `{}`", f.ty)
+                        } else {
+                            format!("`{}`", f.ty)
+                        };
+                        let d = self.error(
+                            "E0712",
+                            *at,
+                            format!("`{{{name}}}` in the `@text` of tool `{tool}` is {written}, which a sentence cannot hold"),
+                        );
+                        d.help = Some(format!(
+                            "a template writes strings, chars, numbers, booleans and enum members; for this field use @text(pretty: {name})"
+                        ));
+                    }
+                }
+                ok.then_some(ResultText::Template { parts })
+            }
         }
     }
 
@@ -457,4 +595,74 @@ fn scopes(own: &Attrs, service: &Attrs) -> Vec<String> {
         .or(service.scopes.as_ref())
         .cloned()
         .unwrap_or_default()
+}
+
+/// A type a `@text` template writes as text: a string, a char, a number, a boolean or an
+/// enum member (never null).
+fn is_text_scalar(ty: &Type) -> bool {
+    use Primitive::*;
+    match ty {
+        Type::Primitive { name } => matches!(
+            name,
+            Bool | I8 | I16 | I32 | I64 | Integer | U8 | U16 | U32 | U64 | F32 | F64 | String | Char
+        ),
+        Type::Named {
+            def: DefKind::Enum, ..
+        } => true,
+        _ => false,
+    }
+}
+
+/// A `@text` template read into text and `{field}`s: `{{` and `}}` are braces; a brace
+/// otherwise unmatched, an empty `{}` or a placeholder that is not a name is an error.
+pub(crate) fn template_parts(text: &str) -> Result<Vec<TextPart>, String> {
+    let mut parts = Vec::new();
+    let mut literal = std::string::String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                literal.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                literal.push('}');
+            }
+            '}' => return Err("has a `}` that closes nothing".into()),
+            '{' => {
+                let mut name = std::string::String::new();
+                loop {
+                    match chars.next() {
+                        Some('}') => break,
+                        Some(c) => name.push(c),
+                        None => {
+                            return Err(format!("has a `{{` that is never closed (`{{{name}`)"));
+                        }
+                    }
+                }
+                let ident = name.trim();
+                let mut cs = ident.chars();
+                let is_name = cs
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && cs.all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if ident.is_empty() {
+                    return Err("has an empty `{}`".into());
+                }
+                if !is_name {
+                    return Err(format!("has `{{{name}}}`, which is not a field name"));
+                }
+                if !literal.is_empty() {
+                    parts.push(TextPart::Text(std::mem::take(&mut literal)));
+                }
+                parts.push(TextPart::Field(ident.to_owned()));
+            }
+            c => literal.push(c),
+        }
+    }
+    if !literal.is_empty() {
+        parts.push(TextPart::Text(literal));
+    }
+    Ok(parts)
 }

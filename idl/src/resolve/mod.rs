@@ -21,7 +21,7 @@ use crate::locations::Locations;
 use crate::model::*;
 use crate::parser;
 use crate::source::{FileId, SourceId, SourceLoader, SourceMap};
-use attrs::{AttrChecker, Attrs, Site, compare, int_number};
+use attrs::{AttrChecker, Attrs, Site, TextSpec, compare, int_number};
 use loading::*;
 use scope::*;
 use types::*;

@@ -180,21 +180,27 @@ pub trait Bodies: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: SubmitFormArgs,
-    ) -> impl ::core::future::Future<Output = Result<(), rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<(), rt::ToolError>,
+    > + rt::Returns<dyn SubmitFormReturns> + Send;
 
     /// The tool `upload`.
     fn upload(
         &self,
         ctx: rt::RequestContext,
         input: UploadArgs,
-    ) -> impl ::core::future::Future<Output = Result<rt::Bytes, rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<rt::Bytes, rt::ToolError>,
+    > + rt::Returns<dyn UploadReturns> + Send;
 
     /// The tool `put_notes`.
     fn put_notes(
         &self,
         ctx: rt::RequestContext,
         input: PutNotesArgs,
-    ) -> impl ::core::future::Future<Output = Result<String, rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<String, rt::ToolError>,
+    > + rt::Returns<dyn PutNotesReturns> + Send;
 
     /// The tool `echo`.
     fn echo(
@@ -203,9 +209,41 @@ pub trait Bodies: Send + Sync + 'static {
         input: EchoArgs,
     ) -> impl ::core::future::Future<
         Output = Result<rt::serde_json::Value, rt::ToolError>,
-    > + Send;
+    > + rt::Returns<dyn EchoReturns> + Send;
 }
 
+/// What the handler of the tool `submit_form` returns: `Result<(), ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `submit_form` is declared with no result: its handler `Bodies::submit_form` returns `Result<(), ToolError>`, not `{Self}`",
+    label = "not what the tool `submit_form` returns"
+)]
+pub trait SubmitFormReturns {}
+impl SubmitFormReturns for Result<(), rt::ToolError> {}
+impl<O: SubmitFormReturns> rt::Accepts<O> for dyn SubmitFormReturns {}
+/// What the handler of the tool `upload` returns: `Result<Bytes, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `upload` is declared with `-> bytes`: its handler `Bodies::upload` returns `Result<Bytes, ToolError>`, not `{Self}`",
+    label = "not what the tool `upload` returns"
+)]
+pub trait UploadReturns {}
+impl UploadReturns for Result<rt::Bytes, rt::ToolError> {}
+impl<O: UploadReturns> rt::Accepts<O> for dyn UploadReturns {}
+/// What the handler of the tool `put_notes` returns: `Result<String, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `put_notes` is declared with `-> string`: its handler `Bodies::put_notes` returns `Result<String, ToolError>`, not `{Self}`",
+    label = "not what the tool `put_notes` returns"
+)]
+pub trait PutNotesReturns {}
+impl PutNotesReturns for Result<String, rt::ToolError> {}
+impl<O: PutNotesReturns> rt::Accepts<O> for dyn PutNotesReturns {}
+/// What the handler of the tool `echo` returns: `Result<serde_json::Value, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `echo` is declared with `-> json`: its handler `Bodies::echo` returns `Result<serde_json::Value, ToolError>`, not `{Self}`",
+    label = "not what the tool `echo` returns"
+)]
+pub trait EchoReturns {}
+impl EchoReturns for Result<rt::serde_json::Value, rt::ToolError> {}
+impl<O: EchoReturns> rt::Accepts<O> for dyn EchoReturns {}
 /// Serves a [`Bodies`] implementation: its listings, argument decoding and dispatch.
 pub struct BodiesServer<T> {
     inner: rt::Arc<T>,
@@ -327,7 +365,9 @@ pub trait BodiesForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: SubmitFormArgs,
-    ) -> impl ::core::future::Future<Output = Result<(), rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<(), rt::ToolError>,
+    > + rt::Returns<dyn SubmitFormReturns> + Send {
         BodiesRequests::submit_form(self.upstream(), ctx, input)
     }
 
@@ -336,7 +376,9 @@ pub trait BodiesForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: UploadArgs,
-    ) -> impl ::core::future::Future<Output = Result<rt::Bytes, rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<rt::Bytes, rt::ToolError>,
+    > + rt::Returns<dyn UploadReturns> + Send {
         BodiesRequests::upload(self.upstream(), ctx, input)
     }
 
@@ -345,7 +387,9 @@ pub trait BodiesForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: PutNotesArgs,
-    ) -> impl ::core::future::Future<Output = Result<String, rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<String, rt::ToolError>,
+    > + rt::Returns<dyn PutNotesReturns> + Send {
         BodiesRequests::put_notes(self.upstream(), ctx, input)
     }
 
@@ -356,7 +400,7 @@ pub trait BodiesForward: Send + Sync + 'static {
         input: EchoArgs,
     ) -> impl ::core::future::Future<
         Output = Result<rt::serde_json::Value, rt::ToolError>,
-    > + Send {
+    > + rt::Returns<dyn EchoReturns> + Send {
         BodiesRequests::echo(self.upstream(), ctx, input)
     }
 }

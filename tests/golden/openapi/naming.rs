@@ -225,44 +225,104 @@ pub trait Naming: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: ListItemsArgs,
-    ) -> impl ::core::future::Future<Output = Result<Vec<String>, rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<Vec<String>, rt::ToolError>,
+    > + rt::Returns<dyn ListItemsReturns> + Send;
 
     /// Create an item
     fn create_item(
         &self,
         ctx: rt::RequestContext,
         input: CreateItemArgs,
-    ) -> impl ::core::future::Future<Output = Result<(), rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<(), rt::ToolError>,
+    > + rt::Returns<dyn CreateItemReturns> + Send;
 
     /// The tool `replace_item`.
     fn replace_item(
         &self,
         ctx: rt::RequestContext,
         input: ReplaceItemArgs,
-    ) -> impl ::core::future::Future<Output = Result<(), rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<(), rt::ToolError>,
+    > + rt::Returns<dyn ReplaceItemReturns> + Send;
 
     /// Deprecated.
     fn delete_item(
         &self,
         ctx: rt::RequestContext,
         input: DeleteItemArgs,
-    ) -> impl ::core::future::Future<Output = Result<(), rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<(), rt::ToolError>,
+    > + rt::Returns<dyn DeleteItemReturns> + Send;
 
     /// The tool `patch_items_id`.
     fn patch_items_id(
         &self,
         ctx: rt::RequestContext,
         input: PatchItemsIdArgs,
-    ) -> impl ::core::future::Future<Output = Result<String, rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<String, rt::ToolError>,
+    > + rt::Returns<dyn PatchItemsIdReturns> + Send;
 
     /// The tool `list_items_2`.
     fn list_items_2(
         &self,
         ctx: rt::RequestContext,
         input: ListItems2Args,
-    ) -> impl ::core::future::Future<Output = Result<Vec<String>, rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<Vec<String>, rt::ToolError>,
+    > + rt::Returns<dyn ListItems2Returns> + Send;
 }
 
+/// What the handler of the tool `list_items` returns: `Result<Vec<String>, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `list_items` is declared with `-> list<string>`: its handler `Naming::list_items` returns `Result<Vec<String>, ToolError>`, not `{Self}`",
+    label = "not what the tool `list_items` returns"
+)]
+pub trait ListItemsReturns {}
+impl ListItemsReturns for Result<Vec<String>, rt::ToolError> {}
+impl<O: ListItemsReturns> rt::Accepts<O> for dyn ListItemsReturns {}
+/// What the handler of the tool `create_item` returns: `Result<(), ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `create_item` is declared with no result: its handler `Naming::create_item` returns `Result<(), ToolError>`, not `{Self}`",
+    label = "not what the tool `create_item` returns"
+)]
+pub trait CreateItemReturns {}
+impl CreateItemReturns for Result<(), rt::ToolError> {}
+impl<O: CreateItemReturns> rt::Accepts<O> for dyn CreateItemReturns {}
+/// What the handler of the tool `replace_item` returns: `Result<(), ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `replace_item` is declared with no result: its handler `Naming::replace_item` returns `Result<(), ToolError>`, not `{Self}`",
+    label = "not what the tool `replace_item` returns"
+)]
+pub trait ReplaceItemReturns {}
+impl ReplaceItemReturns for Result<(), rt::ToolError> {}
+impl<O: ReplaceItemReturns> rt::Accepts<O> for dyn ReplaceItemReturns {}
+/// What the handler of the tool `delete_item` returns: `Result<(), ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `delete_item` is declared with no result: its handler `Naming::delete_item` returns `Result<(), ToolError>`, not `{Self}`",
+    label = "not what the tool `delete_item` returns"
+)]
+pub trait DeleteItemReturns {}
+impl DeleteItemReturns for Result<(), rt::ToolError> {}
+impl<O: DeleteItemReturns> rt::Accepts<O> for dyn DeleteItemReturns {}
+/// What the handler of the tool `patch_items_id` returns: `Result<String, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `patch_items_id` is declared with `-> string`: its handler `Naming::patch_items_id` returns `Result<String, ToolError>`, not `{Self}`",
+    label = "not what the tool `patch_items_id` returns"
+)]
+pub trait PatchItemsIdReturns {}
+impl PatchItemsIdReturns for Result<String, rt::ToolError> {}
+impl<O: PatchItemsIdReturns> rt::Accepts<O> for dyn PatchItemsIdReturns {}
+/// What the handler of the tool `list_items_2` returns: `Result<Vec<String>, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `list_items_2` is declared with `-> list<string>`: its handler `Naming::list_items_2` returns `Result<Vec<String>, ToolError>`, not `{Self}`",
+    label = "not what the tool `list_items_2` returns"
+)]
+pub trait ListItems2Returns {}
+impl ListItems2Returns for Result<Vec<String>, rt::ToolError> {}
+impl<O: ListItems2Returns> rt::Accepts<O> for dyn ListItems2Returns {}
 /// Serves a [`Naming`] implementation: its listings, argument decoding and dispatch.
 pub struct NamingServer<T> {
     inner: rt::Arc<T>,
@@ -413,7 +473,7 @@ pub trait NamingForward: Send + Sync + 'static {
         input: ListItemsArgs,
     ) -> impl ::core::future::Future<
         Output = Result<Vec<String>, rt::ToolError>,
-    > + Send {
+    > + rt::Returns<dyn ListItemsReturns> + Send {
         NamingRequests::list_items(self.upstream(), ctx, input)
     }
 
@@ -422,7 +482,9 @@ pub trait NamingForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: CreateItemArgs,
-    ) -> impl ::core::future::Future<Output = Result<(), rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<(), rt::ToolError>,
+    > + rt::Returns<dyn CreateItemReturns> + Send {
         NamingRequests::create_item(self.upstream(), ctx, input)
     }
 
@@ -431,7 +493,9 @@ pub trait NamingForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: ReplaceItemArgs,
-    ) -> impl ::core::future::Future<Output = Result<(), rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<(), rt::ToolError>,
+    > + rt::Returns<dyn ReplaceItemReturns> + Send {
         NamingRequests::replace_item(self.upstream(), ctx, input)
     }
 
@@ -440,7 +504,9 @@ pub trait NamingForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: DeleteItemArgs,
-    ) -> impl ::core::future::Future<Output = Result<(), rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<(), rt::ToolError>,
+    > + rt::Returns<dyn DeleteItemReturns> + Send {
         NamingRequests::delete_item(self.upstream(), ctx, input)
     }
 
@@ -449,7 +515,9 @@ pub trait NamingForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: PatchItemsIdArgs,
-    ) -> impl ::core::future::Future<Output = Result<String, rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<String, rt::ToolError>,
+    > + rt::Returns<dyn PatchItemsIdReturns> + Send {
         NamingRequests::patch_items_id(self.upstream(), ctx, input)
     }
 
@@ -460,7 +528,7 @@ pub trait NamingForward: Send + Sync + 'static {
         input: ListItems2Args,
     ) -> impl ::core::future::Future<
         Output = Result<Vec<String>, rt::ToolError>,
-    > + Send {
+    > + rt::Returns<dyn ListItems2Returns> + Send {
         NamingRequests::list_items_2(self.upstream(), ctx, input)
     }
 }

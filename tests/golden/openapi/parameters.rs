@@ -313,9 +313,19 @@ pub trait Parameters: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: UpdateThingArgs,
-    ) -> impl ::core::future::Future<Output = Result<Thing, rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<Thing, rt::ToolError>,
+    > + rt::Returns<dyn UpdateThingReturns> + Send;
 }
 
+/// What the handler of the tool `update_thing` returns: `Result<Thing, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `update_thing` is declared with `-> Thing`: its handler `Parameters::update_thing` returns `Result<Thing, ToolError>`, not `{Self}`",
+    label = "not what the tool `update_thing` returns"
+)]
+pub trait UpdateThingReturns {}
+impl UpdateThingReturns for Result<Thing, rt::ToolError> {}
+impl<O: UpdateThingReturns> rt::Accepts<O> for dyn UpdateThingReturns {}
 /// Serves a [`Parameters`] implementation: its listings, argument decoding and dispatch.
 pub struct ParametersServer<T> {
     inner: rt::Arc<T>,
@@ -394,7 +404,9 @@ pub trait ParametersForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: UpdateThingArgs,
-    ) -> impl ::core::future::Future<Output = Result<Thing, rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<Thing, rt::ToolError>,
+    > + rt::Returns<dyn UpdateThingReturns> + Send {
         ParametersRequests::update_thing(self.upstream(), ctx, input)
     }
 }

@@ -666,7 +666,9 @@ pub trait Schemas: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: CreateUserArgs,
-    ) -> impl ::core::future::Future<Output = Result<User, rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<User, rt::ToolError>,
+    > + rt::Returns<dyn CreateUserReturns> + Send;
 
     /// The tool `search_pets`.
     fn search_pets(
@@ -675,16 +677,42 @@ pub trait Schemas: Send + Sync + 'static {
         input: SearchPetsArgs,
     ) -> impl ::core::future::Future<
         Output = Result<SearchPetsResult, rt::ToolError>,
-    > + Send;
+    > + rt::Returns<dyn SearchPetsReturns> + Send;
 
     /// The tool `add_pet`.
     fn add_pet(
         &self,
         ctx: rt::RequestContext,
         input: AddPetArgs,
-    ) -> impl ::core::future::Future<Output = Result<Pet, rt::ToolError>> + Send;
+    ) -> impl ::core::future::Future<
+        Output = Result<Pet, rt::ToolError>,
+    > + rt::Returns<dyn AddPetReturns> + Send;
 }
 
+/// What the handler of the tool `create_user` returns: `Result<User, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `create_user` is declared with `-> User`: its handler `Schemas::create_user` returns `Result<User, ToolError>`, not `{Self}`",
+    label = "not what the tool `create_user` returns"
+)]
+pub trait CreateUserReturns {}
+impl CreateUserReturns for Result<User, rt::ToolError> {}
+impl<O: CreateUserReturns> rt::Accepts<O> for dyn CreateUserReturns {}
+/// What the handler of the tool `search_pets` returns: `Result<SearchPetsResult, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `search_pets` is declared with `-> SearchPetsResult`: its handler `Schemas::search_pets` returns `Result<SearchPetsResult, ToolError>`, not `{Self}`",
+    label = "not what the tool `search_pets` returns"
+)]
+pub trait SearchPetsReturns {}
+impl SearchPetsReturns for Result<SearchPetsResult, rt::ToolError> {}
+impl<O: SearchPetsReturns> rt::Accepts<O> for dyn SearchPetsReturns {}
+/// What the handler of the tool `add_pet` returns: `Result<Pet, ToolError>`. A handler that returns anything else fails to compile with a message naming the tool.
+#[diagnostic::on_unimplemented(
+    message = "the tool `add_pet` is declared with `-> Pet`: its handler `Schemas::add_pet` returns `Result<Pet, ToolError>`, not `{Self}`",
+    label = "not what the tool `add_pet` returns"
+)]
+pub trait AddPetReturns {}
+impl AddPetReturns for Result<Pet, rt::ToolError> {}
+impl<O: AddPetReturns> rt::Accepts<O> for dyn AddPetReturns {}
 /// Serves a [`Schemas`] implementation: its listings, argument decoding and dispatch.
 pub struct SchemasServer<T> {
     inner: rt::Arc<T>,
@@ -791,7 +819,9 @@ pub trait SchemasForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: CreateUserArgs,
-    ) -> impl ::core::future::Future<Output = Result<User, rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<User, rt::ToolError>,
+    > + rt::Returns<dyn CreateUserReturns> + Send {
         SchemasRequests::create_user(self.upstream(), ctx, input)
     }
 
@@ -802,7 +832,7 @@ pub trait SchemasForward: Send + Sync + 'static {
         input: SearchPetsArgs,
     ) -> impl ::core::future::Future<
         Output = Result<SearchPetsResult, rt::ToolError>,
-    > + Send {
+    > + rt::Returns<dyn SearchPetsReturns> + Send {
         SchemasRequests::search_pets(self.upstream(), ctx, input)
     }
 
@@ -811,7 +841,9 @@ pub trait SchemasForward: Send + Sync + 'static {
         &self,
         ctx: rt::RequestContext,
         input: AddPetArgs,
-    ) -> impl ::core::future::Future<Output = Result<Pet, rt::ToolError>> + Send {
+    ) -> impl ::core::future::Future<
+        Output = Result<Pet, rt::ToolError>,
+    > + rt::Returns<dyn AddPetReturns> + Send {
         SchemasRequests::add_pet(self.upstream(), ctx, input)
     }
 }

@@ -65,6 +65,12 @@ pub const ATTRIBUTES: &[AttributeDoc] = &[
         does: "The tool may (or must) run as a task (the MCP tasks extension).",
     },
     AttributeDoc {
+        name: "text",
+        on: "tool",
+        usage: "@text(\"a sentence, or a template over the result's {field}s\"), @text(pretty), @text(pretty: field) or @text(handler)",
+        does: "The text block beside a record or map result (default: its JSON, compact): a sentence, a template over the result's fields, the result or one field pretty-printed as `JSON.stringify(x, null, 2)`, or the handler's choice per call (`rt::WithText<T>`). `structuredContent` and `outputSchema` stay.",
+    },
+    AttributeDoc {
         name: "scopes",
         on: "service, tool, resource, prompt",
         usage: "@scopes(\"notes:read\", …), or @scopes() for none",

@@ -159,19 +159,21 @@ impl Context<'_> {
             input,
             ok,
             error,
+            returns,
         } = h;
         let name = names::value_ident(&method);
         let result = self.std("Result");
         let send = self.std("Send");
         let input = input.map(|ty| quote!(input: #ty,));
         let body = body.unwrap_or_else(|| quote!(;));
+        let returns = returns.map(|check| quote!(+ rt::Returns<dyn #check>));
         quote! {
             #docs
             fn #name(
                 &self,
                 ctx: rt::RequestContext,
                 #input
-            ) -> impl ::core::future::Future<Output = #result<#ok, #error>> + #send #body
+            ) -> impl ::core::future::Future<Output = #result<#ok, #error>> #returns + #send #body
         }
     }
 

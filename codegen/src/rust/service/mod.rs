@@ -17,7 +17,9 @@ use std::collections::HashMap;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-use toolidl::model::{Field, Keyword, Member, MemberKind, Primitive, Returns, Service, Type};
+use toolidl::model::{
+    Field, Keyword, Member, MemberKind, Primitive, ResultText, Returns, Service, Type,
+};
 
 use super::context::{Context, doc_attrs, field_summary, format_of};
 use crate::listings::{Listing, ServiceListings};
@@ -47,6 +49,8 @@ struct Handler {
     input: Option<Ident>,
     ok: TokenStream,
     error: TokenStream,
+    /// A tool's check of its result (`GetWeatherReturns`), bound on the method's future.
+    returns: Option<Ident>,
 }
 
 impl Context<'_> {
@@ -62,8 +66,9 @@ impl Context<'_> {
         let completable =
             (!completion.is_empty()).then(|| self.completable_enum(service, &completion));
         let trait_ = self.handler_trait(service, &methods, &completion);
+        let checks = self.result_checks(service, &methods);
         let server = self.server(service, &methods, listings);
-        quote!(#(#inputs)* #completable #trait_ #server)
+        quote!(#(#inputs)* #completable #trait_ #(#checks)* #server)
     }
 
     /// The input struct of a handler: `name`, documented with `doc` and the `..` advice, one
@@ -131,18 +136,20 @@ impl Context<'_> {
             input,
             ok,
             error,
+            returns,
         } = h;
         let name = names::value_ident(&method);
         let result = self.std("Result");
         let send = self.std("Send");
         let input = input.map(|ty| quote!(input: #ty,));
+        let returns = returns.map(|check| quote!(+ rt::Returns<dyn #check>));
         quote! {
             #docs
             fn #name(
                 &self,
                 ctx: rt::RequestContext,
                 #input
-            ) -> impl ::core::future::Future<Output = #result<#ok, #error>> + #send;
+            ) -> impl ::core::future::Future<Output = #result<#ok, #error>> #returns + #send;
         }
     }
 
@@ -162,15 +169,69 @@ impl Context<'_> {
                     quote!(rt::RpcError),
                 ),
             };
+            let returns = matches!(m.kind, MemberKind::Tool(_))
+                .then(|| names::plain(&names::tool_returns_name(m)));
             Handler {
                 method,
                 docs: self.method_docs(&m.doc, &docs),
                 input,
-                ok: self.value_type(&m.returns),
+                returns,
+                ok: match &m.kind {
+                    // `@text(handler)`: the value, and the text the handler chooses per call.
+                    MemberKind::Tool(t) if t.text == Some(ResultText::Handler) => {
+                        let value = self.value_type(&m.returns);
+                        quote!(rt::WithText<#value>)
+                    }
+                    _ => self.value_type(&m.returns),
+                },
                 error,
             }
         };
         service.members.iter().map(handler).collect()
+    }
+
+    /// Per tool, the check of what its handler returns: a trait implemented for the one
+    /// output the tool declares, whose message names the tool and its declared result when a
+    /// handler returns anything else (see `rt::Returns`).
+    fn result_checks(&self, service: &Service, methods: &Methods) -> Vec<TokenStream> {
+        let trait_ = names::type_ident(&service.name);
+        let handlers = self.handlers(service, methods);
+        service
+            .members
+            .iter()
+            .zip(handlers)
+            .filter(|(m, _)| matches!(m.kind, MemberKind::Tool(_)))
+            .filter_map(|(m, h)| {
+                let check = h.returns?;
+                let declared = match &m.returns {
+                    Returns::Nothing => "no result".to_string(),
+                    Returns::Content => "`-> content`".to_string(),
+                    Returns::CallResult => "`-> call_result`".to_string(),
+                    Returns::Value { ty } => format!("`-> {ty}`"),
+                };
+                let ok = &h.ok;
+                let rust = rust_text(&quote!(Result<#ok, ToolError>));
+                let message = format!(
+                    "the tool `{}` is declared with {declared}: its handler `{trait_}::{}` returns `{rust}`, not `{{Self}}`",
+                    m.name, h.method
+                );
+                let label = format!("not what the tool `{}` returns", m.name);
+                let doc = format!(
+                    " What the handler of the tool `{}` returns: `{rust}`. A handler that returns anything else fails to compile with a message naming the tool.",
+                    m.name
+                );
+                let result = self.std("Result");
+                Some(quote! {
+                    #[doc = #doc]
+                    #[diagnostic::on_unimplemented(message = #message, label = #label)]
+                    pub trait #check {}
+
+                    impl #check for #result<#ok, rt::ToolError> {}
+
+                    impl<O: #check> rt::Accepts<O> for dyn #check {}
+                })
+            })
+            .collect()
     }
 
     fn handler_trait(
@@ -493,4 +554,18 @@ fn listing_fn(
             &#upper
         }
     })
+}
+
+/// Rust tokens as a person writes them: `Result<Vec<Forecast>, ToolError>`.
+fn rust_text(tokens: &TokenStream) -> String {
+    tokens
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" <", "<")
+        .replace("< ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+        .replace("rt::", "")
 }

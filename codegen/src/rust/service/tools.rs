@@ -3,7 +3,10 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use toolidl::model::{DefKind, Member, Primitive, Returns, Service, TaskMode, Tool, Type};
+use toolidl::model::{
+    DefKind, Member, MemberKind, Primitive, ResultText, Returns, Service, TaskMode, TextPart, Tool,
+    Type,
+};
 
 use crate::naming::{self as names, tool_input_name};
 use crate::rust::context::Context;
@@ -56,17 +59,30 @@ impl Context<'_> {
             let input = names::plain(&tool_input_name(t));
             let output = self.tool_output(t);
             let call = quote!(self.inner.#method(ctx, input).await?);
+            // `@text(handler)`: the handler's value and its text, if any.
+            let handler_text = matches!(
+                t.kind,
+                MemberKind::Tool(Tool {
+                    text: Some(ResultText::Handler),
+                    ..
+                })
+            );
+            let bind = if handler_text {
+                quote!(rt::WithText { value, text })
+            } else {
+                quote!(value)
+            };
             let body = match &t.returns {
                 Returns::Nothing => quote!(#call; #output),
                 // A value that can nest without bound may be too deep to write, and then to
                 // drop on a worker's stack: the runtime disposes of it.
                 Returns::Value { ty } if self.facts.nests_without_bound(ty) => quote! {
-                    let value = #call;
+                    let #bind = #call;
                     let output = #output;
                     rt::ToolOutput::dispose_if_failed(value, output)
                 },
                 Returns::Value { .. } | Returns::Content | Returns::CallResult => {
-                    quote!(let value = #call; #output)
+                    quote!(let #bind = #call; #output)
                 }
             };
             quote! {
@@ -144,16 +160,68 @@ impl Context<'_> {
             }
             | Type::Map { .. } => {
                 let checked = is_plain(base);
-                match (nullable, checked) {
+                let structured = match (nullable, checked) {
                     (false, true) => quote!(rt::ToolOutput::checked_structured(&value)),
                     (true, true) => {
                         quote!(rt::ToolOutput::checked_nullable_structured(value.as_ref()))
                     }
                     (false, false) => quote!(rt::ToolOutput::structured(&value)),
                     (true, false) => quote!(rt::ToolOutput::nullable_structured(value.as_ref())),
+                };
+                let text = match &tool.kind {
+                    MemberKind::Tool(part) => part.text.as_ref(),
+                    _ => None,
+                };
+                match text {
+                    None => structured,
+                    Some(text) => self.result_text(structured, text),
                 }
             }
             _ => quote!(rt::ToolOutput::json(&value)),
+        }
+    }
+}
+
+impl Context<'_> {
+    /// `structured` (the checked output of `value`) with the text block `@text` gives it.
+    fn result_text(&self, structured: TokenStream, text: &ResultText) -> TokenStream {
+        match text {
+            ResultText::Handler => {
+                quote!(#structured.map(|output| output.maybe_with_text(text)))
+            }
+            ResultText::Pretty { field: None } => {
+                quote!(#structured.map(rt::ToolOutput::pretty_text))
+            }
+            ResultText::Pretty { field: Some(field) } => {
+                let field = names::value_ident(field);
+                quote!(#structured.and_then(|output| output.pretty_text_of(&value.#field)))
+            }
+            ResultText::Template { parts } => {
+                let mut format = String::new();
+                let mut args = Vec::new();
+                for part in parts {
+                    match part {
+                        TextPart::Text(t) => {
+                            format.push_str(&t.replace('{', "{{").replace('}', "}}"));
+                        }
+                        // Every field a template names displays as its text (generated
+                        // enums display their wire value).
+                        TextPart::Field(name) => {
+                            format.push_str("{}");
+                            let ident = names::value_ident(name);
+                            args.push(quote!(value.#ident));
+                        }
+                    }
+                }
+                let text = if args.is_empty() {
+                    let lit = Literal::string(&format.replace("{{", "{").replace("}}", "}"));
+                    quote!(#lit)
+                } else {
+                    let lit = Literal::string(&format);
+                    quote!(format!(#lit, #(#args),*))
+                };
+                quote!(#structured.map(|output| output.with_text(#text)))
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ mod inputs;
 mod null_results;
 mod numbers;
 mod profiles;
+mod result_text;
 mod second_edition;
 mod tasks;
 mod typed_formats;
