@@ -52,6 +52,7 @@ struct Tool {
     task_support: Option<TaskSupport>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     schema_dialect: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     text: Option<ResultText>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     scopes: Vec<String>,
