@@ -174,12 +174,12 @@ pub mod codegen {
     /// The version of the contract between generated code and this module.
     ///
     /// Generated code asserts, at compile time, that this equals the version its generator
-    /// writes (`const _: () = assert!(rt::GENERATED_CODE_VERSION == 4, "…");`), so code from
+    /// writes (`const _: () = assert!(rt::GENERATED_CODE_VERSION == 5, "…");`), so code from
     /// a `toolidl-build` that does not match this runtime fails to compile with a readable
     /// message instead of a cascade of unresolved names. Raised whenever a change here would
     /// break code generated for the previous version, or generated code starts to need
-    /// something new here (version 2: inputs implement [`ToolInput`] and [`PromptInput`]; version 3: tools carry their profiles' listings, [`ToolVariant`], and decoders read `null` as left out where a profile says so, [`args::null_as_absent`]; version 4: services get a call's [`Arguments`] (the text, the profile, the nesting limit) instead of a raw value, and decoders call one family of functions, `args::{object, list, …}`, over a [`Reader`]; tools store their standard listing only and the runtime derives each profile's, [`ToolDef::derive_profiles`](field@ToolDef::derive_profiles)).
-    pub const GENERATED_CODE_VERSION: u32 = 4;
+    /// something new here (version 2: inputs implement [`ToolInput`] and [`PromptInput`]; version 3: tools carry their profiles' listings, [`ToolVariant`], and decoders read `null` as left out where a profile says so, [`args::null_as_absent`]; version 4: services get a call's [`Arguments`] (the text, the profile, the nesting limit) instead of a raw value, and decoders call one family of functions, `args::{object, list, …}`, over a [`Reader`]; tools store their standard listing only and the runtime derives each profile's, [`ToolDef::derive_profiles`](field@ToolDef::derive_profiles); version 5: `@text` results, [`WithText`] and the `ToolOutput` text constructors, each tool's result bound [`Returns`]/[`Accepts`] that names the tool in a compile error, and `i128` decoders for `integer`).
+    pub const GENERATED_CODE_VERSION: u32 = 5;
 
     /// A future that is already complete, boxed: what a synchronous handler returns.
     pub fn ready<T: Send + 'static>(value: T) -> BoxFuture<T> {

@@ -276,7 +276,7 @@ impl Context<'_> {
 }
 
 /// The version of the contract between generated code and the runtime's `codegen` module.
-const GENERATED_CODE_VERSION: u32 = 4;
+const GENERATED_CODE_VERSION: u32 = 5;
 
 fn minor_version() -> String {
     let v = env!("CARGO_PKG_VERSION");
