@@ -604,7 +604,19 @@ fn is_text_scalar(ty: &Type) -> bool {
     match ty {
         Type::Primitive { name } => matches!(
             name,
-            Bool | I8 | I16 | I32 | I64 | Integer | U8 | U16 | U32 | U64 | F32 | F64 | String | Char
+            Bool | I8
+                | I16
+                | I32
+                | I64
+                | Integer
+                | U8
+                | U16
+                | U32
+                | U64
+                | F32
+                | F64
+                | String
+                | Char
         ),
         Type::Named {
             def: DefKind::Enum, ..
