@@ -6,9 +6,8 @@
 // original does; `@schema_dialect` states the draft-07 `$schema` its schemas state;
 // `@execution(task_support: forbidden)` lists its `execution`; and `@open(input)` makes each
 // record accept and drop the members it does not declare in arguments while results hold it
-// closed, as the original's objects are. What still differs is the text block beside a
-// structured result: the original's is the result's JSON pretty-printed, or a sentence; a
-// record result's text here is its JSON, compact (tests/original/differences.json).
+// closed, as the original's objects are. `@text` gives each result the original's text
+// block: a list or the graph pretty-printed, or the delete tools' sentence.
 //
 // The records have no `///` doc comment: the original's objects carry no description.
 @schema_dialect("http://json-schema.org/draft-07/schema#")
@@ -89,6 +88,7 @@ service Memory {
     @open_world(false)
     @open
     @execution(task_support: forbidden)
+    @text(pretty: entities)
     tool create_entities(entities: list<Entity>) -> CreatedEntities;
 
     /// Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
@@ -99,6 +99,7 @@ service Memory {
     @open_world(false)
     @open
     @execution(task_support: forbidden)
+    @text(pretty: relations)
     tool create_relations(relations: list<Relation>) -> CreatedRelations;
 
     /// Add new observations to existing entities in the knowledge graph
@@ -109,6 +110,7 @@ service Memory {
     @open_world(false)
     @open
     @execution(task_support: forbidden)
+    @text(pretty: results)
     tool add_observations(observations: list<ObservationAddition>) -> AddObservationsResult;
 
     /// Delete multiple entities and their associated relations from the knowledge graph
@@ -119,6 +121,7 @@ service Memory {
     @open_world(false)
     @open
     @execution(task_support: forbidden)
+    @text("{message}")
     tool delete_entities(
         /// An array of entity names to delete
         @json_name("entityNames") entity_names: list<string>,
@@ -132,6 +135,7 @@ service Memory {
     @open_world(false)
     @open
     @execution(task_support: forbidden)
+    @text("{message}")
     tool delete_observations(deletions: list<ObservationDeletion>) -> Deleted;
 
     /// Delete multiple relations from the knowledge graph
@@ -142,6 +146,7 @@ service Memory {
     @open_world(false)
     @open
     @execution(task_support: forbidden)
+    @text("{message}")
     tool delete_relations(
         /// An array of relations to delete
         relations: list<Relation>,
@@ -155,6 +160,7 @@ service Memory {
     @open_world(false)
     @open
     @execution(task_support: forbidden)
+    @text(pretty)
     tool read_graph() -> Graph;
 
     /// Search for nodes in the knowledge graph based on a query
@@ -165,6 +171,7 @@ service Memory {
     @open_world(false)
     @open
     @execution(task_support: forbidden)
+    @text(pretty)
     tool search_nodes(
         /// The search query to match against entity names, types, and observation content
         query: string,
@@ -178,6 +185,7 @@ service Memory {
     @open_world(false)
     @open
     @execution(task_support: forbidden)
+    @text(pretty)
     tool open_nodes(
         /// An array of entity names to retrieve
         names: list<string>,

@@ -216,6 +216,11 @@ impl Context<'_> {
                 let text = if args.is_empty() {
                     let lit = Literal::string(&format.replace("{{", "{").replace("}}", "}"));
                     quote!(#lit)
+                } else if let [arg] = args.as_slice()
+                    && format == "{}"
+                {
+                    // A template that is one field alone is that field's text.
+                    quote!(#arg.to_string())
                 } else {
                     let lit = Literal::string(&format);
                     quote!(format!(#lit, #(#args),*))
