@@ -108,7 +108,7 @@ record SourceObject {
     @description("The card number, as a string without any separators. On read all but the last four digits will be masked for security.\n\nExample: `4242424242424242`.")
     number: string,
     @description("Card security code, 3 or 4 digits usually found on the back of the card.\n\nExample: `123`.")
-    cvc: i64,
+    cvc: integer,
     @description("Two-digit number representing the card's expiration month.\n\nExample: `12`.")
     exp_month: i64,
     @description("Four-digit number representing the card's expiration year.\n\nExample: `2025`.")
