@@ -10,6 +10,7 @@
 
 mod defaults;
 mod enums;
+mod pattern;
 mod records;
 mod scalars;
 mod schema;

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{FieldType, Shape, Types, names, plain, with_attrs};
+use super::{FieldType, Shape, Types, names, pattern, plain, with_attrs};
 
 impl Types {
     pub(super) fn string(&mut self, object: &Map<String, Value>, at: &str) -> FieldType {
@@ -16,7 +16,11 @@ impl Types {
         let format = object.get("format").and_then(Value::as_str);
         let min = object.get("minLength").and_then(Value::as_u64);
         let max = object.get("maxLength").and_then(Value::as_u64);
-        let mut pattern = object.get("pattern").and_then(Value::as_str);
+        let written = object.get("pattern").and_then(Value::as_str);
+        // A pattern of JavaScript's non-Unicode dialect (`^agent\_run\_`) is rewritten for
+        // Unicode mode, matching the same strings; one that is neither is left out.
+        let rewritten = written.and_then(pattern::to_unicode);
+        let mut pattern = rewritten.as_deref().or(written);
         if let Some(problem) = pattern.and_then(pattern_problem) {
             self.gap(
                 at,
