@@ -933,3 +933,54 @@ fn package_name(text: &str) -> String {
         .collect();
     parts.join(".")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::import;
+
+    fn imported(listing: serde_json::Value) -> super::Imported {
+        match import(&listing, "probe", "Probe") {
+            Ok(imported) => imported,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// JavaScript's non-Unicode dialect (`^agent\_run\_`) ended in an internal error: it is
+    /// rewritten for Unicode mode, without a warning.
+    #[test]
+    fn a_pattern_of_the_non_unicode_dialect_is_rewritten() {
+        let out = imported(serde_json::json!({"tools": [{"name": "t", "inputSchema": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "pattern": "^agent\\_run\\_\\-{x}"}},
+        }}]}));
+        assert!(
+            out.text.contains(r#"@pattern("^agent_run_-\\{x\\}") id"#),
+            "{}",
+            out.text
+        );
+        assert!(out.gaps.is_empty(), "{:?}", out.gaps);
+        let out = imported(serde_json::json!({"tools": [{"name": "t", "inputSchema": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "pattern": "(?P<x>a)"}},
+        }}]}));
+        assert_eq!(out.gaps.len(), 1, "{:?}", out.gaps);
+        assert!(out.gaps[0].what.contains("`pattern` left out"));
+    }
+
+    /// zod writes `$ref: #/properties/a` for a schema used twice: followed, not `json`.
+    #[test]
+    fn a_ref_into_the_schema_outside_defs_is_followed() {
+        let out = imported(serde_json::json!({"tools": [{"name": "t", "inputSchema": {
+            "type": "object",
+            "properties": {
+                "a": {"type": "boolean"},
+                "b": {"$ref": "#/properties/a", "description": "B"},
+                "c": {"$ref": "#/properties/c"},
+            },
+        }}]}));
+        assert!(out.text.contains("b?: bool"), "{}", out.text);
+        assert!(out.text.contains("c?: json"), "{}", out.text);
+        assert_eq!(out.gaps.len(), 1, "{:?}", out.gaps);
+        assert!(out.gaps[0].what.contains("leads back into itself"));
+    }
+}

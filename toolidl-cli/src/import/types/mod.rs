@@ -90,6 +90,11 @@ pub struct Types {
     /// The `$defs` of the schema being translated, and which of them are declared (by name).
     defs: Map<String, Value>,
     defs_declared: BTreeMap<String, String>,
+    /// The whole input or output schema being translated, for a `$ref` that points into it
+    /// elsewhere than `$defs` (zod writes `#/properties/a` for a schema used twice), and the
+    /// pointers being followed (one that leads back into itself is not followed again).
+    root: Value,
+    following: Vec<String>,
     /// The records and unions whose declarations are being written, outermost first.
     building: Vec<String>,
     /// The outermost of `building` a type written since [`Types::union`] started refers to:
@@ -149,9 +154,11 @@ impl Types {
             .unwrap_or_default();
         let saved = std::mem::replace(&mut self.defs, defs);
         let saved_declared = std::mem::take(&mut self.defs_declared);
+        let saved_root = std::mem::replace(&mut self.root, root.clone());
         let out = f(self);
         self.defs = saved;
         self.defs_declared = saved_declared;
+        self.root = saved_root;
         out
     }
 
@@ -244,7 +251,7 @@ impl Types {
             Position::Inner => description,
         };
         if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
-            return self.reference(reference, at);
+            return self.reference(reference, hint, at);
         }
         for (keyword, tagged) in [("oneOf", true), ("anyOf", false)] {
             if let Some(branches) = object.get(keyword).and_then(Value::as_array) {
@@ -349,13 +356,9 @@ impl Types {
         }
     }
 
-    fn reference(&mut self, reference: &str, at: &str) -> FieldType {
+    fn reference(&mut self, reference: &str, hint: &str, at: &str) -> FieldType {
         let Some(key) = reference.strip_prefix("#/$defs/") else {
-            self.gap(
-                at,
-                format!("`$ref: {reference}` outside `#/$defs`; imported as `json`"),
-            );
-            return plain("json", Shape::Json);
+            return self.pointer_reference(reference, hint, at);
         };
         if let Some(name) = self.defs_declared.get(key).cloned() {
             self.refer(&name);
@@ -408,6 +411,71 @@ impl Types {
             self.shapes.get(&record).cloned().unwrap_or_default(),
         )
     }
+}
+
+impl Types {
+    /// A `$ref` to a JSON pointer into the schema elsewhere than `#/$defs` (`#/properties/a`,
+    /// `#/definitions/A`): the schema it points to, translated in its place.
+    fn pointer_reference(&mut self, reference: &str, hint: &str, at: &str) -> FieldType {
+        let target = reference
+            .strip_prefix('#')
+            .filter(|pointer| pointer.starts_with('/'))
+            .and_then(|pointer| self.root.pointer(&unescape_fragment(pointer)))
+            .cloned();
+        let Some(target) = target else {
+            self.gap(
+                at,
+                format!("`$ref: {reference}` points nowhere in the schema; imported as `json`"),
+            );
+            return plain("json", Shape::Json);
+        };
+        let Some(object) = target.as_object() else {
+            if target == Value::Bool(false) {
+                self.gap(at, "the schema `false` accepts nothing; imported as `json`");
+            }
+            return plain("json", Shape::Json);
+        };
+        if self.following.iter().any(|r| r == reference) {
+            self.gap(
+                at,
+                format!("`$ref: {reference}` leads back into itself; imported as `json`"),
+            );
+            return plain("json", Shape::Json);
+        }
+        self.following.push(reference.to_owned());
+        let description = object
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let out = self.translate_object(object, hint, at, Position::Inner, description.as_deref());
+        self.following.pop();
+        out
+    }
+}
+
+/// A URI fragment's JSON pointer with its percent-escapes decoded (`%25` → `%`); `~0` and
+/// `~1` are left to [`Value::pointer`].
+fn unescape_fragment(pointer: &str) -> String {
+    let bytes = pointer.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The key under which an OpenAPI import writes, in each schema object it hands over, the
