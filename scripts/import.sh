@@ -13,6 +13,10 @@
 #    schemas of every tool and mutated, each validated against the original schema and the
 #    imported one; a disagreement fails unless interop/import/differences.json lists it.
 #
+# 2b. The corpus: the listings of 15 public servers captured by interop/import/corpus/capture.sh
+#     (`scripts/import.sh --capture` captures them again) are imported from the files, each
+#     must resolve, and check.py compares their schemas as above (fewer instances per tool).
+#
 # 3. The loop: a typed client generated from the file imported from mcp-server-time
 #    (interop/import/loop, built with `client(true)`) calls that live server and checks its
 #    typed results.
@@ -52,6 +56,7 @@ install_only=0
 for arg in "$@"; do
     case $arg in
         --install-only) install_only=1 ;;
+        --capture) exec bash interop/import/corpus/capture.sh ;;
         -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "import.sh: unknown argument $arg" >&2; exit 2 ;;
     esac
@@ -125,6 +130,32 @@ for entry in "${SERVERS[@]}"; do
     "$PYTHON" interop/import/check.py "$name" "$out.listing.json" "$out.imported.json" \
         interop/import/differences.json || failed=1
 done
+
+# --- 2b. The corpus of saved listings ----------------------------------------------------
+corpus_start=$SECONDS
+for listing in interop/import/corpus/*.json; do
+    name=corpus-$(basename "$listing" .json)
+    out=$RESULTS/$name
+    if ! "$TOOLIDL" import "$listing" -o "$out.tool" 2>"$out.warnings.txt"; then
+        cat "$out.warnings.txt" >&2
+        echo "import $name: toolidl import failed" >&2
+        failed=1
+        continue
+    fi
+    if ! "$TOOLIDL" schema "$out.tool" >"$out.imported.json" 2>"$out.schema.txt"; then
+        cat "$out.schema.txt" >&2
+        echo "import $name: the imported file does not resolve" >&2
+        failed=1
+        continue
+    fi
+    # 8 instances per schema keep the corpus near two minutes; mongodb's documented
+    # differences show only from 30 on.
+    examples=${CORPUS_EXAMPLES:-8}
+    [ "$name" != corpus-mongodb ] || examples=${CORPUS_EXAMPLES:-30}
+    CHECK_EXAMPLES=$examples "$PYTHON" interop/import/check.py "$name" "$listing" \
+        "$out.imported.json" interop/import/differences.json || failed=1
+done
+echo "import: the corpus took $((SECONDS - corpus_start)) s"
 
 # --- 3. The loop: import → generate a client → call the live server -----------------------
 # interop/import/loop (a workspace of its own, with this workspace's lock) generates the
