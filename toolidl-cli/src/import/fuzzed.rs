@@ -224,8 +224,10 @@ fn a_default_the_language_refuses_is_left_out() {
 #[test]
 fn a_pattern_the_language_refuses_is_left_out() {
     let schema = json!({"type": "object", "properties": {
-        "wait": {"type": "string", "pattern": "^(\\.\\d{1,7!})?$"},
+        "wait": {"type": "string", "pattern": "^(\\.\\d{1,7})?+$"},
         "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        // Valid only without the `u` flag (a lone brace): rewritten, not left out.
+        "late": {"type": "string", "pattern": "^(\\.\\d{1,7!})?$"},
     }});
     let out = imported(json!({"tools": [{"name": "t", "inputSchema": schema}]}));
     assert!(out.text.contains("wait?: string"), "{}", out.text);
@@ -234,10 +236,16 @@ fn a_pattern_the_language_refuses_is_left_out() {
         "{}",
         out.text
     );
+    assert!(
+        out.text
+            .contains("@pattern(\"^(\\\\.\\\\d\\\\{1,7!\\\\})?$\") late?: string"),
+        "{}",
+        out.text
+    );
     assert_eq!(
         gaps(&out),
         [
-            "tool `t`, parameter `wait`: invalid regular expression: Invalid quantifier, which the language does not accept; `pattern` left out"
+            "tool `t`, parameter `wait`: invalid regular expression: Invalid atom character, which the language does not accept; `pattern` left out"
         ]
     );
 }
