@@ -13,9 +13,13 @@
 #    schemas of every tool and mutated, each validated against the original schema and the
 #    imported one; a disagreement fails unless interop/import/differences.json lists it.
 #
-# 2b. The corpus: the listings of 15 public servers captured by interop/import/corpus/capture.sh
+# 2b. The corpus: the listings of 14 public servers captured by interop/import/corpus/capture.sh
 #     (`scripts/import.sh --capture` captures them again) are imported from the files, each
 #     must resolve, and check.py compares their schemas as above (fewer instances per tool).
+#
+# 2c. The patterns: interop/import/patterns.mjs draws 1500 patterns valid in JavaScript only
+#     without the `u` flag, imports them and checks with V8 that each rewritten pattern
+#     matches the strings the original does.
 #
 # 3. The loop: a typed client generated from the file imported from mcp-server-time
 #    (interop/import/loop, built with `client(true)`) calls that live server and checks its
@@ -156,6 +160,9 @@ for listing in interop/import/corpus/*.json; do
         "$out.imported.json" interop/import/differences.json || failed=1
 done
 echo "import: the corpus took $((SECONDS - corpus_start)) s"
+
+# --- 2c. JavaScript's patterns rewritten, checked by V8 -----------------------------------
+"$NODE" interop/import/patterns.mjs "$TOOLIDL" "$RESULTS" || failed=1
 
 # --- 3. The loop: import → generate a client → call the live server -----------------------
 # interop/import/loop (a workspace of its own, with this workspace's lock) generates the

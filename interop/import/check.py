@@ -6,10 +6,12 @@ ORIGINAL is the listing `toolidl import --save-listing` read from the live serve
 the listing `toolidl schema` prints for the imported file. For every tool, instances are
 generated from both input schemas with hypothesis-jsonschema (derandomized: the same ones
 every run), then mutated (each required member removed, each member replaced by a value of
-every other JSON kind); each instance is validated against both schemas (the original in the
-draft its `$schema` names, else 2020-12; formats asserted in both). A disagreement passes
-only when DIFFERENCES lists it: `{"<server>": [{"tool": "...", "member": "...",
-"why": "..."}]}`, matched on the tool and the top-level member the refusing schema names.
+every other JSON kind, a member neither declares added); each instance is validated against
+both schemas (the original in the draft its `$schema` names, else 2020-12; formats asserted
+in both). The output schemas, where the original has one, are compared the same way (the
+tool named `NAME result` below). A disagreement passes only when DIFFERENCES lists it:
+`{"<server>": [{"tool": "...", "member": "...", "why": "..."}]}`, matched on the tool and
+the top-level member the refusing schema names.
 A listed difference that no instance shows is reported too, so a closed gap is noticed.
 
 Prints one line per server; exit status 1 on an unlisted disagreement.
@@ -34,7 +36,7 @@ KINDS = [None, True, 12345, -1.5, "text", [], {}]
 
 
 def validator(schema):
-    draft = schema.get("$schema", "")
+    draft = schema.get("$schema", "") if isinstance(schema, dict) else ""
     cls = jsonschema.Draft7Validator if "draft-07" in draft else jsonschema.Draft202012Validator
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
@@ -70,6 +72,8 @@ def mutations(instance, schema):
             changed = dict(instance)
             changed[key] = value
             out.append(changed)
+    # A member no schema declares: an open object and a closed one part here.
+    out.append({**instance, "undeclaredMember": 1})
     return out
 
 
@@ -84,6 +88,34 @@ def member(validator_, instance):
             return error.message.split("'")[1] if "'" in error.message else ""
         return ""
     return None
+
+
+def compare(label, a_schema, b_schema, listed, seen, failures):
+    """Validates instances drawn from both schemas against both; returns how many."""
+    a, b = validator(a_schema), validator(b_schema)
+    instances = []
+    for schema in (a_schema, b_schema):
+        drawn = generated(schema) if isinstance(schema, dict) else []
+        if not drawn:
+            failures.append(f"{label}: no instances drawn from {json.dumps(schema)[:200]}")
+        for instance in drawn:
+            instances.append(instance)
+            instances.extend(mutations(instance, a_schema))
+    for instance in instances:
+        ours, theirs_ok = b.is_valid(instance), a.is_valid(instance)
+        if ours == theirs_ok:
+            continue
+        refusing = b if not ours else a
+        key = (label, member(refusing, instance))
+        if key in listed:
+            seen.add(key)
+            continue
+        failures.append(
+            f"{label}: {json.dumps(instance)[:300]}: the original "
+            f"{'accepts' if theirs_ok else 'refuses'} it, the import "
+            f"{'accepts' if ours else 'refuses'} it (member {key[1]!r})"
+        )
+    return len(instances)
 
 
 def main():
@@ -101,32 +133,13 @@ def main():
         if tool_name not in theirs:
             failures.append(f"{tool_name}: not in the imported listing")
             continue
-        a_schema = tool.get("inputSchema", {"type": "object"})
-        b_schema = theirs[tool_name]["inputSchema"]
-        a, b = validator(a_schema), validator(b_schema)
-        instances = []
-        for schema in (a_schema, b_schema):
-            drawn = generated(schema)
-            if not drawn:
-                failures.append(f"{tool_name}: no instances drawn from {json.dumps(schema)[:200]}")
-            for instance in drawn:
-                instances.append(instance)
-                instances.extend(mutations(instance, a_schema))
-        for instance in instances:
-            checked += 1
-            ours, theirs_ok = b.is_valid(instance), a.is_valid(instance)
-            if ours == theirs_ok:
-                continue
-            refusing = b if not ours else a
-            key = (tool_name, member(refusing, instance))
-            if key in listed:
-                seen.add(key)
-                continue
-            failures.append(
-                f"{tool_name}: {json.dumps(instance)[:300]}: the original "
-                f"{'accepts' if theirs_ok else 'refuses'} it, the import "
-                f"{'accepts' if ours else 'refuses'} it (member {key[1]!r})"
+        sides = [(tool_name, tool.get("inputSchema", {"type": "object"}), theirs[tool_name]["inputSchema"])]
+        if "outputSchema" in tool:
+            sides.append(
+                (f"{tool_name} result", tool["outputSchema"], theirs[tool_name].get("outputSchema", True))
             )
+        for label, a_schema, b_schema in sides:
+            checked += compare(label, a_schema, b_schema, listed, seen, failures)
     for key in sorted(listed - seen):
         failures.append(f"{key[0]}: the listed difference on {key[1]!r} was not seen (closed?)")
     for failure in sorted(set(failures))[:40]:

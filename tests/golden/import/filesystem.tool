@@ -1,6 +1,6 @@
 package filesystem;
 
-@open @rename_all("camelCase")
+@open(input) @rename_all("camelCase")
 record EditsItem {
     /// Text to search for - must match exactly
     old_text: string,

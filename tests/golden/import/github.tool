@@ -38,7 +38,7 @@ enum Reaction {
 
 enum Direction { ASC, DESC }
 
-@open
+@open(input)
 record FieldFiltersItem {
     /// Name of the custom field (e.g. "Priority"). Case-insensitive.
     field_name: string,
@@ -160,7 +160,7 @@ enum MergeMethod { merge, squash, rebase }
 
 enum Confidence { LOW, MEDIUM, HIGH }
 
-@open
+@open(input)
 record LabelsItemObject {
     /// How confident you are in this choice. Use 'HIGH' for clear signal or explicit user request, 'MEDIUM' for reasonable inference with some ambiguity, 'LOW' for best guess with limited signal.
     confidence?: Confidence,
@@ -178,7 +178,7 @@ union LabelsItem {
     object: LabelsItemObject,
 }
 
-@open
+@open(input)
 record AssigneesItemObject {
     /// How confident you are in this choice. Use 'HIGH' for clear signal or explicit user request, 'MEDIUM' for reasonable inference with some ambiguity, 'LOW' for best guess with limited signal.
     confidence?: Confidence,

@@ -1,6 +1,6 @@
 package memory;
 
-@open @rename_all("camelCase")
+@open(input) @rename_all("camelCase")
 record EntitiesItem {
     /// The name of the entity
     name: string,
@@ -10,7 +10,7 @@ record EntitiesItem {
     observations: list<string>,
 }
 
-@open @rename_all("camelCase")
+@open(input) @rename_all("camelCase")
 record RelationsItem {
     /// The name of the entity where the relation starts
     from: string,
@@ -20,7 +20,7 @@ record RelationsItem {
     relation_type: string,
 }
 
-@open @rename_all("camelCase")
+@open(input) @rename_all("camelCase")
 record ObservationsItem {
     /// The name of the entity to add the observations to
     entity_name: string,
@@ -28,7 +28,7 @@ record ObservationsItem {
     contents: list<string>,
 }
 
-@open @rename_all("camelCase")
+@open(input) @rename_all("camelCase")
 record DeletionsItem {
     /// The name of the entity containing the observations
     entity_name: string,

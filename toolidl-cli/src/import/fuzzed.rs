@@ -1,6 +1,7 @@
 //! Listings the `import_listing` fuzz target (fuzz/) found the import writing a file that
 //! does not resolve from (an "internal error"), or overflowing its stack on: each now imports,
-//! with a gap where the file says less than the listing.
+//! with a gap where the file says less than the listing. And the sides of an open object
+//! (`@open(input)`), whose mistakes would show only as a listing that means more or less.
 
 use serde_json::{Value, json};
 
@@ -476,4 +477,65 @@ fn a_property_with_an_empty_name_is_left_out_and_the_object_opened() {
         imported.text
     );
     assert_eq!(gaps(&imported).len(), 2, "{:#?}", gaps(&imported));
+}
+
+/// An object schema that takes unknown members in an input schema and the same object closed
+/// in an output schema: one `@open(input)` record serves both.
+#[test]
+fn an_object_open_on_input_and_closed_on_output_is_one_open_input_record() {
+    let entity = |closed: bool| {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}},
+            "required": ["name"],
+        });
+        if closed {
+            schema["additionalProperties"] = json!(false);
+        }
+        schema
+    };
+    let imported = imported(json!({"tools": [{
+        "name": "save",
+        "inputSchema": {"type": "object", "properties": {"entity": entity(false)}, "required": ["entity"]},
+        "outputSchema": {
+            "type": "object",
+            "properties": {"saved": entity(true)},
+            "required": ["saved"],
+            "additionalProperties": false,
+        },
+    }]}));
+    let text = &imported.text;
+    assert_eq!(text.matches("record Entity").count(), 1, "{text}");
+    for used in ["@open(input)\nrecord Entity {", "    saved: Entity,"] {
+        assert!(text.contains(used), "{used}\n{text}");
+    }
+    assert!(gaps(&imported).is_empty(), "{:#?}", gaps(&imported));
+}
+
+/// Open in both schemas: the output's record keeps what it does not declare (`@open`), so it
+/// is not the input's `@open(input)` one; closed in the input: a closed record, never opened.
+#[test]
+fn an_object_open_on_output_or_closed_on_input_keeps_its_own_record() {
+    let entity = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    let imported = imported(json!({"tools": [{
+        "name": "save",
+        "inputSchema": {"type": "object", "properties": {"entity": entity}},
+        "outputSchema": {"type": "object", "properties": {"saved": entity}},
+    }, {
+        "name": "load",
+        "inputSchema": {"type": "object", "properties": {
+            "entity": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": false},
+        }},
+    }]}));
+    for declaration in [
+        "@open(input)\nrecord Entity {\n    name?: string,\n}",
+        "@open\nrecord Saved {\n    name?: string,\n}",
+        "\n\nrecord LoadEntity {\n    name?: string,\n}",
+    ] {
+        assert!(
+            imported.text.contains(declaration),
+            "{declaration}\n{}",
+            imported.text
+        );
+    }
 }

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 use toolidl::source::{FileId, MemoryLoader, SourceId};
 
-use types::{Gap, Types, docs, required_set};
+use types::{Gap, Side, Types, docs, required_set};
 
 /// What `toolidl import` was asked.
 pub struct Args {
@@ -155,6 +155,8 @@ pub struct Imported {
 pub fn import(listing: &Value, package: &str, service: &str) -> Result<Imported, String> {
     let lists = Lists::read(listing)?;
     let mut types = Types::default();
+    // A server ignores what its input objects do not declare; its results are closed.
+    types.open_input = true;
     types.reserve(service);
     let mut members = Vec::new();
     let mut tools = Declared::default();
@@ -614,6 +616,7 @@ pub(crate) fn tool_decl_at(
             .and_then(Value::as_object)
             .unwrap_or(&empty);
         types.context = params_at.to_owned();
+        types.side = Side::Input;
         types.scope = names::type_name(wire);
         let fields = types.fields(properties, &required_set(&object), "");
         let open = fields.open || object.get("additionalProperties") != Some(&Value::Bool(false));
@@ -637,6 +640,7 @@ pub(crate) fn tool_decl_at(
                 Returns::Listing => format!("{at}, result"),
                 _ => params_at.to_owned(),
             };
+            types.side = Side::Output;
             let ty = types.with_defs(schema, |types| types.value(schema, &hint, ""));
             format!(" -> {}", ty.expr)
         }

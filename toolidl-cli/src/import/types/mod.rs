@@ -23,7 +23,6 @@ use serde_json::{Map, Value};
 
 use super::names;
 pub use schema::required_set;
-use schema::structure;
 pub use text::docs;
 use unions::keywords_of_kind;
 
@@ -81,6 +80,15 @@ pub struct Types {
     pub gaps: Vec<Gap>,
     /// Structure (the schema without its description) and doc → declared name.
     by_shape: BTreeMap<(String, Option<String>), String>,
+    /// Which side of a tool is being translated, and whether an object that accepts unknown
+    /// members on the input side becomes an `@open(input)` record (a listing's import: the
+    /// server ignores them) rather than an `@open` one that keeps them (an OpenAPI import
+    /// forwards them to the API).
+    pub side: Side,
+    pub open_input: bool,
+    /// The `@open(input)` records, by the structure each takes in an output schema (closed)
+    /// and in an input schema (open): each side finds them only from its own.
+    open_input_by_side: BTreeMap<(Side, String, Option<String>), String>,
     /// Declared names → the shape of their values (records, enums), for defaults.
     shapes: BTreeMap<String, Shape>,
     taken: Vec<String>,
@@ -105,6 +113,14 @@ pub struct Types {
     /// The name each of `decls` declares, and the index of each name's declaration.
     decl_names: Vec<String>,
     decl_index: HashMap<String, usize>,
+}
+
+/// The side of a tool a schema describes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Side {
+    #[default]
+    Input,
+    Output,
 }
 
 /// Where a schema stands: a property's description belongs to the field, anywhere else to the
@@ -380,9 +396,7 @@ impl Types {
             return plain("json", Shape::Json);
         };
         // The same record hoisted by another tool's schema is the same declaration.
-        let shape_key = (structure(object), description.clone());
-        if let Some(name) = self.by_shape.get(&shape_key) {
-            let name = name.clone();
+        if let Some(name) = self.known_record(object, description.as_deref()) {
             self.refer(&name);
             self.defs_declared.insert(key.to_owned(), name.clone());
             return plain(&name, self.shapes.get(&name).cloned().unwrap_or_default());
@@ -404,7 +418,7 @@ impl Types {
                 description.as_deref(),
             );
         }
-        self.by_shape.insert(shape_key, name.clone());
+        self.remember_record(object, description.as_deref(), &name);
         let record = self.record_body(object, &name, at, description.as_deref());
         plain(
             &record,

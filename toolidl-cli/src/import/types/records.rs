@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::defaults::default_fits;
 use super::schema::{required_set, structure};
 use super::text::{docs, indent};
-use super::{FieldType, Position, Shape, Types, names, plain, with_attrs};
+use super::{FieldType, Position, Shape, Side, Types, names, plain, with_attrs};
 
 impl Types {
     pub(super) fn array(&mut self, object: &Map<String, Value>, hint: &str, at: &str) -> FieldType {
@@ -121,14 +121,73 @@ impl Types {
         at: &str,
         doc: Option<&str>,
     ) -> String {
-        let key = (structure(object), doc.map(str::to_owned));
-        if let Some(name) = self.by_shape.get(&key).cloned() {
+        if let Some(name) = self.known_record(object, doc) {
             self.refer(&name);
             return name;
         }
         let name = self.reserve(hint);
-        self.by_shape.insert(key, name.clone());
+        self.remember_record(object, doc, &name);
         self.record_body(object, &name, at, doc)
+    }
+
+    /// The record already declared for an object schema (with `doc`) on this side, if any.
+    pub(super) fn known_record(
+        &self,
+        object: &Map<String, Value>,
+        doc: Option<&str>,
+    ) -> Option<String> {
+        let doc = doc.map(str::to_owned);
+        let structure = structure(object);
+        self.open_input_by_side
+            .get(&(self.side, structure.clone(), doc.clone()))
+            .or_else(|| self.by_shape.get(&(structure, doc)))
+            .cloned()
+    }
+
+    /// Notes that record `name` is declared for `object`: an `@open(input)` one under the
+    /// structures it has on each side, any other under its one structure.
+    pub(super) fn remember_record(
+        &mut self,
+        object: &Map<String, Value>,
+        doc: Option<&str>,
+        name: &str,
+    ) {
+        let doc = doc.map(str::to_owned);
+        if !self.is_open_input(object) {
+            self.by_shape
+                .insert((structure(object), doc), name.to_owned());
+            return;
+        }
+        self.open_input_by_side.insert(
+            (Side::Input, structure(object), doc.clone()),
+            name.to_owned(),
+        );
+        // Found from an output schema only where that schema is this one closed, and only
+        // when nothing inside it would read otherwise there: no record of its own (each
+        // side's records are told apart), no `$ref`, no property named "" (left out).
+        let inside = object.get("properties").cloned().unwrap_or(Value::Null);
+        if !has_record_or_ref(&inside)
+            && !object
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.contains_key(""))
+        {
+            let mut closed = object.clone();
+            closed.insert("additionalProperties".into(), Value::Bool(false));
+            self.open_input_by_side
+                .insert((Side::Output, structure(&closed), doc), name.to_owned());
+        }
+    }
+
+    /// Whether an object schema is declared `@open(input)`: a listing's input side, an object
+    /// that takes any unknown member (no `additionalProperties`, or `true`).
+    fn is_open_input(&self, object: &Map<String, Value>) -> bool {
+        self.open_input
+            && self.side == Side::Input
+            && matches!(
+                object.get("additionalProperties"),
+                None | Some(Value::Bool(true))
+            )
     }
 
     /// Writes the declaration of record `name` (already reserved) from its object schema.
@@ -146,6 +205,7 @@ impl Types {
             at,
             &["properties", "required", "additionalProperties"],
         );
+        let open_input = self.is_open_input(object);
         let mut open = object.get("additionalProperties") != Some(&Value::Bool(false));
         if let Some(Value::Object(_)) = object.get("additionalProperties") {
             self.gap(at, "`additionalProperties` with a schema beside `properties`: imported as an `@open` record, extra members unchecked");
@@ -164,7 +224,9 @@ impl Types {
             self.reached = None;
         }
         let mut text = docs(doc, "");
-        if open {
+        if open_input {
+            text.push_str("@open(input)\n");
+        } else if open {
             text.push_str("@open\n");
         }
         if fields.camel {
@@ -294,4 +356,17 @@ pub struct Fields {
     /// A property was left out (its name is empty): the object must take unknown members
     /// (`@open`), or it would refuse what the schema accepts.
     pub open: bool,
+}
+
+/// Whether a schema holds an object schema with `properties` (a record) or a `$ref`.
+fn has_record_or_ref(schema: &Value) -> bool {
+    match schema {
+        Value::Object(o) => {
+            o.contains_key("$ref")
+                || o.contains_key("properties")
+                || o.values().any(has_record_or_ref)
+        }
+        Value::Array(items) => items.iter().any(has_record_or_ref),
+        _ => false,
+    }
 }
