@@ -21,6 +21,9 @@ macro_rules! decode_int {
                 if let Ok(v) = text.parse::<$t>() {
                     return Ok(v);
                 }
+                if r.read_through_f64() && read::rounded_by_f64(text) {
+                    return Err(ArgError::new(path, read::ROUNDED_BY_F64));
+                }
                 let v = read::integer_text(text, path, <$t>::MIN as i128, <$t>::MAX as i128)?;
                 <$t>::try_from(v).map_err(|_| ArgError::expected(path, "an integer"))
             }

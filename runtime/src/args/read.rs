@@ -68,7 +68,23 @@ pub fn integer(
         return Err(wrong_type(r, path, "an integer"));
     }
     let text = r.read_number().map_err(|_| malformed(path))?;
+    if r.read_through_f64() && rounded_by_f64(text) {
+        return Err(ArgError::new(path, ROUNDED_BY_F64));
+    }
     integer_text(text, path, min, max)
+}
+
+/// Why an integer that went through `f64` is refused ([`Reader::through_f64`]).
+pub(crate) const ROUNDED_BY_F64: &str = "Expected an integer read exactly; this one was held as a \
+    floating-point number on the way (beyond 64 bits, JSON values hold numbers as f64), so \
+    its digits may be rounded.";
+
+/// Whether a number token an `f64` wrote may stand for an integer it rounded: spelled with a
+/// fraction or an exponent (a 64-bit integer is written with its digits) and at least 2^53,
+/// from where not every integer is an `f64`.
+pub(super) fn rounded_by_f64(text: &str) -> bool {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    text.contains(['.', 'e', 'E']) && text.parse::<f64>().is_ok_and(|f| f.abs() >= EXACT)
 }
 
 /// The integer a number token stands for, in `[min, max]`, read exactly from its decimal

@@ -61,6 +61,9 @@ pub struct Reader<'de> {
     number: &'de str,
     /// Whether the strict profile's forms are read too ([`Profile::strict_forms`]).
     strict_forms: bool,
+    /// Whether the text was written from JSON values someone parsed, whose numbers beyond
+    /// 64 bits went through `f64` ([`Reader::through_f64`]).
+    through_f64: bool,
 }
 
 /// Why the reader will not enter another array or object.
@@ -100,7 +103,22 @@ impl<'de> Reader<'de> {
             stack_base: settings.stack_base,
             number: "",
             strict_forms: settings.strict_forms,
+            through_f64: false,
         }
+    }
+
+    /// Marks the text as written from parsed JSON values (`serde_json::Value`), whose numbers
+    /// that are not 64-bit integers were held as `f64`: an integer spelled with a fraction or
+    /// an exponent and at least 2^53 may have lost digits there, and is refused rather than
+    /// read rounded.
+    pub fn through_f64(mut self) -> Self {
+        self.through_f64 = true;
+        self
+    }
+
+    /// Whether [`Reader::through_f64`] marks this text.
+    pub fn read_through_f64(&self) -> bool {
+        self.through_f64
     }
 
     /// Whether the server serves openai-strict, whose forms are read too: `null` for an

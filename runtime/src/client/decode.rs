@@ -42,7 +42,9 @@ pub(super) fn json_value<T>(
 ) -> Result<T, ClientError> {
     let json = serde_json::to_string(value)
         .map_err(|e| mismatch(call, format!("the result cannot be read: {e}")))?;
-    read(&mut Reader::new(&json), &Path::Root).map_err(|e| invalid(call, &e))
+    // What the transport parsed beyond 64 bits is an `f64` now: an integer there is refused,
+    // never read rounded.
+    read(&mut Reader::new(&json).through_f64(), &Path::Root).map_err(|e| invalid(call, &e))
 }
 
 /// Whether `value` holds a number that is neither an `i64` nor a `u64`: one the transport
@@ -112,6 +114,23 @@ mod tests {
         assert_eq!(
             json_text("t", text, read).unwrap(),
             Some(232510626956793085952)
+        );
+        // Where only the parsed value is there (the text is another, as `@text` makes it), the
+        // integer is refused, not read as 232510626956793090000.
+        let error = json_value("t", &parsed, read).unwrap_err().to_string();
+        assert!(error.contains("held as a floating-point number"), "{error}");
+        // An f64 stays an f64, and integers below 2^53 or written with their digits are read.
+        let float = |r: &mut Reader<'_>, path: &Path<'_>| crate::args::number(r, path);
+        assert_eq!(
+            json_value("t", &parsed["n"], float).unwrap(),
+            2.325_106_269_567_931e20
+        );
+        let small: Value = serde_json::from_str(r#"{"n":4.0e3}"#).unwrap();
+        assert_eq!(json_value("t", &small, read).unwrap(), Some(4000));
+        let wide = serde_json::json!({"n": u64::MAX});
+        assert_eq!(
+            json_value("t", &wide, read).unwrap(),
+            Some(i128::from(u64::MAX))
         );
     }
 }
