@@ -50,7 +50,9 @@ SERVERS=(
     "everything||$NODE $N/@modelcontextprotocol/server-everything/dist/index.js stdio"
     "git||$MCACHE/venv-git/bin/mcp-server-git --repository $WORK/repo"
     "aws-docs|FASTMCP_LOG_LEVEL=ERROR|$MCACHE/venv-aws/bin/awslabs.aws-documentation-mcp-server"
-    "qdrant|QDRANT_URL=http://127.0.0.1:9 COLLECTION_NAME=corpus|$MCACHE/venv-qdrant/bin/mcp-server-qdrant"
+    # Its own server.py downloads an embedding model at start: qdrant_offline.py starts the
+    # package's QdrantMCPServer with a provider that has none (the tools do not depend on it).
+    "qdrant|QDRANT_URL=http://127.0.0.1:9 COLLECTION_NAME=corpus|$MCACHE/venv-qdrant/bin/python $ROOT/interop/import/corpus/qdrant_offline.py"
 )
 failed=0
 for entry in "${SERVERS[@]}"; do
