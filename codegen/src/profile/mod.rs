@@ -103,6 +103,9 @@ impl Finding {
             "L0315" => {
                 "the parameter can no longer be left out under the profile: make it `name?: T` (not nullable) or give it a default, e.g. `name: T? = null`"
             }
+            "L0316" => {
+                "tell the variants apart by more than `[]`: a tagged union (`@tag(\"kind\")`) of records holding the list and the map, or serve another profile"
+            }
             "L0401" => {
                 "return a record with a nullable field (`value: T?`) or `content` instead, or make a missing value a tool error"
             }
@@ -113,12 +116,12 @@ impl Finding {
     /// Whether serving `profile`'s published variant avoids the finding: rules about the
     /// schema's keywords and names, not missing documentation, integer bounds, a depth
     /// or size the variant keeps (L0310, L0311), or what the variant itself narrows (L0314,
-    /// L0315).
+    /// L0315, L0316).
     pub fn avoided_by_variant(&self, profile: Profile) -> bool {
         profile != Profile::Standard
             && self.severity == Severity::Error
             && ((self.code.starts_with("L03")
-                && !matches!(self.code, "L0310" | "L0311" | "L0314" | "L0315"))
+                && !matches!(self.code, "L0310" | "L0311" | "L0314" | "L0315" | "L0316"))
                 || matches!(self.code, "L0102" | "L0103"))
     }
 }

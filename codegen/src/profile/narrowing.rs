@@ -6,7 +6,7 @@ use toolidl_formats::publish::{accepts_null, is_type, required_keys};
 use super::{Finding, Profile, Severity, escape};
 
 /// Where `profile`'s variant of a tool accepts less than the standard listing in a way a model
-/// cannot work around (L0314, L0315, errors): `standard` and `published` are the tool's
+/// cannot work around (L0314, L0315, L0316, errors): `standard` and `published` are the tool's
 /// entries in the standard listing and in the variant. Their input schemas are walked in
 /// parallel (properties by key, `items`, a standard map's values against the variant's
 /// `{key, value}` entries, `$ref` in each side's own `$defs`, `oneOf`/`anyOf` branches by
@@ -102,6 +102,7 @@ impl Narrowing<'_> {
         };
         match (std_branches, pub_branches) {
             (Some(sb), Some(pb)) => {
+                self.list_and_map(sb, pb, &format!("{at}/{pub_key}"));
                 for (i, (sv, pv)) in sb.iter().zip(pb).enumerate() {
                     self.compare(sv, pv, format!("{at}/{pub_key}/{i}"), depth + 1);
                 }
@@ -172,6 +173,51 @@ impl Narrowing<'_> {
             }
         }
     }
+}
+
+impl Narrowing<'_> {
+    /// L0316: a union with a list variant and a map variant, told apart in the standard
+    /// listing (`[]` and `{}`), whose map this variant writes as a list of `{key, value}`
+    /// entries: `[]` fits both there, and the server reads it as the first, so the other's
+    /// empty value cannot be sent.
+    fn list_and_map(&mut self, standard: &[Value], published: &[Value], at: &str) {
+        let kind = |i: usize| {
+            let (s, p) = (standard[i].as_object()?, published.get(i)?.as_object()?);
+            let array_here = is_type(p, "array");
+            if is_type(s, "array") && array_here {
+                Some("list")
+            } else if is_map(s) && array_here {
+                Some("map")
+            } else {
+                None
+            }
+        };
+        let kinds: Vec<_> = (0..standard.len()).map(kind).collect();
+        let first_list = kinds.iter().position(|k| *k == Some("list"));
+        let first_map = kinds.iter().position(|k| *k == Some("map"));
+        let (Some(list), Some(map)) = (first_list, first_map) else {
+            return;
+        };
+        let (first, shadowed, lost) = if list < map {
+            ("list", map, "map")
+        } else {
+            ("map", list, "list")
+        };
+        self.push(
+            "L0316",
+            &format!("{at}/{shadowed}"),
+            format!(
+                "a union of a list and a map: this variant writes the map as a list of `{{key, value}}` entries, so `[]` fits both and is read as the {first}; an empty {lost} cannot be sent"
+            ),
+        );
+    }
+}
+
+/// A map in the standard listing: an object whose members are all of one schema.
+fn is_map(obj: &Map<String, Value>) -> bool {
+    is_type(obj, "object")
+        && matches!(obj.get("additionalProperties"), Some(Value::Object(_)))
+        && !obj.contains_key("properties")
 }
 
 /// Whether the standard listing's `schema` accepts `null`: as written ([`accepts_null`]), or

@@ -266,3 +266,46 @@ fn gemini_writes_nullable_and_inlines_refs() {
         .all(|f| f.severity == Severity::Warning)
     );
 }
+
+#[test]
+fn a_union_of_a_list_and_a_map_is_ambiguous_where_maps_are_entries() {
+    let union = |first: Value, second: Value| {
+        json!({
+            "type": "object",
+            "properties": {"u": {"anyOf": [first, second]}},
+            "required": ["u"],
+            "additionalProperties": false
+        })
+    };
+    let list = json!({"type": "array", "items": {"type": "string"}});
+    let map = json!({"type": "object", "additionalProperties": {"type": "integer"}});
+    for (standard, at) in [
+        (
+            union(list.clone(), map.clone()),
+            "/inputSchema/properties/u/anyOf/1",
+        ),
+        (
+            union(map.clone(), list.clone()),
+            "/inputSchema/properties/u/anyOf/1",
+        ),
+    ] {
+        let openai = publish_schema(&standard, Profile::OpenAiStrict);
+        assert_eq!(
+            found(&standard, &openai, Profile::OpenAiStrict),
+            [("L0316", at.to_owned())],
+            "{openai}"
+        );
+        // Where the map stays an object, `[]` and `{}` still tell the variants apart.
+        assert!(found(&standard, &standard, Profile::Claude).is_empty());
+    }
+    // Two lists, or a list and a record, were told apart (or not) by the standard listing
+    // already: nothing the variant changes.
+    let record = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false});
+    for standard in [union(list.clone(), list.clone()), union(list, record)] {
+        let openai = publish_schema(&standard, Profile::OpenAiStrict);
+        assert!(
+            found(&standard, &openai, Profile::OpenAiStrict).is_empty(),
+            "{openai}"
+        );
+    }
+}

@@ -1,4 +1,4 @@
-// What a published variant narrows (L0314, L0315, under `--published`): openai-strict closes
+// What a published variant narrows (L0314, L0315, L0316, under `--published`): openai-strict closes
 // every object and requires every property. An optional parameter without a default takes
 // `null` there (read as left out), a map is a list of `{key, value}` entries; what is left
 // can no longer be sent.
@@ -43,5 +43,13 @@ service Narrowing {
         bag: Bag,
         /// Places by name: entries whose values keep `zip`.
         places: map<string, Place>,
+        /// What to tag: an empty map cannot be sent under openai-strict.
+        selection: Selection,
     );
+}
+
+/// Names, or counts by name: `[]` is both under openai-strict.
+union Selection {
+    names: list<string>,
+    counts: map<string, u32>,
 }
