@@ -433,6 +433,21 @@ fn tool_decl(
     ) else {
         return Ok(None);
     };
+    left_out(
+        types,
+        &at,
+        tool,
+        &[
+            "name",
+            "title",
+            "description",
+            "inputSchema",
+            "outputSchema",
+            "annotations",
+            "execution",
+        ],
+        &["ui"],
+    );
     let mut tool = tool.clone();
     tool.insert("name".into(), Value::from(wire));
     tool_decl_at(
@@ -509,7 +524,32 @@ pub(crate) fn tool_decl_at(
             }
         }
     }
-    if let Some(ui) = tool.get("_meta").and_then(|m| m.get("ui"))
+    let ui = tool.get("_meta").and_then(|m| m.get("ui"));
+    if let Some(ui) = ui.and_then(Value::as_object) {
+        for key in ui.keys() {
+            if !["resourceUri", "visibility"].contains(&key.as_str()) {
+                types_gap(
+                    types,
+                    at,
+                    format!("`_meta.ui.{key}` has no attribute; left out"),
+                );
+            }
+        }
+        if ui.get("resourceUri").and_then(Value::as_str).is_none() {
+            types_gap(
+                types,
+                at,
+                "`_meta.ui` without a `resourceUri` string (a tool only its app calls, say) cannot be said: `@ui` names the tool's view; left out",
+            );
+        }
+    } else if let Some(ui) = ui {
+        types_gap(
+            types,
+            at,
+            format!("`_meta.ui` {ui} is not an object; left out"),
+        );
+    }
+    if let Some(ui) = ui
         && let Some(uri) = ui.get("resourceUri").and_then(Value::as_str)
     {
         // What `@ui` accepts (E0702, E0703): a `ui://` URI, and a visibility of "model"
@@ -706,6 +746,20 @@ fn resource_decl(
         return Ok(None);
     };
     resources.uris.push(uri.to_owned());
+    left_out(
+        types,
+        &at,
+        resource,
+        &[
+            "uri",
+            "uriTemplate",
+            "name",
+            "title",
+            "description",
+            "mimeType",
+        ],
+        &[],
+    );
     let mut attrs = vec![format!("@uri({})", names::string_literal(uri))];
     attrs.extend(name_attr(&ident, &wire));
     if let Some(title) = text(resource, "title") {
@@ -781,6 +835,13 @@ fn prompt_decl(
         return Ok(None);
     };
     let wire = wire.as_str();
+    left_out(
+        types,
+        &at,
+        prompt,
+        &["name", "title", "description", "arguments"],
+        &[],
+    );
     let mut attrs: Vec<String> = name_attr(&ident, wire).into_iter().collect();
     if let Some(title) = text(prompt, "title") {
         attrs.push(format!("@title({})", names::string_literal(title)));
@@ -834,6 +895,36 @@ fn prompt_decl(
         &params,
         " -> string",
     )))
+}
+
+/// Says what of a listing's entry the file leaves out: each member but `kept`, and each
+/// `_meta` key but `kept_meta` (read where the entry is written).
+fn left_out(
+    types: &mut Types,
+    at: &str,
+    entry: &Map<String, Value>,
+    kept: &[&str],
+    kept_meta: &[&str],
+) {
+    for key in entry.keys() {
+        if key != "_meta" && !kept.contains(&key.as_str()) {
+            types_gap(types, at, format!("`{key}` has no attribute; left out"));
+        }
+    }
+    for key in entry
+        .get("_meta")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|meta| meta.keys())
+    {
+        if !kept_meta.contains(&key.as_str()) {
+            types_gap(
+                types,
+                at,
+                format!("`_meta.{key}` has no attribute; left out"),
+            );
+        }
+    }
 }
 
 fn types_gap(types: &mut Types, at: &str, what: impl Into<String>) {
@@ -947,6 +1038,49 @@ mod tests {
             Ok(imported) => imported,
             Err(error) => panic!("{error}"),
         }
+    }
+
+    /// What an entry says that the file cannot is warned about, never dropped in silence:
+    /// the official App servers' deprecated `_meta["ui/resourceUri"]` beside `_meta.ui`, an
+    /// app-only tool's `_meta.ui` without a view, members with no attribute.
+    #[test]
+    fn what_a_listing_entry_says_and_the_file_cannot_is_warned_about() {
+        let out = imported(serde_json::json!({
+            "tools": [
+                {"name": "show", "inputSchema": {"type": "object"}, "icons": [],
+                 "_meta": {"ui": {"resourceUri": "ui://app/view.html", "csp": {}},
+                           "ui/resourceUri": "ui://app/view.html"}},
+                {"name": "poll", "inputSchema": {"type": "object"},
+                 "_meta": {"ui": {"visibility": ["app"]}}},
+            ],
+            "resources": [{"uri": "ui://app/view.html", "name": "view", "size": 10,
+                           "_meta": {"ui": {"prefersBorder": true}}}],
+            "prompts": [{"name": "p", "icons": [], "_meta": {"x": 1}}],
+        }));
+        let gaps: Vec<String> = out
+            .gaps
+            .iter()
+            .map(|g| format!("{}: {}", g.at, g.what))
+            .collect();
+        assert_eq!(
+            gaps,
+            [
+                "tool `show`: `icons` has no attribute; left out",
+                "tool `show`: `_meta.ui/resourceUri` has no attribute; left out",
+                "tool `show`: `_meta.ui.csp` has no attribute; left out",
+                "tool `poll`: `_meta.ui` without a `resourceUri` string (a tool only its app calls, say) cannot be said: `@ui` names the tool's view; left out",
+                "resource `view`: `size` has no attribute; left out",
+                "resource `view`: `_meta.ui` has no attribute; left out",
+                "prompt `p`: `icons` has no attribute; left out",
+                "prompt `p`: `_meta.x` has no attribute; left out",
+            ]
+        );
+        assert!(
+            out.text
+                .contains("@ui(\"ui://app/view.html\") @open\n    tool show("),
+            "{}",
+            out.text
+        );
     }
 
     /// JavaScript's non-Unicode dialect (`^agent\_run\_`) ended in an internal error: it is
