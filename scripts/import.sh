@@ -13,7 +13,7 @@
 #    schemas of every tool and mutated, each validated against the original schema and the
 #    imported one; a disagreement fails unless interop/import/differences.json lists it.
 #
-# 2b. The corpus: the listings of 15 public servers captured by interop/import/corpus/capture.sh
+# 2b. The corpus: the listings of 17 public servers captured by interop/import/corpus/capture.sh
 #     (`scripts/import.sh --capture` captures them again) are imported from the files, each
 #     must resolve, and check.py compares their schemas as above (fewer instances per tool).
 #

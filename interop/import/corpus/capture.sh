@@ -17,6 +17,7 @@ NPM=(
     "@modelcontextprotocol/server-sequential-thinking@2026.8.31"
     "@supabase/mcp-server-supabase@0.13.0" "tavily-mcp@0.2.22"
     "@modelcontextprotocol/server-memory@2026.8.31" "@modelcontextprotocol/server-everything@2026.8.31"
+    "@modelcontextprotocol/server-basic-vanillajs@2.0.3" "@modelcontextprotocol/server-system-monitor@2.0.3"
 )
 PYPI=(
     "aws:awslabs.aws-documentation-mcp-server==1.2.3"
@@ -48,6 +49,8 @@ SERVERS=(
     "tavily|TAVILY_API_KEY=tvly-dummy|$NODE $N/tavily-mcp/build/index.js"
     "memory|MEMORY_FILE_PATH=$WORK/memory.jsonl|$NODE $N/@modelcontextprotocol/server-memory/dist/index.js"
     "everything||$NODE $N/@modelcontextprotocol/server-everything/dist/index.js stdio"
+    "apps-basic-vanillajs||$NODE $N/@modelcontextprotocol/server-basic-vanillajs/dist/index.js --stdio"
+    "apps-system-monitor||$NODE $N/@modelcontextprotocol/server-system-monitor/dist/index.js --stdio"
     "git||$MCACHE/venv-git/bin/mcp-server-git --repository $WORK/repo"
     "aws-docs|FASTMCP_LOG_LEVEL=ERROR|$MCACHE/venv-aws/bin/awslabs.aws-documentation-mcp-server"
     # Its own server.py downloads an embedding model at start: qdrant_offline.py starts the
