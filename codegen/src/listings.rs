@@ -187,7 +187,9 @@ fn annotations(hints: &Annotations) -> Option<Value> {
 
 fn ui_meta(ui: &Ui) -> Value {
     let mut map = Map::new();
-    map.insert("resourceUri".into(), ui.resource_uri.clone().into());
+    if let Some(uri) = &ui.resource_uri {
+        map.insert("resourceUri".into(), uri.clone().into());
+    }
     if let Some(visibility) = &ui.visibility {
         let values = visibility.iter().cloned().map(Value::String).collect();
         map.insert("visibility".into(), Value::Array(values));

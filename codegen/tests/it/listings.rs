@@ -59,7 +59,7 @@ fn a_full_tool_entry_has_every_key_in_order() {
         open_world: Some(false),
     };
     tool_part(&mut t).ui = Some(Ui {
-        resource_uri: "ui://notes/view".into(),
+        resource_uri: Some("ui://notes/view".into()),
         visibility: Some(vec!["model".into(), "app".into()]),
     });
     let m = model(types, vec![t]);

@@ -299,11 +299,12 @@ pub struct Annotations {
     pub open_world: Option<bool>,
 }
 
-/// `@ui("ui://…", visibility: [...])`: MCP Apps metadata.
+/// `@ui("ui://…", visibility: [...])` or `@ui(visibility: [...])`: MCP Apps metadata.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ui {
-    /// The `ui://` resource's URI.
-    pub resource_uri: String,
+    /// The `ui://` resource's URI: the view that renders the tool's results. `None` for a
+    /// tool without a view of its own (`@ui(visibility: ["app"])`, one its app calls).
+    pub resource_uri: Option<String>,
     /// `None` when not given (both, by default); else `model` and/or `app`.
     pub visibility: Option<Vec<String>>,
 }

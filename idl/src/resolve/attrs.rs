@@ -91,7 +91,7 @@ const SPECS: &[(&str, &[Site], &str)] = &[
     (
         "ui",
         &[Tool],
-        "@ui(\"ui://…\") or @ui(\"ui://…\", visibility: [\"model\", \"app\"])",
+        "@ui(\"ui://…\"), @ui(\"ui://…\", visibility: [\"model\", \"app\"]) or @ui(visibility: [\"app\"])",
     ),
     ("uri", &[Resource], "@uri(\"scheme://path/{param}\")"),
     ("mime", &[Resource], "@mime(\"text/plain\")"),
@@ -753,30 +753,48 @@ impl AttrChecker<'_> {
         out.schema_dialect = Some(uri);
     }
 
-    /// `@ui("ui://…", visibility: ["model", "app"])`.
+    /// `@ui("ui://…", visibility: ["model", "app"])`, or `@ui(visibility: [...])` for a tool
+    /// without a view of its own.
     fn ui(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
-        let Some([Some(uri_lit), visibility]) = self.bind::<2>(
+        let Some([uri_lit, visibility]) = self.bind::<2>(
             attr,
             usage,
-            &[("uri", Arg::Required), ("visibility", Arg::Named)],
+            &[("uri", Arg::Optional), ("visibility", Arg::Named)],
         ) else {
             return;
         };
-        let Some(resource_uri) = self.string(attr, uri_lit, usage) else {
-            return;
-        };
         let mut ok = true;
-        if !resource_uri.starts_with("ui://") || resource_uri.len() == "ui://".len() {
-            ok = false;
-            self.diagnostics.push(
-                Diagnostic::error(
-                    "E0702",
-                    format!("`@ui` needs a `ui://` URI, found \"{resource_uri}\""),
-                )
-                .at(self.file, uri_lit.span)
-                .help("MCP Apps resources live under ui://, e.g. \"ui://weather/forecast.html\""),
-            );
-        }
+        let resource_uri = match uri_lit {
+            Some(lit) => {
+                let Some(uri) = self.string(attr, lit, usage) else {
+                    return;
+                };
+                if !uri.starts_with("ui://") || uri.len() == "ui://".len() {
+                    ok = false;
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            "E0702",
+                            format!("`@ui` needs a `ui://` URI, found \"{uri}\""),
+                        )
+                        .at(self.file, lit.span)
+                        .help("MCP Apps resources live under ui://, e.g. \"ui://weather/forecast.html\""),
+                    );
+                }
+                Some(uri)
+            }
+            None if visibility.is_none() => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        "E0702",
+                        "`@ui` needs the tool's view (a `ui://` URI) or its visibility",
+                    )
+                    .at(self.file, attr.span)
+                    .help("`@ui(\"ui://weather/forecast.html\")` renders the tool's results in that view; `@ui(visibility: [\"app\"])` makes a tool without a view that only apps call"),
+                );
+                return;
+            }
+            None => None,
+        };
         let mut list = None;
         if let Some(lit) = visibility {
             match &lit.kind {

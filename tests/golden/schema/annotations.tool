@@ -23,4 +23,8 @@ service Annotated {
 
     @ui("ui://weather/both", visibility: ["model", "app"])
     tool both_visible() -> call_result;
+
+    /// Refreshes the panel's data: its app calls it; no view of its own.
+    @ui(visibility: ["app"])
+    tool refresh_panel() -> content;
 }

@@ -524,76 +524,8 @@ pub(crate) fn tool_decl_at(
             }
         }
     }
-    let ui = tool.get("_meta").and_then(|m| m.get("ui"));
-    if let Some(ui) = ui.and_then(Value::as_object) {
-        for key in ui.keys() {
-            if !["resourceUri", "visibility"].contains(&key.as_str()) {
-                types_gap(
-                    types,
-                    at,
-                    format!("`_meta.ui.{key}` has no attribute; left out"),
-                );
-            }
-        }
-        if ui.get("resourceUri").and_then(Value::as_str).is_none() {
-            types_gap(
-                types,
-                at,
-                "`_meta.ui` without a `resourceUri` string (a tool only its app calls, say) cannot be said: `@ui` names the tool's view; left out",
-            );
-        }
-    } else if let Some(ui) = ui {
-        types_gap(
-            types,
-            at,
-            format!("`_meta.ui` {ui} is not an object; left out"),
-        );
-    }
-    if let Some(ui) = ui
-        && let Some(uri) = ui.get("resourceUri").and_then(Value::as_str)
-    {
-        // What `@ui` accepts (E0702, E0703): a `ui://` URI, and a visibility of "model"
-        // and "app", each once; anything else is left out and said.
-        if uri.len() > "ui://".len() && uri.starts_with("ui://") {
-            let mut attr = format!("@ui({}", names::string_literal(uri));
-            if let Some(visibility) = ui.get("visibility").and_then(Value::as_array) {
-                let mut items: Vec<&str> = Vec::new();
-                for item in visibility {
-                    match item.as_str() {
-                        Some(v @ ("model" | "app")) if !items.contains(&v) => items.push(v),
-                        Some("model" | "app") => {}
-                        _ => types_gap(
-                            types,
-                            at,
-                            format!(
-                                "the visibility {item} is neither \"model\" nor \"app\"; left out"
-                            ),
-                        ),
-                    }
-                }
-                if items.is_empty() {
-                    types_gap(
-                        types,
-                        at,
-                        "an empty `_meta.ui.visibility`; left out (the default, both)",
-                    );
-                } else {
-                    let items: Vec<String> = items.into_iter().map(names::string_literal).collect();
-                    attr.push_str(&format!(", visibility: [{}]", items.join(", ")));
-                }
-            }
-            attr.push(')');
-            attrs.push(attr);
-        } else {
-            types_gap(
-                types,
-                at,
-                format!(
-                    "`_meta.ui.resourceUri` {} is not a `ui://` URI; left out",
-                    names::string_literal(uri)
-                ),
-            );
-        }
+    if let Some(attr) = ui_attr(types, at, tool.get("_meta").and_then(|m| m.get("ui"))) {
+        attrs.push(attr);
     }
     match tool
         .get("execution")
@@ -897,6 +829,95 @@ fn prompt_decl(
     )))
 }
 
+/// `@ui` for a tool's `_meta.ui`, what `@ui` accepts of it (E0702, E0703): a `ui://` view and
+/// a visibility of "model" and "app", each once, or a visibility alone (a tool without a
+/// view); anything else is left out and said.
+fn ui_attr(types: &mut Types, at: &str, ui: Option<&Value>) -> Option<String> {
+    let ui = match ui? {
+        Value::Object(ui) => ui,
+        other => {
+            types_gap(
+                types,
+                at,
+                format!("`_meta.ui` {other} is not an object; left out"),
+            );
+            return None;
+        }
+    };
+    for key in ui.keys() {
+        if !["resourceUri", "visibility"].contains(&key.as_str()) {
+            types_gap(
+                types,
+                at,
+                format!("`_meta.ui.{key}` has no attribute; left out"),
+            );
+        }
+    }
+    let uri = match ui.get("resourceUri") {
+        None => None,
+        Some(Value::String(uri)) if uri.len() > "ui://".len() && uri.starts_with("ui://") => {
+            Some(uri.as_str())
+        }
+        Some(other) => {
+            let shown = other
+                .as_str()
+                .map_or_else(|| other.to_string(), names::string_literal);
+            types_gap(
+                types,
+                at,
+                format!("`_meta.ui.resourceUri` {shown} is not a `ui://` URI; left out"),
+            );
+            return None;
+        }
+    };
+    let mut items: Vec<&str> = Vec::new();
+    match ui.get("visibility") {
+        Some(Value::Array(visibility)) => {
+            for item in visibility {
+                match item.as_str() {
+                    Some(v @ ("model" | "app")) if !items.contains(&v) => items.push(v),
+                    Some("model" | "app") => {}
+                    _ => types_gap(
+                        types,
+                        at,
+                        format!("the visibility {item} is neither \"model\" nor \"app\"; left out"),
+                    ),
+                }
+            }
+            if items.is_empty() {
+                types_gap(
+                    types,
+                    at,
+                    "an empty `_meta.ui.visibility`; left out (the default, both)",
+                );
+            }
+        }
+        Some(other) => types_gap(
+            types,
+            at,
+            format!("`_meta.ui.visibility` {other} is not a list; left out"),
+        ),
+        None => {}
+    }
+    let visibility = (!items.is_empty()).then(|| {
+        let items: Vec<String> = items.into_iter().map(names::string_literal).collect();
+        format!("visibility: [{}]", items.join(", "))
+    });
+    match (uri, visibility) {
+        (Some(uri), None) => Some(format!("@ui({})", names::string_literal(uri))),
+        (Some(uri), Some(v)) => Some(format!("@ui({}, {v})", names::string_literal(uri))),
+        (None, Some(v)) => Some(format!("@ui({v})")),
+        (None, None) => {
+            types_gap(
+                types,
+                at,
+                "`_meta.ui` with neither a view (`resourceUri`) nor a visibility; left out",
+            );
+            None
+        }
+    }
+}
+
 /// Says what of a listing's entry the file leaves out: each member but `kept`, and each
 /// `_meta` key but `kept_meta` (read where the entry is written).
 fn left_out(
@@ -1041,8 +1062,8 @@ mod tests {
     }
 
     /// What an entry says that the file cannot is warned about, never dropped in silence:
-    /// the official App servers' deprecated `_meta["ui/resourceUri"]` beside `_meta.ui`, an
-    /// app-only tool's `_meta.ui` without a view, members with no attribute.
+    /// the official App servers' deprecated `_meta["ui/resourceUri"]` beside `_meta.ui`,
+    /// members with no attribute. An app-only tool's `_meta.ui` without a view is kept.
     #[test]
     fn what_a_listing_entry_says_and_the_file_cannot_is_warned_about() {
         let out = imported(serde_json::json!({
@@ -1068,19 +1089,18 @@ mod tests {
                 "tool `show`: `icons` has no attribute; left out",
                 "tool `show`: `_meta.ui/resourceUri` has no attribute; left out",
                 "tool `show`: `_meta.ui.csp` has no attribute; left out",
-                "tool `poll`: `_meta.ui` without a `resourceUri` string (a tool only its app calls, say) cannot be said: `@ui` names the tool's view; left out",
                 "resource `view`: `size` has no attribute; left out",
                 "resource `view`: `_meta.ui` has no attribute; left out",
                 "prompt `p`: `icons` has no attribute; left out",
                 "prompt `p`: `_meta.x` has no attribute; left out",
             ]
         );
-        assert!(
-            out.text
-                .contains("@ui(\"ui://app/view.html\") @open\n    tool show("),
-            "{}",
-            out.text
-        );
+        for kept in [
+            "@ui(\"ui://app/view.html\") @open\n    tool show(",
+            "@ui(visibility: [\"app\"]) @open\n    tool poll(",
+        ] {
+            assert!(out.text.contains(kept), "{kept}\n{}", out.text);
+        }
     }
 
     /// JavaScript's non-Unicode dialect (`^agent\_run\_`) ended in an internal error: it is

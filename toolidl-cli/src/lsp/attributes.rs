@@ -55,8 +55,8 @@ pub const ATTRIBUTES: &[AttributeDoc] = &[
     AttributeDoc {
         name: "ui",
         on: "tool",
-        usage: "@ui(\"ui://…\") or @ui(\"ui://…\", visibility: [\"model\", \"app\"])",
-        does: "An MCP App view for the tool's results.",
+        usage: "@ui(\"ui://…\"), @ui(\"ui://…\", visibility: [\"model\", \"app\"]) or @ui(visibility: [\"app\"])",
+        does: "An MCP App view for the tool's results; with a visibility alone, a tool without a view that its app calls.",
     },
     AttributeDoc {
         name: "task",

@@ -10,5 +10,5 @@ service S {
     @ui("ui://app.html", visibility: []) tool nobody();
     @ui("ui://app.html", visibility: "model") tool not_a_list();
     @ui("ui://app.html", visibility: ["app", "app"]) tool twice();
-    @ui(visibility: ["app"]) tool no_uri();
+    @ui() tool no_uri();
 }

@@ -22,4 +22,8 @@ service Annotated {
 
     @name("a_tool_name_that_is_exactly_sixty_five_characters_long_abcdefghij")
     tool long_name();
+
+    /// Called by the app only, with no view of its own.
+    @ui(visibility: ["app"])
+    tool refresh();
 }
