@@ -124,7 +124,7 @@ pub use bytes::Bytes;
 pub use context::RequestContext;
 pub use protocol::{LogLevel, RpcError};
 pub use seal::RequestStateKey;
-pub use server::{Server, ServerBuilder};
+pub use server::{Server, ServerBuilder, ToolLimits};
 pub use service::{Service, ToolError, ToolOutput, ToolResult, WithText};
 pub use stdio::serve_stdio;
 

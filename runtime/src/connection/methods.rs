@@ -397,6 +397,14 @@ impl Connection {
                 return self.reply_error(id, &e);
             }
         }
+        // Its limits (none, for most tools: nothing more to do): a slot now, a place in its
+        // queue, or a refusal before the handler starts.
+        let admission = match listed.gate.as_ref().map(|gate| gate.admit()) {
+            None => None,
+            Some(Ok(admission)) => Some(admission),
+            Some(Err(e)) => return self.reply_error(id, &e),
+        };
+        let gate = admission.is_some().then(|| listed.gate.clone()).flatten();
         let state = ctx.state.clone();
         let started = match once {
             None => catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx))),
@@ -437,6 +445,10 @@ impl Connection {
                 }
                 Err(e) => error_message(&state.request_id, &e),
             }
+        };
+        let started = match (started, gate, admission) {
+            (Ok(fut), Some(gate), Some(admission)) => Ok(gate.run(admission, fut)),
+            (started, ..) => started,
         };
         match started {
             Ok(fut) => self.drive(state, fut, finish),

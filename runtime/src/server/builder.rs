@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 
-use super::{Registry, Server, ServerShared};
+use super::{Limits, Registry, Server, ServerShared, ToolLimits};
 use crate::args::Profile;
 use crate::cluster::{ChangeBus, SessionDirectory};
 use crate::output::CachePolicy;
@@ -33,9 +33,36 @@ pub struct ServerBuilder {
     state_keys: Vec<RequestStateKey>,
     state_ttl: std::time::Duration,
     single_use_state: bool,
+    limits: Limits,
 }
 
 impl ServerBuilder {
+    /// Limits for every tool's calls (a time limit, concurrent calls; [`ToolLimits`]):
+    /// the default of each setting that a tool's service
+    /// ([`Self::limited_service`]) or the tool itself ([`Self::tool_limit`]) does not set.
+    /// Default: none.
+    pub fn tool_limits(mut self, limits: ToolLimits) -> Self {
+        self.limits.server = limits;
+        self
+    }
+
+    /// Adds a service (as [`Self::service`]) whose tools have `limits`, unless a tool sets
+    /// its own ([`Self::tool_limit`]). Each tool has its own slots: a concurrency limit of
+    /// 4 lets 4 calls of each of the service's tools run at once.
+    pub fn limited_service(mut self, service: impl IntoService, limits: ToolLimits) -> Self {
+        let service = service.into_service();
+        self.limits.services.push((service.clone(), limits));
+        self.services.push(service);
+        self
+    }
+
+    /// Limits for the tool `name` (the name it is listed by, or its `.tool` name): the
+    /// settings it makes win over its service's and the server's.
+    pub fn tool_limit(mut self, name: impl Into<String>, limits: ToolLimits) -> Self {
+        self.limits.tools.insert(name.into(), limits);
+        self
+    }
+
     /// The keys that seal and open the `requestState` of 2026-07-28 `input_required`
     /// results: the first seals, every one opens (to rotate, put the new key first and keep
     /// the old one after it for as long as its states may live, [`Self::request_state_ttl`]).
@@ -246,6 +273,7 @@ impl ServerBuilder {
                     self.services,
                     self.profile,
                     self.max_depth,
+                    &self.limits,
                 ))),
                 connections: Mutex::new(Vec::new()),
                 task_tools: self.task_tools,
@@ -257,6 +285,7 @@ impl ServerBuilder {
                 bus: self.bus,
                 session_directory: self.session_directory,
                 sealer: Sealer::new(self.state_keys, self.state_ttl, self.single_use_state),
+                limits: self.limits,
             }),
         };
         if let Some(bus) = &server.shared.bus {
@@ -302,6 +331,7 @@ impl Server {
             state_keys: Vec::new(),
             state_ttl: seal::DEFAULT_TTL,
             single_use_state: false,
+            limits: Limits::default(),
         }
     }
 }

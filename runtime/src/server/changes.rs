@@ -137,6 +137,7 @@ impl Server {
             services,
             self.shared.profile,
             self.shared.max_depth,
+            &self.shared.limits,
         ));
         *guard = new.clone();
         (old, new)

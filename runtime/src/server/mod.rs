@@ -3,6 +3,7 @@
 //!
 //! - `builder`: [`ServerBuilder`], its options and [`Server::builder`].
 //! - `registry`: the services, the tool-name index and the listings rendered per revision.
+//! - `limits`: per-tool limits (a time limit, concurrent calls), resolved per tool.
 //! - `changes`: services added and removed at run time, resource updates, and both told to
 //!   the clients and to the other instances.
 //!
@@ -21,9 +22,12 @@ use crate::tasks::{TaskInput, TaskTool, Tasks};
 
 mod builder;
 mod changes;
+mod limits;
 mod registry;
 
 pub use builder::ServerBuilder;
+pub(crate) use limits::Limits;
+pub use limits::ToolLimits;
 pub(crate) use registry::{Kind, ListedTool, Registry};
 
 /// An MCP server: one or more services, served to any number of connections.
@@ -64,6 +68,8 @@ pub(crate) struct ServerShared {
     pub session_directory: Option<Arc<dyn SessionDirectory>>,
     /// What seals and opens the 2026-07-28 `requestState`.
     pub sealer: Sealer,
+    /// The tools' limits ([`ServerBuilder::tool_limits`] and its kin).
+    pub limits: Limits,
 }
 
 impl Server {

@@ -36,6 +36,8 @@ pub(crate) struct ListedTool {
     pub max_depth: u32,
     /// [`ToolDef::null_result`](field@crate::ToolDef::null_result).
     pub null_result: bool,
+    /// Its limits ([`super::ToolLimits`]), when it has any.
+    pub gate: Option<Arc<super::limits::ToolGate>>,
 }
 
 impl ListedTool {
@@ -83,6 +85,7 @@ impl Registry {
         services: Vec<Arc<dyn Service>>,
         profile: Option<Profile>,
         max_depth: u32,
+        limits: &super::Limits,
     ) -> Self {
         let mut tools = HashMap::new();
         let mut listed = Vec::new();
@@ -95,6 +98,7 @@ impl Registry {
                     continue;
                 }
                 tools.insert(name.to_string(), listed.len());
+                let gate = limits.gate(s, &name, &t.name);
                 listed.push(ListedTool {
                     service: i,
                     name,
@@ -104,6 +108,7 @@ impl Registry {
                     profile,
                     max_depth,
                     null_result: t.null_result,
+                    gate,
                 });
             }
         }

@@ -1,0 +1,278 @@
+//! Per-tool limits: a time limit and a bound on concurrent calls, set for every tool, for a
+//! service's tools or for one tool ([`ToolLimits`]), resolved once per tool when the
+//! registry is built into a [`ToolGate`] that the dispatcher wraps the call's future in.
+//! A tool without limits has no gate: its calls pay one `Option` check.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::protocol::{RpcError, code};
+use crate::service::{BoxFuture, Service, ToolError, ToolResult};
+
+/// Limits on a tool's calls, for [`ServerBuilder::tool_limits`](super::ServerBuilder::tool_limits)
+/// (every tool), [`ServerBuilder::limited_service`](super::ServerBuilder::limited_service)
+/// (a service's tools) and [`ServerBuilder::tool_limit`](super::ServerBuilder::tool_limit)
+/// (one tool). Each setting is taken from the most specific place that sets it: the tool,
+/// else its service, else the server.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolidl_runtime::ToolLimits;
+/// let limits = ToolLimits::new()
+///     .timeout(Duration::from_secs(30)) // then an error result, the handler dropped
+///     .max_concurrent(4, 16); // 4 calls at once, 16 more wait, then -32000
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ToolLimits {
+    timeout: Option<Duration>,
+    concurrency: Option<(usize, usize)>,
+}
+
+impl ToolLimits {
+    /// No limits (each setting is inherited).
+    pub const fn new() -> Self {
+        ToolLimits {
+            timeout: None,
+            concurrency: None,
+        }
+    }
+
+    /// How long a call may take, from the moment it is dispatched (waiting for a slot of
+    /// [`Self::max_concurrent`] included). A call still running then ends with a tool error
+    /// result (`isError: true`, `The tool 'x' did not finish within its time limit of 30
+    /// s.`) and its handler's future is dropped. Calls that run as tasks are not limited.
+    ///
+    /// Timers need a Tokio runtime with time enabled (`#[tokio::main]` has it).
+    pub const fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
+        self
+    }
+
+    /// At most `running` calls of the tool run at once, across all connections (at least
+    /// 1); up to `queued` more wait for a slot, in order; a call beyond those is refused at
+    /// once with the JSON-RPC error -32000 (`Server busy: the tool 'x' is at its limit of 4
+    /// concurrent calls and 16 waiting; retry later.`). Calls that run as tasks are not
+    /// counted.
+    pub const fn max_concurrent(mut self, running: usize, queued: usize) -> Self {
+        self.concurrency = Some((if running == 0 { 1 } else { running }, queued));
+        self
+    }
+
+    /// These limits, with what they do not set taken from `outer`.
+    fn or(self, outer: ToolLimits) -> ToolLimits {
+        ToolLimits {
+            timeout: self.timeout.or(outer.timeout),
+            concurrency: self.concurrency.or(outer.concurrency),
+        }
+    }
+
+    fn is_none(&self) -> bool {
+        self.timeout.is_none() && self.concurrency.is_none()
+    }
+}
+
+/// The limits the builder was given, and the gates made of them (kept, so that a registry
+/// rebuilt by `add_service` shares the slots of the tools it keeps).
+#[derive(Default)]
+pub(crate) struct Limits {
+    pub server: ToolLimits,
+    pub services: Vec<(Arc<dyn Service>, ToolLimits)>,
+    /// By the name a tool is listed or known by.
+    pub tools: HashMap<String, ToolLimits>,
+    gates: Mutex<HashMap<String, Arc<ToolGate>>>,
+}
+
+impl Limits {
+    /// The gate of the tool listed as `listed` (its service knows it as `own`), if it has
+    /// limits.
+    pub fn gate(
+        &self,
+        service: &Arc<dyn Service>,
+        listed: &str,
+        own: &str,
+    ) -> Option<Arc<ToolGate>> {
+        let service_limits = self
+            .services
+            .iter()
+            .find(|(s, _)| Arc::ptr_eq(s, service))
+            .map_or_else(ToolLimits::new, |(_, l)| *l);
+        let tool = self
+            .tools
+            .get(listed)
+            .or_else(|| self.tools.get(own))
+            .copied()
+            .unwrap_or_default();
+        let limits = tool.or(service_limits).or(self.server);
+        if limits.is_none() {
+            return None;
+        }
+        let mut gates = self.gates.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(gate) = gates.get(listed).filter(|g| g.limits == limits) {
+            return Some(gate.clone());
+        }
+        let gate = Arc::new(ToolGate::new(listed, limits));
+        gates.insert(listed.to_owned(), gate.clone());
+        Some(gate)
+    }
+}
+
+/// One tool's limits, and its slots.
+pub(crate) struct ToolGate {
+    tool: String,
+    limits: ToolLimits,
+    slots: Option<Slots>,
+}
+
+struct Slots {
+    running: usize,
+    queued: usize,
+    semaphore: Arc<Semaphore>,
+    waiting: Arc<AtomicUsize>,
+}
+
+/// A call let through a gate: it runs now, or waits for a slot.
+pub(crate) enum Admission {
+    Free,
+    Running(OwnedSemaphorePermit),
+    Waiting(Arc<Semaphore>, WaitTicket),
+}
+
+/// One place in a tool's queue, given back when dropped.
+pub(crate) struct WaitTicket(Arc<AtomicUsize>);
+
+impl Drop for WaitTicket {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl ToolGate {
+    fn new(tool: &str, limits: ToolLimits) -> ToolGate {
+        ToolGate {
+            tool: tool.to_owned(),
+            limits,
+            slots: limits.concurrency.map(|(running, queued)| Slots {
+                running,
+                queued,
+                semaphore: Arc::new(Semaphore::new(running)),
+                waiting: Arc::new(AtomicUsize::new(0)),
+            }),
+        }
+    }
+
+    /// Lets a call in (a slot now, or a place in the queue), or refuses it with -32000.
+    pub fn admit(&self) -> Result<Admission, RpcError> {
+        let Some(slots) = &self.slots else {
+            return Ok(Admission::Free);
+        };
+        if let Ok(permit) = slots.semaphore.clone().try_acquire_owned() {
+            return Ok(Admission::Running(permit));
+        }
+        let queued = slots
+            .waiting
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < slots.queued).then_some(n + 1)
+            });
+        match queued {
+            Ok(_) => Ok(Admission::Waiting(
+                slots.semaphore.clone(),
+                WaitTicket(slots.waiting.clone()),
+            )),
+            Err(_) => Err(RpcError::new(
+                code::SERVER_BUSY,
+                format!(
+                    "Server busy: the tool '{}' is at its limit of {} concurrent calls and {} waiting; retry later.",
+                    self.tool, slots.running, slots.queued
+                ),
+            )
+            .with_data(serde_json::json!({
+                "tool": self.tool,
+                "maxConcurrent": slots.running,
+                "maxQueued": slots.queued,
+            }))),
+        }
+    }
+
+    /// `call` run under the gate: after its slot (if it waits for one), within the time
+    /// limit (if any), holding its slot until it ends or is dropped.
+    pub fn run(&self, admission: Admission, call: BoxFuture<ToolResult>) -> BoxFuture<ToolResult> {
+        let guarded: BoxFuture<ToolResult> = match admission {
+            Admission::Free => call,
+            Admission::Running(permit) => Box::pin(async move {
+                let _slot = permit;
+                call.await
+            }),
+            Admission::Waiting(semaphore, ticket) => Box::pin(async move {
+                let slot = semaphore.acquire_owned().await;
+                drop(ticket);
+                let _slot = slot.map_err(|_| ToolError::internal("the tool's slots closed"))?;
+                call.await
+            }),
+        };
+        let Some(limit) = self.limits.timeout else {
+            return guarded;
+        };
+        let message = format!(
+            "The tool '{}' did not finish within its time limit of {}.",
+            self.tool,
+            duration_text(limit)
+        );
+        Box::pin(async move {
+            match tokio::time::timeout(limit, guarded).await {
+                Ok(result) => result,
+                Err(_) => {
+                    tracing::warn!(%message, "tool call timed out");
+                    Err(ToolError::Message(message))
+                }
+            }
+        })
+    }
+}
+
+/// `30 s`, `1.5 s`, `250 ms`.
+fn duration_text(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms >= 1000 && ms % 100 == 0 {
+        let tenths = ms / 100;
+        match tenths % 10 {
+            0 => format!("{} s", tenths / 10),
+            t => format!("{}.{t} s", tenths / 10),
+        }
+    } else if ms > 0 {
+        format!("{ms} ms")
+    } else {
+        format!("{} microseconds", d.as_micros())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        assert_eq!(duration_text(Duration::from_secs(30)), "30 s");
+        assert_eq!(duration_text(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(duration_text(Duration::from_millis(250)), "250 ms");
+        assert_eq!(duration_text(Duration::from_millis(1234)), "1234 ms");
+    }
+
+    #[test]
+    fn the_most_specific_setting_wins_each_field() {
+        let server = ToolLimits::new()
+            .timeout(Duration::from_secs(60))
+            .max_concurrent(8, 0);
+        let tool = ToolLimits::new().timeout(Duration::from_secs(5));
+        let merged = tool.or(ToolLimits::new()).or(server);
+        assert_eq!(merged.timeout, Some(Duration::from_secs(5)));
+        assert_eq!(merged.concurrency, Some((8, 0)));
+        assert_eq!(
+            ToolLimits::new().max_concurrent(0, 3).concurrency,
+            Some((1, 3))
+        );
+    }
+}
