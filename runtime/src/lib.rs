@@ -111,6 +111,7 @@ pub mod protocol;
 mod seal;
 mod server;
 pub mod service;
+mod signal;
 pub mod stdio;
 pub mod tasks;
 pub mod testing;
@@ -126,6 +127,7 @@ pub use protocol::{LogLevel, RpcError};
 pub use seal::RequestStateKey;
 pub use server::{Server, ServerBuilder, ToolLimits};
 pub use service::{Service, ToolError, ToolOutput, ToolResult, WithText};
+pub use signal::shutdown_signal;
 pub use stdio::serve_stdio;
 
 /// For embedders that write their own transport: a [`Connection`](transport::Connection)
@@ -133,7 +135,7 @@ pub use stdio::serve_stdio;
 /// [`serve_io`](transport::serve_io) is the stdio transport over any reader and writer.
 pub mod transport {
     pub use crate::connection::{Connection, LineProblem, Outbox};
-    pub use crate::stdio::serve_io;
+    pub use crate::stdio::{serve_io, serve_io_until};
 }
 
 /// Everything generated code needs, in one place (as `tonic::codegen` is for tonic).

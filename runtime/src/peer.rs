@@ -100,6 +100,10 @@ pub(crate) struct ConnShared {
     /// Served by at most one request (stateless HTTP): a `resources/subscribe` would outlive
     /// the connection, so it is not offered.
     pub(crate) ephemeral: std::sync::atomic::AtomicBool,
+    /// Shutting down: requests are refused (notifications and responses still get through).
+    pub(crate) draining: AtomicBool,
+    /// Past the shutdown's deadline: a call cancelled now is answered with an error.
+    pub(crate) aborting: AtomicBool,
     pub(crate) runtime: tokio::runtime::Handle,
 }
 
@@ -196,6 +200,41 @@ impl ConnShared {
     pub fn send(&self, message: String) {
         // A closed outbox means the transport is gone; there is no one left to tell.
         let _ = self.out.send(message);
+    }
+
+    /// Starts shutting down: requests from now on are refused.
+    pub fn drain(&self) {
+        self.draining.store(true, Ordering::Relaxed);
+    }
+
+    /// How many calls are running (pending: spawned, not answered yet).
+    pub fn calls_in_flight(&self) -> usize {
+        lock(&self.inflight).len()
+    }
+
+    /// The shutdown's deadline passed: every call in flight is cancelled (its handler's
+    /// future dropped) and answered with an error, so that no request the server took is
+    /// left without an answer; every request to the client still waiting is withdrawn with
+    /// `notifications/cancelled` and fails, and later ones fail at once.
+    pub fn abort_calls(&self) {
+        self.draining.store(true, Ordering::Relaxed);
+        self.aborting.store(true, Ordering::Release);
+        let calls: Vec<Arc<CallState>> = lock(&self.inflight).values().cloned().collect();
+        for call in calls {
+            call.cancel();
+        }
+        let waiting = lock(&self.pending).take().unwrap_or_default();
+        for (n, tx) in waiting {
+            let params =
+                format!(r#"{{"requestId":"s{n}","reason":"The server is shutting down."}}"#);
+            self.send(protocol::notification_message(
+                "notifications/cancelled",
+                &params,
+            ));
+            let _ = tx.send(Err(RpcError::internal(
+                "The server shut down before the client answered.",
+            )));
+        }
     }
 
     pub fn session(&self) -> Option<&Session> {

@@ -5,13 +5,16 @@
 //! thread drains the outbox into a buffered writer and flushes whenever the outbox is
 //! empty, so pipelined replies leave in few writes.
 
+use std::future::Future;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::time::Duration;
 
 use crate::connection::{Connection, Outbox};
 use crate::protocol::IdScanner;
 use crate::server::Server;
 
 pub use crate::banner::StdioBanner;
+pub use crate::signal::DEFAULT_DRAIN;
 
 /// Options of the stdio transport.
 #[derive(Debug, Clone)]
@@ -42,8 +45,9 @@ pub async fn serve_stdio(server: Server) -> io::Result<()> {
     serve_stdio_with(server, StdioConfig::default()).await
 }
 
-/// The banner of [`serve_stdio`]: `<name> <version>` from `serverInfo`, keyed by the name.
-fn default_banner(server: &Server) -> crate::banner::StdioBanner {
+/// The banner [`serve_stdio`] prints: `<name> <version>` from `serverInfo`, keyed by the
+/// name, with this process's arguments; for [`serve_stdio_until`], which prints none.
+pub fn default_banner(server: &Server) -> StdioBanner {
     let info: serde_json::Value =
         serde_json::from_str(&server.shared.info_json).unwrap_or_default();
     let field = |key: &str| {
@@ -58,7 +62,7 @@ fn default_banner(server: &Server) -> crate::banner::StdioBanner {
         .and_then(|v| v.as_str())
         .map(|t| format!(" ({t})"))
         .unwrap_or_default();
-    crate::banner::StdioBanner::new(name.clone(), format!("{name} {version}{title}"))
+    StdioBanner::new(name.clone(), format!("{name} {version}{title}"))
         .args(std::env::args().skip(1))
 }
 
@@ -94,12 +98,117 @@ where
     written.map_err(io::Error::other)?
 }
 
+/// Serves `server` on stdin/stdout as [`serve_stdio_with`] does, until stdin ends or
+/// `shutdown` completes (typically [`shutdown_signal`](crate::shutdown_signal): SIGINT or
+/// SIGTERM). Then it shuts down gracefully ([`serve_io_until`]) and returns; return from
+/// `main` right after, as the thread reading stdin is left behind.
+///
+/// ```no_run
+/// # async fn f(server: toolidl_runtime::Server) -> std::io::Result<()> {
+/// use toolidl_runtime::stdio::{DEFAULT_DRAIN, StdioConfig, serve_stdio_until};
+/// serve_stdio_until(server, StdioConfig::default(), toolidl_runtime::shutdown_signal(), DEFAULT_DRAIN).await
+/// # }
+/// ```
+pub async fn serve_stdio_until(
+    server: Server,
+    config: StdioConfig,
+    shutdown: impl Future<Output = ()>,
+    drain: Duration,
+) -> io::Result<()> {
+    serve_io_until(server, io::stdin(), io::stdout(), config, shutdown, drain).await
+}
+
+/// [`serve_io`], until `input` ends or `shutdown` completes. At `shutdown` the server:
+///
+/// 1. refuses every request read from then on (-32000, `Server shutting down: no new
+///    requests are accepted; retry later.`); notifications and the client's responses
+///    still get through;
+/// 2. lets the calls in flight finish and answer, for up to `drain`;
+/// 3. cancels the calls still running then (their handlers' futures are dropped) and
+///    answers each with -32000 (`Server shutting down: the call was cancelled before it
+///    finished.`), and fails its requests to the client still waiting, withdrawing each
+///    with `notifications/cancelled`;
+/// 4. writes out every answer and returns, without waiting for more input.
+///
+/// So every request the server took is answered. Calls running as tasks are not waited for:
+/// a task store that outlives the process (Redis) keeps them readable.
+///
+/// `input` is read on a thread of its own, which is left blocked when `shutdown` ends the
+/// service before the input ends.
+pub async fn serve_io_until<R, W>(
+    server: Server,
+    input: R,
+    output: W,
+    config: StdioConfig,
+    shutdown: impl Future<Output = ()>,
+    drain: Duration,
+) -> io::Result<()>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    // Polled once before the first line is read, so that a signal handler it installs
+    // ([`crate::shutdown_signal`]) is in place before the client gets any answer.
+    let mut shutdown = std::pin::pin!(shutdown);
+    let early = std::future::poll_fn(|cx| std::task::Poll::Ready(shutdown.as_mut().poll(cx)));
+    let stopped_early = early.await.is_ready();
+    let runtime = tokio::runtime::Handle::current();
+    let (conn, outbox) = Connection::new(&server, runtime.clone());
+    let conn = conn.with_batching();
+    let shared = conn.downgrade();
+    let mut writer = tokio::task::spawn_blocking(move || write_loop(outbox, output));
+    // Not `spawn_blocking`: the runtime waits for those when it shuts down, and this thread
+    // may stay blocked on a read for ever.
+    std::thread::Builder::new()
+        .name("toolidl-stdio-reader".into())
+        .spawn(move || {
+            let _entered = runtime.enter();
+            read_loop(&conn, input, config.max_line_bytes);
+            conn.close();
+        })?;
+    if !stopped_early {
+        tokio::select! {
+            // The input ended and every call answered (or the output failed).
+            written = &mut writer => return written.map_err(io::Error::other)?,
+            () = &mut shutdown => {}
+        }
+    }
+    if let Some(conn) = shared.upgrade() {
+        tracing::info!("shutdown: draining the stdio connection");
+        conn.drain();
+        let deadline = tokio::time::Instant::now() + drain;
+        let settled = crate::server::wait_until(deadline, || conn.calls_in_flight() == 0).await;
+        if !settled {
+            tracing::warn!(
+                calls = conn.calls_in_flight(),
+                "shutdown: calls still running at the drain deadline are cancelled"
+            );
+            conn.abort_calls();
+            let grace = tokio::time::Instant::now() + crate::server::ABORT_GRACE;
+            crate::server::wait_until(grace, || conn.calls_in_flight() == 0).await;
+        }
+        // After every answer: the writer writes what is before it, then stops.
+        conn.send(END_OF_OUTPUT.to_owned());
+    }
+    writer.await.map_err(io::Error::other)?
+}
+
+/// Put in the outbox after the last answer at a shutdown: the writer stops there (no
+/// protocol message is empty).
+const END_OF_OUTPUT: &str = "";
+
 fn write_loop<W: Write>(mut outbox: Outbox, output: W) -> io::Result<()> {
     let mut out = BufWriter::with_capacity(64 * 1024, output);
     while let Some(message) = outbox.blocking_recv() {
+        if message == END_OF_OUTPUT {
+            break;
+        }
         out.write_all(message.as_bytes())?;
         out.write_all(b"\n")?;
         while let Ok(message) = outbox.try_recv() {
+            if message == END_OF_OUTPUT {
+                return out.flush();
+            }
             out.write_all(message.as_bytes())?;
             out.write_all(b"\n")?;
         }

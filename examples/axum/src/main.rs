@@ -53,9 +53,10 @@ fn main() -> std::io::Result<()> {
         axum::serve(listener, app)
             .with_graceful_shutdown(async move {
                 shutdown_signal().await;
-                // The endpoint's long-lived streams end, so that axum's graceful shutdown,
-                // which waits for every open response, can finish.
-                mcp.shutdown();
+                // The endpoint's long-lived streams end and its calls in flight get 25 s
+                // to finish (then they are cancelled, each answered), so that axum's
+                // graceful shutdown, which waits for every open response, can finish.
+                tokio::spawn(mcp.drain());
             })
             .await
     })

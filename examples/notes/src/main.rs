@@ -125,7 +125,13 @@ fn main() -> std::io::Result<()> {
             let config = StdioConfig {
                 max_line_bytes: MAX_MESSAGE_BYTES,
             };
-            runtime.block_on(toolidl_runtime::stdio::serve_stdio_with(server, config))
+            // On SIGINT or SIGTERM: calls in flight finish (up to 25 s), then it exits.
+            runtime.block_on(toolidl_runtime::stdio::serve_stdio_until(
+                server,
+                config,
+                toolidl_runtime::shutdown_signal(),
+                toolidl_runtime::stdio::DEFAULT_DRAIN,
+            ))
         }
         Some(addr) => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -134,7 +140,8 @@ fn main() -> std::io::Result<()> {
             let config = HttpConfig::new()
                 .bind(addr)
                 .stateless(stateless)
-                .max_body_bytes(MAX_MESSAGE_BYTES);
+                .max_body_bytes(MAX_MESSAGE_BYTES)
+                .health("/healthz", "/readyz");
             runtime.block_on(async {
                 let listener = tokio::net::TcpListener::bind(addr).await?;
                 let bound = listener.local_addr()?;

@@ -9,6 +9,7 @@
 use std::net::SocketAddr;
 
 use toolidl_runtime::http::HttpConfig;
+use toolidl_runtime::stdio::StdioConfig;
 
 fn main() -> std::io::Result<()> {
     weather_example::init_logging();
@@ -73,14 +74,26 @@ fn main() -> std::io::Result<()> {
     };
     match http {
         None => {
-            let runtime = tokio::runtime::Builder::new_current_thread().build()?;
-            runtime.block_on(toolidl_runtime::serve_stdio(server))
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            toolidl_runtime::stdio::default_banner(&server).print_if_terminal();
+            // On SIGINT or SIGTERM: calls in flight finish (up to 25 s), then it exits.
+            runtime.block_on(toolidl_runtime::stdio::serve_stdio_until(
+                server,
+                StdioConfig::default(),
+                toolidl_runtime::shutdown_signal(),
+                toolidl_runtime::stdio::DEFAULT_DRAIN,
+            ))
         }
         Some(addr) => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()?;
-            let config = HttpConfig::new().bind(addr).stateless(stateless);
+            let config = HttpConfig::new()
+                .bind(addr)
+                .stateless(stateless)
+                .health("/healthz", "/readyz");
             runtime.block_on(async {
                 let listener = tokio::net::TcpListener::bind(addr).await?;
                 let config = match issuer {

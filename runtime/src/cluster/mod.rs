@@ -59,6 +59,9 @@ pub(crate) trait SessionDirectory: Send + Sync + 'static {
 
     /// Session `id` ended.
     fn release<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()>;
+
+    /// Whether the store answers now (an HTTP readiness check).
+    fn ping(&self) -> StoreFuture<'_, ()>;
 }
 
 /// Carries [`Change`]s between the instances of one server.

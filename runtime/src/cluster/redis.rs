@@ -582,6 +582,10 @@ impl Redis {
 }
 
 impl SessionDirectory for Redis {
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        Box::pin(Redis::ping(self))
+    }
+
     fn claim<'a>(&'a self, id: &'a str, addr: &'a str, ttl: Duration) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);

@@ -5,6 +5,7 @@ use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
@@ -74,22 +75,34 @@ impl Connection {
                 let conn = self.shared.clone();
                 let key = state.request_id.clone();
                 lock(&conn.inflight).insert(key.clone(), state.clone());
+                // A one-request connection is tracked while it has a call running, so that a
+                // shutdown's deadline reaches the call (`Server::abort_calls`).
+                if conn.ephemeral.load(Ordering::Relaxed) {
+                    self.server.track(&conn);
+                }
                 self.shared.runtime.spawn(async move {
                     let outcome = tokio::select! {
                         biased;
                         _ = state.wait_cancelled() => None,
                         r = CatchUnwind(fut) => Some(r),
                     };
-                    lock(&conn.inflight).remove(&key);
-                    conn.slot_freed.notify_all();
+                    // Answered before the call leaves `inflight`: a shutdown that waits for
+                    // `inflight` to empty knows every answer is on its way.
                     match outcome {
                         Some(Ok(v)) => state.send_reply(render(finish, Ok(v), &state)),
                         Some(Err(payload)) => {
                             report_panic(&state.request_id, payload.as_ref());
                             state.send_reply(render(finish, Err(Panicked), &state));
                         }
+                        None if conn.aborting.load(Ordering::Acquire) => {
+                            tracing::debug!(request = %state.request_id, "cancelled by the shutdown");
+                            let e = super::cancelled_by_shutdown();
+                            state.send_reply(error_message(&state.request_id, &e));
+                        }
                         None => tracing::debug!(request = %state.request_id, "cancelled"),
                     }
+                    lock(&conn.inflight).remove(&key);
+                    conn.slot_freed.notify_all();
                 });
             }
         }

@@ -92,6 +92,8 @@ impl Connection {
             subscriptions: Mutex::new(Vec::new()),
             resource_subscriptions: Mutex::new(HashSet::new()),
             ephemeral: AtomicBool::new(false),
+            draining: AtomicBool::new(false),
+            aborting: AtomicBool::new(false),
             runtime,
         });
         (
@@ -137,7 +139,12 @@ impl Connection {
         if let Some(route) = &*self.route.borrow() {
             return send_routed(route, message, true);
         }
-        let Some(batch) = &self.batch else {
+        let draining = self
+            .shared
+            .draining
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let Some(batch) = self.batch.as_ref().filter(|_| !draining) else {
+            self.flush();
             return self.shared.send(message);
         };
         let full = {
@@ -317,6 +324,12 @@ impl Connection {
         }
     }
 
+    /// What a transport holds to end this connection's calls at a shutdown without keeping
+    /// the connection alive (its outbox closes once the connection and its calls are gone).
+    pub(crate) fn downgrade(&self) -> std::sync::Weak<ConnShared> {
+        Arc::downgrade(&self.shared)
+    }
+
     /// Ends the connection's input: requests waiting for the client fail; calls in flight
     /// finish and the outbox closes once the last one has answered.
     pub fn close(self) {
@@ -379,6 +392,13 @@ impl Connection {
     }
 
     fn request(&self, id: &str, name: &str, params: Option<&RawValue>) {
+        if self
+            .shared
+            .draining
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return self.reply_error(id, &shutting_down());
+        }
         // The one place a method's name is matched.
         let method = Method::parse(name);
         let p = match parse_params(params) {
@@ -527,6 +547,22 @@ fn busy() -> RpcError {
     RpcError::new(
         code::SERVER_BUSY,
         "Server busy: too many calls in flight on this connection; retry later.",
+    )
+}
+
+/// -32000 for a request that arrives while the server shuts down.
+pub(crate) fn shutting_down() -> RpcError {
+    RpcError::new(
+        code::SERVER_BUSY,
+        "Server shutting down: no new requests are accepted; retry later.",
+    )
+}
+
+/// -32000 for a call still running at the shutdown's deadline, cancelled.
+pub(crate) fn cancelled_by_shutdown() -> RpcError {
+    RpcError::new(
+        code::SERVER_BUSY,
+        "Server shutting down: the call was cancelled before it finished.",
     )
 }
 

@@ -393,6 +393,8 @@ fn detached_state(
         subscriptions: Mutex::new(Vec::new()),
         resource_subscriptions: Mutex::new(HashSet::new()),
         ephemeral: AtomicBool::new(true),
+        draining: AtomicBool::new(false),
+        aborting: AtomicBool::new(false),
         runtime: conn.runtime.clone(),
     });
     Arc::new(CallState {

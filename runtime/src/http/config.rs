@@ -57,6 +57,9 @@ pub struct HttpConfig {
     pub(crate) replay_bytes: usize,
     pub(crate) sse_retry: Duration,
     pub(crate) poll_tools: Vec<String>,
+    pub(crate) drain: Duration,
+    /// The liveness and readiness paths ([`HttpConfig::health`]).
+    pub(crate) health: Option<(String, String)>,
     /// Where the other instances reach this one, to forward its sessions' requests.
     pub(crate) advertise: Option<SocketAddr>,
     /// Origins whose browser scripts may call the endpoint (CORS); lower case.
@@ -195,6 +198,8 @@ impl Default for HttpConfig {
             replay_bytes: 1024 * 1024,
             sse_retry: Duration::from_secs(1),
             poll_tools: Vec::new(),
+            drain: crate::signal::DEFAULT_DRAIN,
+            health: None,
             advertise: None,
             cors_origins: Vec::new(),
             server_card: None,
@@ -452,6 +457,35 @@ impl HttpConfig {
         self
     }
 
+    /// How long a shutdown lets the calls in flight finish (default 25 s, within the 30 s a
+    /// supervisor such as Kubernetes or systemd waits after SIGTERM): when
+    /// [`HttpServer::run_until`](crate::http::HttpServer::run_until)'s signal completes, the
+    /// server stops accepting connections, answers requests that still arrive with 503 and
+    /// `Retry-After`, ends long-lived streams and waits for the calls in flight; those still
+    /// running after `drain` are cancelled (their handlers' futures dropped) and answered
+    /// with -32000 (`Server shutting down: the call was cancelled before it finished.`), so
+    /// that every request the server took is answered.
+    pub fn drain_timeout(mut self, drain: Duration) -> Self {
+        self.drain = drain;
+        self
+    }
+
+    /// Serves health checks for a supervisor or a load balancer on two more paths, off
+    /// the MCP endpoint (for example `"/healthz"` and `"/readyz"`): `GET` or `HEAD` on
+    /// `liveness` answers 200 while the process serves; on `readiness`, 200 when it takes
+    /// requests, and 503 while it shuts down or when Redis
+    /// ([`ServerBuilder::redis`](crate::ServerBuilder::redis)) does not answer within a
+    /// second. Both answer `application/json` (`{"status":"ok"}`, or `"draining"`,
+    /// `"redis unreachable"`) and skip the `Host`, `Origin` and bearer checks (a probe
+    /// names the pod's address, and they tell nothing of the server's data). Off by
+    /// default. A mounted endpoint has them as services of their own to mount
+    /// ([`McpService::liveness`](crate::http::McpService::liveness),
+    /// [`McpService::readiness`](crate::http::McpService::readiness)).
+    pub fn health(mut self, liveness: impl Into<String>, readiness: impl Into<String>) -> Self {
+        self.health = Some((liveness.into(), readiness.into()));
+        self
+    }
+
     /// The `Retry-After` seconds of a 503 or 429 (default 1).
     pub fn retry_after_secs(mut self, secs: u32) -> Self {
         self.retry_after_secs = secs;
@@ -534,6 +568,8 @@ impl fmt::Debug for HttpConfig {
             .field("origins", &self.origins)
             .field("any_origin", &self.any_origin)
             .field("max_body_bytes", &self.max_body_bytes)
+            .field("drain", &self.drain)
+            .field("health", &self.health)
             .field("max_in_flight", &self.max_in_flight)
             .field("max_in_flight_per_client", &self.max_in_flight_per_client)
             .field("max_in_flight_per_session", &self.max_in_flight_per_session)

@@ -50,7 +50,8 @@
 //!    parameters; CORS for browser clients; the server card (a draft).
 //! 8. `authorize`: the OAuth resource server (feature `auth`): metadata, tokens, scopes.
 //! 9. `state`: what every request handler of one endpoint shares.
-//! 10. `post`: a POST's message, answered.
+//! 10. `health`, `post`: health checks off the endpoint ([`HttpConfig::health`]); a POST's
+//!     message, answered.
 //! 11. `session_requests`: GET (a session's stream) and DELETE.
 //! 12. `forward`: (feature `redis`) a session's request forwarded to the instance holding it.
 //! 13. `route`: one request, checked, then routed by method.
@@ -67,6 +68,7 @@ mod directory;
 #[cfg(feature = "redis")]
 mod forward;
 mod headers;
+mod health;
 mod limits;
 mod mount;
 mod params;
@@ -90,11 +92,12 @@ use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
 use crate::server::Server;
+pub use crate::signal::shutdown_signal;
 #[cfg(feature = "auth")]
 pub use config::AuthConfig;
 pub use config::HttpConfig;
 pub use limits::ClientAddr;
-pub use mount::{McpService, ResponseBody};
+pub use mount::{HealthCheck, McpService, ResponseBody};
 use route::handle;
 use state::State;
 
@@ -114,33 +117,10 @@ pub struct HttpServer {
     config: HttpConfig,
 }
 
-/// Binds `config`'s address and serves `server` until SIGINT or SIGTERM, then stops
-/// accepting, lets every request in flight finish and returns.
+/// Binds `config`'s address and serves `server` until SIGINT or SIGTERM, then shuts down
+/// gracefully ([`HttpServer::run_until`]) and returns.
 pub async fn serve(server: Server, config: HttpConfig) -> io::Result<()> {
     HttpServer::bind(server, config).await?.run().await
-}
-
-/// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
-pub async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        let term = async {
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(mut s) => {
-                    s.recv().await;
-                }
-                Err(_) => std::future::pending::<()>().await,
-            }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }
 
 impl HttpServer {
@@ -175,8 +155,11 @@ impl HttpServer {
         self.run_until(shutdown_signal()).await
     }
 
-    /// Serves until `shutdown` completes; then stops accepting, closes idle connections and
-    /// long-lived streams, lets every request in flight finish and answer, and returns.
+    /// Serves until `shutdown` completes; then shuts down gracefully and returns: stops
+    /// accepting, closes idle connections and long-lived streams, answers requests that
+    /// still arrive with 503, lets the calls in flight finish and answer for up to
+    /// [`HttpConfig::drain_timeout`], and cancels those still running then, each answered
+    /// with an error.
     pub async fn run_until(self, shutdown: impl Future<Output = ()>) -> io::Result<()> {
         let HttpServer {
             listener,
@@ -229,10 +212,25 @@ impl HttpServer {
                 drop(done);
             });
         }
+        // Stop accepting; refuse requests that still arrive on open connections (503) and
+        // on the server's connections (-32000); end long-lived streams; let the calls in
+        // flight finish until the drain deadline, then cancel the rest (each answered).
         drop(listener);
         let _ = stop_tx.send(true);
+        state.server.drain_connections();
         drop(done_tx);
-        let _ = done_rx.recv().await;
+        let drain = state.config.drain;
+        tracing::info!(?drain, "shutdown: draining the HTTP endpoint");
+        let deadline = tokio::time::Instant::now() + drain;
+        let closed = tokio::time::timeout_at(deadline, done_rx.recv())
+            .await
+            .is_ok();
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        state.server.settle_calls(left).await;
+        if !closed {
+            // The cancelled calls' answers are on their way: let their connections end.
+            let _ = tokio::time::timeout(crate::server::ABORT_GRACE, done_rx.recv()).await;
+        }
         state.sessions.end_all();
         Ok(())
     }

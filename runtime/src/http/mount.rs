@@ -12,6 +12,7 @@ use tokio::sync::watch;
 
 use super::body::Out;
 use super::config::HttpConfig;
+use super::health::{self, Probe};
 use super::route::handle;
 use super::state::State;
 use crate::server::Server;
@@ -80,6 +81,80 @@ impl McpService {
     /// for open responses, can finish; requests in flight finish and answer.
     pub fn shutdown(&self) {
         let _ = self.shared.stop.send(true);
+    }
+
+    /// A graceful shutdown of the endpoint, to run beside the application's own: starts it
+    /// ([`Self::shutdown`]; POSTs from then on are answered 503), lets the calls in flight
+    /// finish for up to [`HttpConfig::drain_timeout`], then cancels those still running,
+    /// each answered with an error, so that the application's graceful shutdown (which
+    /// waits for open responses) ends in time. Completes when every call has answered.
+    ///
+    /// ```ignore
+    /// axum::serve(listener, app)
+    ///     .with_graceful_shutdown(async move {
+    ///         shutdown_signal().await;
+    ///         tokio::spawn(mcp.drain());
+    ///     })
+    ///     .await?;
+    /// ```
+    pub fn drain(&self) -> impl Future<Output = ()> + Send + 'static {
+        self.shutdown();
+        let state = self.shared.state.clone();
+        async move {
+            state.server.drain_connections();
+            state.server.settle_calls(state.config.drain).await;
+        }
+    }
+
+    /// The liveness check, to mount where the application's supervisor probes (for example
+    /// `route_service("/healthz", mcp.liveness())`): `GET` or `HEAD` answers 200
+    /// `{"status":"ok"}` ([`HttpConfig::health`]).
+    pub fn liveness(&self) -> HealthCheck {
+        HealthCheck {
+            state: self.shared.state.clone(),
+            probe: Probe::Liveness,
+        }
+    }
+
+    /// The readiness check (`route_service("/readyz", mcp.readiness())`): 200 while the
+    /// endpoint takes requests, 503 once its shutdown has started or while Redis does not
+    /// answer ([`HttpConfig::health`]).
+    pub fn readiness(&self) -> HealthCheck {
+        HealthCheck {
+            state: self.shared.state.clone(),
+            probe: Probe::Readiness,
+        }
+    }
+}
+
+/// A health check of a mounted endpoint ([`McpService::liveness`],
+/// [`McpService::readiness`]), as a [`tower_service::Service`]. It answers whatever path
+/// it is mounted at.
+#[derive(Clone)]
+pub struct HealthCheck {
+    state: Arc<State>,
+    probe: Probe,
+}
+
+impl<B> tower_service::Service<Request<B>> for HealthCheck
+where
+    B: Send + 'static,
+{
+    type Response = Response<ResponseBody>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, req: Request<B>) -> Self::Future {
+        let (state, probe) = (self.state.clone(), self.probe);
+        let method = req.method().clone();
+        Box::pin(async move {
+            let response = health::answer(&state, probe, &method).await;
+            Ok(response.map(ResponseBody))
+        })
     }
 }
 

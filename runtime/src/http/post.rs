@@ -319,6 +319,16 @@ pub(crate) fn refused(
     )
 }
 
+/// The answer to a POST that arrives while the endpoint shuts down: 503 with
+/// `Retry-After`, and the connection closed, so that the client retries elsewhere.
+pub(crate) fn shutting_down(config: &HttpConfig) -> Response<Out> {
+    let e = crate::connection::shutting_down();
+    closing(retry_later(
+        config,
+        body::rpc_error(StatusCode::SERVICE_UNAVAILABLE, "null", &e),
+    ))
+}
+
 /// Serves one POST, its body read.
 pub(crate) async fn post(
     state: &Arc<State>,

@@ -53,6 +53,13 @@ async fn route<B: RequestBody>(
     #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
     let (mut parts, mut incoming) = req.into_parts();
     let limit = state.config.max_body_bytes;
+    // Health checks come before the Host check: a probe names the pod's address.
+    if !state.mounted
+        && let Some(probe) = super::health::probe_at(state, &parts)
+    {
+        let response = super::health::answer(state, probe, &parts.method).await;
+        return body::drained(response, &mut incoming, limit).await;
+    }
     #[cfg(feature = "auth")]
     if super::authorize::is_metadata_path(parts.uri.path())
         && (state.mounted || state.config.auth.is_some())
@@ -98,6 +105,10 @@ async fn route<B: RequestBody>(
     let peer = peer_of(&parts, peer);
     let client = ClientKey::of(&state.config, &parts, peer);
     if parts.method == Method::POST {
+        if *state.shutdown.borrow() {
+            let response = post::shutting_down(&state.config);
+            return body::drained(response, &mut incoming, limit).await;
+        }
         // Read whole before anything else, and before the request takes a slot: a slow
         // body holds one of its client's body slots, never a request's.
         let bytes = match post::read_body(state, &parts, &mut incoming, &client).await {

@@ -236,7 +236,7 @@ impl ToolGate {
 /// `30 s`, `1.5 s`, `250 ms`.
 fn duration_text(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms >= 1000 && ms % 100 == 0 {
+    if ms >= 1000 && ms.is_multiple_of(100) {
         let tenths = ms / 100;
         match tenths % 10 {
             0 => format!("{} s", tenths / 10),

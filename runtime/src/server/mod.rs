@@ -119,6 +119,56 @@ impl Server {
         self.connections().push(Arc::downgrade(conn));
     }
 
+    /// Starts shutting down every connection: their requests from now on are refused.
+    pub(crate) fn drain_connections(&self) {
+        for conn in self.connections().iter().filter_map(Weak::upgrade) {
+            conn.drain();
+        }
+    }
+
+    /// The calls running on the server's connections.
+    pub(crate) fn calls_in_flight(&self) -> usize {
+        let conns: Vec<_> = self
+            .connections()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect();
+        conns.iter().map(|c| c.calls_in_flight()).sum()
+    }
+
+    /// Past a shutdown's deadline: cancels every call running on the server's connections,
+    /// each answered with an error ([`ConnShared::abort_calls`]).
+    pub(crate) fn abort_calls(&self) {
+        let conns: Vec<_> = self
+            .connections()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect();
+        for conn in conns {
+            conn.abort_calls();
+        }
+    }
+
+    /// A graceful end for the calls running on the server's connections: waits for them to
+    /// finish until `drain` has passed, then cancels those still running (each answered with
+    /// an error, [`ConnShared::abort_calls`]) and waits a little more for those answers to
+    /// leave. Whether every call finished by itself.
+    pub(crate) async fn settle_calls(&self, drain: std::time::Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + drain;
+        if wait_until(deadline, || self.calls_in_flight() == 0).await {
+            return true;
+        }
+        let running = self.calls_in_flight();
+        tracing::warn!(
+            calls = running,
+            "shutdown: calls still running at the drain deadline are cancelled"
+        );
+        self.abort_calls();
+        let grace = tokio::time::Instant::now() + ABORT_GRACE;
+        wait_until(grace, || self.calls_in_flight() == 0).await;
+        false
+    }
+
     /// The connections still open (the closed ones are dropped from the list), locked.
     fn connections(&self) -> MutexGuard<'_, Vec<Weak<ConnShared>>> {
         let mut conns = self
@@ -128,5 +178,27 @@ impl Server {
             .unwrap_or_else(|p| p.into_inner());
         conns.retain(|w| w.strong_count() > 0);
         conns
+    }
+}
+
+/// How long the answers of calls cancelled at a shutdown's deadline get to leave.
+pub(crate) const ABORT_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Waits until `done()` holds or `deadline` passes (checked every 10 ms: a shutdown is not
+/// a hot path); whether it held.
+pub(crate) async fn wait_until(
+    deadline: tokio::time::Instant,
+    mut done: impl FnMut() -> bool,
+) -> bool {
+    loop {
+        if done() {
+            return true;
+        }
+        let now = tokio::time::Instant::now();
+        if now >= deadline {
+            return false;
+        }
+        let step = std::time::Duration::from_millis(10).min(deadline - now);
+        tokio::time::sleep(step).await;
     }
 }

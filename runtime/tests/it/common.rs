@@ -14,9 +14,10 @@ use toolidl_runtime::codegen::{
 };
 use toolidl_runtime::{LogLevel, Server, transport::Connection, transport::Outbox};
 
+/// A `ToolDef` named `$name` that takes no arguments (a closed empty object).
 macro_rules! tool {
     ($name:literal) => {
-        ToolDef::new(
+        toolidl_runtime::codegen::ToolDef::new(
             $name,
             concat!(
                 r#"{"name":""#,
@@ -26,6 +27,7 @@ macro_rules! tool {
         )
     };
 }
+pub(crate) use tool;
 
 pub static TOOLS: [ToolDef; 21] = [
     tool!("empty"),

@@ -2,7 +2,7 @@
 //! handler; the concurrency limit queues, then refuses with -32000; the most specific
 //! setting wins; tools without limits are not touched.
 
-use crate::common;
+use crate::common::{self, tool};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,19 +13,6 @@ use toolidl_runtime::codegen::{
     Arguments, BoxFuture, RequestContext, Service, ToolDef, ToolOutput, ToolResult,
 };
 use toolidl_runtime::{Server, ToolLimits};
-
-macro_rules! tool {
-    ($name:literal) => {
-        ToolDef::new(
-            $name,
-            concat!(
-                r#"{"name":""#,
-                $name,
-                r#"","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}"#
-            ),
-        )
-    };
-}
 
 static TOOLS: [ToolDef; 3] = [tool!("sleepy"), tool!("hold"), tool!("quick")];
 

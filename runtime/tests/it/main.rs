@@ -22,6 +22,7 @@ mod request_state;
 mod robustness;
 mod server_card;
 mod sessions;
+mod shutdown;
 mod stdio;
 mod subscriptions;
 mod tasks;

@@ -14,13 +14,7 @@ fn session(lines: &[String]) -> (Vec<Value>, std::process::ExitStatus) {
 
 /// [`session`] of the binary started with `args`.
 fn session_with(args: &[&str], lines: &[String]) -> (Vec<Value>, std::process::ExitStatus) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_weather-example"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the server");
+    let mut child = start(args);
     let mut stdin = child.stdin.take().expect("stdin");
     for line in lines {
         writeln!(stdin, "{line}").expect("write");
@@ -31,6 +25,17 @@ fn session_with(args: &[&str], lines: &[String]) -> (Vec<Value>, std::process::E
         .map(|l| serde_json::from_str(&l.expect("read")).expect("every line is JSON"))
         .collect();
     (replies, child.wait().expect("wait"))
+}
+
+/// The binary started with `args`, its stdin and stdout piped.
+fn start(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_weather-example"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the server")
 }
 
 fn request(id: i64, method: &str, params: Value) -> String {
@@ -148,4 +153,31 @@ fn profile_picks_the_listing_at_start_up_and_an_unknown_one_is_refused() {
         ),
         "{stderr}"
     );
+}
+
+/// SIGTERM (what a supervisor sends to stop it) ends the server gracefully, with status 0,
+/// although its input is still open; without the handler, the signal would kill it.
+#[cfg(unix)]
+#[test]
+fn sigterm_ends_the_server_gracefully() {
+    let mut child = start(&[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    for line in handshake() {
+        writeln!(stdin, "{line}").expect("write");
+    }
+    writeln!(stdin, "{}", request(1, "ping", json!({}))).expect("write");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    for _ in 0..2 {
+        let mut line = String::new();
+        out.read_line(&mut line).expect("read a reply");
+    }
+    // The replies show the server is up; its signal handler is installed before it reads.
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    drop(stdin);
 }
