@@ -69,14 +69,17 @@
 //! # Features
 //!
 //! None is on by default: a stdio server builds no HTTP stack, no TLS and no Redis client.
+//! Always on: tokio's `rt`, `sync`, `macros`, `time` (tool time limits, the shutdown's
+//! drain deadline) and `signal` ([`shutdown_signal`]).
 //!
 //! | feature | what it adds | what it pulls in |
 //! |---|---|---|
-//! | `http` | `http`: the Streamable HTTP transport (sessions and stateless mode, Origin/Host checks, body limits, a bearer hook, resumable streams) | hyper, hyper-util, tower-service; tokio's `net`, `time`, `signal` |
+//! | `http` | `http`: the Streamable HTTP transport (sessions and stateless mode, Origin/Host checks, body limits, a bearer hook, resumable streams) | hyper, hyper-util, tower-service; tokio's `net` |
 //! | `auth` | `auth`: the OAuth 2.1 resource server for `http` (JWT and introspection, protected resource metadata, scopes); turns on `http` | `http`'s, jsonwebtoken, reqwest (rustls) |
 //! | `redis` | `cluster::Redis` and `cluster::RedisTaskStore`: sessions, tasks and change notifications shared by instances through Redis | redis |
 //! | `client` | `client`: calling MCP servers (the transport abstraction, a child process over stdio, typed `tools/call`; with `http`, Streamable HTTP and its OAuth client) | reqwest (rustls, HTTP/2); tokio's `process`, `io-util`, `time` |
 //! | `forward` | `forward`: tool calls forwarded to an HTTP API, what code generated from an OpenAPI import calls | reqwest, percent-encoding |
+//! | `rate-limit` | `ToolLimits::rate`: calls of a tool per period for each client, a token bucket (429 over HTTP) | governor (`std` only) |
 //! | `typed-formats` | `typed`: typed format values (`Uuid`, dates and times, IRIs) for code generated with `typed_formats(true)` | uuid, chrono, iri-string |
 //!
 //! Items behind a feature are marked with it in these docs.

@@ -145,6 +145,8 @@ pub(crate) struct Identity {
     /// Whether the lists the request asks for show only the items its scopes allow.
     #[cfg(feature = "auth")]
     pub filter_listings: bool,
+    /// The address the request came from (HTTP; behind a trusted proxy, the client's).
+    pub client: Option<std::net::IpAddr>,
 }
 
 impl Identity {
@@ -157,6 +159,19 @@ impl Identity {
             .and_then(|a| a.principal().map(str::to_owned));
         #[cfg(not(feature = "auth"))]
         None
+    }
+
+    /// Whom a per-client limit counts the request against: its principal when it has a
+    /// verified token, else its address, else `local` (stdio: the one client of the process;
+    /// a mounted endpoint given no `ClientAddr`: all clients as one).
+    pub fn client_key(&self) -> String {
+        if let Some(principal) = self.principal() {
+            return format!("principal:{principal}");
+        }
+        match self.client {
+            Some(addr) => format!("addr:{addr}"),
+            None => "local".to_owned(),
+        }
     }
 
     /// The token whose scopes filter the lists the request asks for, if the transport asked

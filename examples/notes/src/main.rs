@@ -6,6 +6,9 @@
 //! file (WAL); without it they live in memory for the life of the process. `--demo` plays a
 //! short scripted session in process and exits. `--profile NAME` lists the tools as that client
 //! profile publishes them (`openai-strict`, …) and reads the forms its listing gives them.
+//! `--rate N` allows each client at most N calls of each tool per minute (its principal with
+//! `--auth-issuer`, else its address; over stdio the one client), then refuses them (429 over
+//! HTTP). SIGINT or SIGTERM ends either transport gracefully: calls in flight get 25 s.
 //!
 //! `--auth-issuer URL` (with `--http`) makes the server an OAuth 2.1 resource server: every
 //! request needs a JWT access token of that authorization server whose audience is the
@@ -16,10 +19,12 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use notes_example::{MAX_MESSAGE_BYTES, Notes};
+use toolidl_runtime::ToolLimits;
 use toolidl_runtime::http::{AuthConfig, HttpConfig};
 use toolidl_runtime::{stdio::StdioBanner, stdio::StdioConfig};
 
-const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless] [--auth-issuer URL [--resource URI]]] [--redis URL] [--profile NAME] | --demo
+const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless] [--auth-issuer URL [--resource URI]]] [--redis URL] [--profile NAME] [--rate N] | --demo
+  --rate N        at most N calls of each tool per minute for each client
   --profile NAME  list the tools as client profile NAME publishes them: standard (default), claude, openai-strict, gemini";
 
 fn main() -> std::io::Result<()> {
@@ -32,6 +37,7 @@ fn main() -> std::io::Result<()> {
     let mut issuer: Option<String> = None;
     let mut resource: Option<String> = None;
     let mut profile = toolidl_runtime::Profile::Standard;
+    let mut rate: Option<u32> = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
         match arg.to_str() {
@@ -49,6 +55,10 @@ fn main() -> std::io::Result<()> {
                 None => return usage("--redis needs a URL such as redis://127.0.0.1:6379"),
             },
             Some("--demo") => demo = true,
+            Some("--rate") => match args.next().and_then(|a| a.to_str()?.parse().ok()) {
+                Some(n) if n > 0 => rate = Some(n),
+                _ => return usage("--rate needs a number of calls per minute, at least 1"),
+            },
             Some("--profile") => match args.next().map(|a| a.to_string_lossy().parse()) {
                 Some(Ok(p)) => profile = p,
                 Some(Err(e)) => return usage(&format!("--profile: {e}")),
@@ -80,7 +90,12 @@ fn main() -> std::io::Result<()> {
         return usage("--resource needs --auth-issuer");
     }
     if demo {
-        if http.is_some() || db.is_some() || redis.is_some() || profile != Default::default() {
+        if http.is_some()
+            || db.is_some()
+            || redis.is_some()
+            || rate.is_some()
+            || profile != Default::default()
+        {
             return usage("--demo takes no other option");
         }
         return run_demo();
@@ -110,7 +125,11 @@ fn main() -> std::io::Result<()> {
         Some(Err(e)) => return usage(&format!("--redis: {e}")),
     };
     let server = notes_example::server_with(notes, |builder| {
-        let builder = builder.profile(profile);
+        let mut builder = builder.profile(profile);
+        if let Some(n) = rate {
+            let per_minute = ToolLimits::new().rate(n, std::time::Duration::from_secs(60));
+            builder = builder.tool_limits(per_minute);
+        }
         match &redis {
             Some(redis) => builder.redis(redis),
             None => builder,

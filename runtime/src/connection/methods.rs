@@ -386,6 +386,12 @@ impl Connection {
             Ok(c) => c,
             Err(e) => return self.reply_error(id, &e),
         };
+        // A rate limit counts every call, tasks too.
+        if let Some(gate) = &listed.gate
+            && let Err(e) = gate.take_rate(|| self.identity().client_key())
+        {
+            return self.reply_error(id, &e);
+        }
         if rev.is_stateless()
             && let Some(tool) = self.server.task_tool(registry, &name)
         {

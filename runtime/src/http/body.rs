@@ -692,6 +692,31 @@ pub(crate) fn status_of(reply: &str, modern: bool) -> StatusCode {
     }
 }
 
+/// A request's JSON reply with its status ([`status_of`]); a call refused by a tool's rate
+/// limit (-32000 with `data.retryAfter`) is 429 with `Retry-After`, on every revision.
+fn reply_json(text: String, modern: bool) -> Response<Out> {
+    let retry_after = retry_after(&text);
+    let status = match retry_after {
+        Some(_) => StatusCode::TOO_MANY_REQUESTS,
+        None => status_of(&text, modern),
+    };
+    let mut r = json(status, text);
+    if let Some(secs) = retry_after {
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from(secs));
+    }
+    r
+}
+
+/// The `data.retryAfter` seconds of a -32000 reply (a rate limit's refusal), if any.
+fn retry_after(text: &str) -> Option<u64> {
+    if reply_error(text)? != (true, code::SERVER_BUSY) || !text.contains(r#""retryAfter":"#) {
+        return None;
+    }
+    let reply: serde_json::Value = serde_json::from_str(text).ok()?;
+    reply["error"]["data"]["retryAfter"].as_u64()
+}
+
 /// How a POST is answered, from what its message produced on its route.
 pub(crate) struct Answer {
     pub rx: mpsc::UnboundedReceiver<Routed>,
@@ -787,7 +812,7 @@ pub(crate) async fn answer(mut a: Answer) -> Response<Out> {
                 if m.reply
                     && !(a.stream_results && a.events_ok && reply_error(&m.text).is_none()) =>
             {
-                json(status_of(&m.text, a.modern), m.text)
+                reply_json(m.text, a.modern)
             }
             Some(m) if !m.reply && !a.events_ok => continue,
             Some(m) => {

@@ -48,6 +48,8 @@ struct Peek<'a> {
     /// The tools, prompts and resources the request acts on, whose scopes it needs.
     #[cfg(feature = "auth")]
     scoped: Vec<(super::authorize::Item, Cow<'a, str>)>,
+    /// The address the request came from, handed to the connection (per-client limits).
+    client: Option<std::net::IpAddr>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -104,6 +106,7 @@ fn peek(text: &str) -> Peek<'_> {
         filter_listings: false,
         #[cfg(feature = "auth")]
         scoped: Vec::new(),
+        client: None,
     };
     let Ok(msg) = serde_json::from_str::<Message>(text) else {
         return invalid;
@@ -151,6 +154,7 @@ fn peek(text: &str) -> Peek<'_> {
         filter_listings: false,
         #[cfg(feature = "auth")]
         scoped,
+        client: None,
     }
 }
 
@@ -199,15 +203,12 @@ fn scoped_items<'a>(
 /// Who sent `p`'s message, as this transport verified it: handed to the connection with
 /// the message.
 fn identity(p: &Peek<'_>) -> Identity {
-    #[cfg(feature = "auth")]
-    return Identity {
+    Identity {
+        #[cfg(feature = "auth")]
         auth: p.auth.clone(),
+        #[cfg(feature = "auth")]
         filter_listings: p.filter_listings,
-    };
-    #[cfg(not(feature = "auth"))]
-    {
-        let _ = p;
-        Identity::default()
+        client: p.client,
     }
 }
 
@@ -343,8 +344,10 @@ pub(crate) async fn post(
         );
         return body::rpc_error(StatusCode::BAD_REQUEST, "null", &e);
     };
-    #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
     let mut p = peek(&text);
+    if let ClientKey::Addr(addr) = &client {
+        p.client = Some(*addr);
+    }
     #[cfg(feature = "auth")]
     {
         p.auth = super::authorize::identity(&parts);

@@ -30,6 +30,8 @@ use crate::service::{BoxFuture, Service, ToolError, ToolResult};
 pub struct ToolLimits {
     timeout: Option<Duration>,
     concurrency: Option<(usize, usize)>,
+    /// Calls per period, for each client.
+    rate: Option<(u32, Duration)>,
 }
 
 impl ToolLimits {
@@ -38,6 +40,7 @@ impl ToolLimits {
         ToolLimits {
             timeout: None,
             concurrency: None,
+            rate: None,
         }
     }
 
@@ -62,16 +65,31 @@ impl ToolLimits {
         self
     }
 
+    /// At most `calls` calls of the tool per `period` for each client (its principal when
+    /// the request has a verified access token, else its address over HTTP; over stdio the
+    /// process has one client), as a token bucket: `calls` at once, then one more every
+    /// `period / calls`. A call beyond that is refused before its handler starts, with the
+    /// JSON-RPC error -32000 (`Too many requests: the tool 'x' allows 10 calls per 60 s for
+    /// each client; retry in 6 s.`, `data.retryAfter` in seconds); over HTTP its response
+    /// is 429 with `Retry-After`. Each tool has buckets of its own. Calls that run as tasks
+    /// are counted too.
+    #[cfg(feature = "rate-limit")]
+    pub const fn rate(mut self, calls: u32, period: Duration) -> Self {
+        self.rate = Some((if calls == 0 { 1 } else { calls }, period));
+        self
+    }
+
     /// These limits, with what they do not set taken from `outer`.
     fn or(self, outer: ToolLimits) -> ToolLimits {
         ToolLimits {
             timeout: self.timeout.or(outer.timeout),
             concurrency: self.concurrency.or(outer.concurrency),
+            rate: self.rate.or(outer.rate),
         }
     }
 
     fn is_none(&self) -> bool {
-        self.timeout.is_none() && self.concurrency.is_none()
+        self.timeout.is_none() && self.concurrency.is_none() && self.rate.is_none()
     }
 }
 
@@ -125,6 +143,8 @@ pub(crate) struct ToolGate {
     tool: String,
     limits: ToolLimits,
     slots: Option<Slots>,
+    #[cfg(feature = "rate-limit")]
+    buckets: Option<super::rate::Buckets>,
 }
 
 struct Slots {
@@ -161,7 +181,23 @@ impl ToolGate {
                 semaphore: Arc::new(Semaphore::new(running)),
                 waiting: Arc::new(AtomicUsize::new(0)),
             }),
+            #[cfg(feature = "rate-limit")]
+            buckets: limits
+                .rate
+                .map(|(calls, period)| super::rate::Buckets::new(calls, period)),
         }
+    }
+
+    /// Takes one call from the bucket of the client `client()` names
+    /// ([`Identity::client_key`](crate::peer::Identity::client_key)), when the tool has a
+    /// rate limit, or refuses the call with -32000.
+    pub fn take_rate(&self, client: impl FnOnce() -> String) -> Result<(), RpcError> {
+        #[cfg(feature = "rate-limit")]
+        if let Some(buckets) = &self.buckets {
+            return buckets.take(&self.tool, &client());
+        }
+        let _ = client;
+        Ok(())
     }
 
     /// Lets a call in (a slot now, or a place in the queue), or refuses it with -32000.
@@ -234,7 +270,7 @@ impl ToolGate {
 }
 
 /// `30 s`, `1.5 s`, `250 ms`.
-fn duration_text(d: Duration) -> String {
+pub(super) fn duration_text(d: Duration) -> String {
     let ms = d.as_millis();
     if ms >= 1000 && ms.is_multiple_of(100) {
         let tenths = ms / 100;

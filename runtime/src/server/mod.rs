@@ -3,7 +3,8 @@
 //!
 //! - `builder`: [`ServerBuilder`], its options and [`Server::builder`].
 //! - `registry`: the services, the tool-name index and the listings rendered per revision.
-//! - `limits`: per-tool limits (a time limit, concurrent calls), resolved per tool.
+//! - `limits`: per-tool limits (a time limit, concurrent calls, and with `rate` (feature
+//!   `rate-limit`) calls per client), resolved per tool.
 //! - `changes`: services added and removed at run time, resource updates, and both told to
 //!   the clients and to the other instances.
 //!
@@ -23,6 +24,8 @@ use crate::tasks::{TaskInput, TaskTool, Tasks};
 mod builder;
 mod changes;
 mod limits;
+#[cfg(feature = "rate-limit")]
+mod rate;
 mod registry;
 
 pub use builder::ServerBuilder;
@@ -120,6 +123,7 @@ impl Server {
     }
 
     /// Starts shutting down every connection: their requests from now on are refused.
+    #[cfg(feature = "http")]
     pub(crate) fn drain_connections(&self) {
         for conn in self.connections().iter().filter_map(Weak::upgrade) {
             conn.drain();
@@ -127,6 +131,7 @@ impl Server {
     }
 
     /// The calls running on the server's connections.
+    #[cfg(feature = "http")]
     pub(crate) fn calls_in_flight(&self) -> usize {
         let conns: Vec<_> = self
             .connections()
@@ -138,6 +143,7 @@ impl Server {
 
     /// Past a shutdown's deadline: cancels every call running on the server's connections,
     /// each answered with an error ([`ConnShared::abort_calls`]).
+    #[cfg(feature = "http")]
     pub(crate) fn abort_calls(&self) {
         let conns: Vec<_> = self
             .connections()
@@ -153,6 +159,7 @@ impl Server {
     /// finish until `drain` has passed, then cancels those still running (each answered with
     /// an error, [`ConnShared::abort_calls`]) and waits a little more for those answers to
     /// leave. Whether every call finished by itself.
+    #[cfg(feature = "http")]
     pub(crate) async fn settle_calls(&self, drain: std::time::Duration) -> bool {
         let deadline = tokio::time::Instant::now() + drain;
         if wait_until(deadline, || self.calls_in_flight() == 0).await {

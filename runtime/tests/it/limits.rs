@@ -234,3 +234,103 @@ async fn the_concurrency_limit_is_shared_by_connections_and_a_cancelled_call_fre
     assert_eq!(common::text_of(&a.response(json!(1)).await), "held");
     assert_eq!(common::text_of(&a.response(json!(3)).await), "held");
 }
+
+/// A rate limit of N calls per period: the first N calls of a client run, the next is
+/// refused before its handler starts, with -32000, the tool, the limit and the wait named.
+#[cfg(feature = "rate-limit")]
+#[tokio::test]
+async fn calls_beyond_the_rate_limit_are_refused_with_the_time_to_wait() {
+    let g = Arc::new(Gauges::default());
+    let server = server(&g, |b| {
+        b.tool_limit(
+            "quick",
+            ToolLimits::new().rate(2, Duration::from_secs(3600)),
+        )
+    });
+    let mut client = common::Client::new(&server);
+    client.initialize("2025-06-18", json!({})).await;
+    for id in 1..=2 {
+        let reply = client.call(id, "quick", json!({})).await;
+        assert_eq!(common::text_of(&reply), "quick");
+    }
+    let refused = client.call(3, "quick", json!({})).await;
+    assert_eq!(refused["error"]["code"], -32000, "{refused}");
+    assert_eq!(
+        refused["error"]["message"],
+        "Too many requests: the tool 'quick' allows 2 calls per 3600 s for each client; retry in 1800 s."
+    );
+    assert_eq!(
+        refused["error"]["data"],
+        json!({"tool": "quick", "calls": 2, "periodSeconds": 3600.0, "retryAfter": 1800})
+    );
+}
+
+/// The bucket refills: one call per 200 ms, a second at once is refused, one after the
+/// period runs.
+#[cfg(feature = "rate-limit")]
+#[tokio::test]
+async fn a_rate_limited_client_is_served_again_once_its_bucket_refills() {
+    let g = Arc::new(Gauges::default());
+    let server = server(&g, |b| {
+        b.tool_limits(ToolLimits::new().rate(1, Duration::from_millis(200)))
+    });
+    let mut client = common::Client::new(&server);
+    client.initialize("2025-06-18", json!({})).await;
+    assert_eq!(
+        common::text_of(&client.call(1, "quick", json!({})).await),
+        "quick"
+    );
+    let refused = client.call(2, "quick", json!({})).await;
+    assert_eq!(refused["error"]["code"], -32000, "{refused}");
+    assert_eq!(refused["error"]["data"]["retryAfter"], 1);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        common::text_of(&client.call(3, "quick", json!({})).await),
+        "quick"
+    );
+}
+
+/// Over HTTP the limit is per client address: one client over its rate gets 429 with
+/// `Retry-After` and the JSON-RPC error; another client is still served.
+#[cfg(all(feature = "rate-limit", feature = "http"))]
+#[tokio::test]
+async fn over_http_a_rate_limited_client_gets_429_and_others_are_served() {
+    use common::raw::Client;
+    let g = Arc::new(Gauges::default());
+    let server = server(&g, |b| {
+        b.tool_limit("quick", ToolLimits::new().rate(2, Duration::from_secs(60)))
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let http = toolidl_runtime::http::HttpServer::from_listener(
+        server,
+        listener,
+        toolidl_runtime::http::HttpConfig::new(),
+    )
+    .unwrap();
+    let addr = http.local_addr().unwrap();
+    tokio::spawn(http.run_until(std::future::pending()));
+    let headers = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "quick"),
+    ];
+    let message = |id: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "quick", "arguments": {},
+                          "_meta": common::modern_meta(json!({}))}})
+    };
+    let mut greedy = Client::connect_from([127, 0, 0, 2].into(), addr).await;
+    for id in 1..=2 {
+        assert_eq!(greedy.post(&headers, &message(id)).await.status, 200);
+    }
+    let refused = greedy.post(&headers, &message(3)).await;
+    assert_eq!(refused.status, 429);
+    assert_eq!(refused.header("retry-after"), Some("30"));
+    let body = refused.json();
+    assert_eq!(body["id"], 3);
+    assert_eq!(body["error"]["code"], -32000, "{body}");
+    let mut other = Client::connect_from([127, 0, 0, 3].into(), addr).await;
+    let served = other.post(&headers, &message(4)).await;
+    assert_eq!(served.status, 200);
+    assert_eq!(served.json()["result"]["content"][0]["text"], "quick");
+}
