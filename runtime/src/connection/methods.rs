@@ -18,8 +18,8 @@ use crate::protocol::LogLevel;
 use crate::protocol::Method;
 use crate::protocol::Revision;
 use crate::protocol::{self, RpcError, code, error_message, result_message};
-use crate::server::{Kind, Registry};
-use crate::service::{BoxFuture, Completion, Service, ToolError};
+use crate::server::{Kind, Registry, ResultCache, ToolGate};
+use crate::service::{BoxFuture, Completion, Service, ToolError, ToolOutput, ToolResult};
 
 impl Connection {
     pub(super) fn initialize(
@@ -412,7 +412,23 @@ impl Connection {
         };
         let gate = admission.is_some().then(|| listed.gate.clone()).flatten();
         let state = ctx.state.clone();
+        // A read-only tool's kept result, or where to keep this one (never for a retry,
+        // which carries the client's input or the handler's state).
+        let fresh =
+            once.is_none() && state.input_responses.is_none() && state.request_state.is_none();
+        let cached = gate.as_ref().filter(|_| fresh).and_then(|gate| {
+            let results = gate.results()?;
+            let key = ResultCache::key(&self.identity().client_key(), args.get());
+            Some((results.get(&key), gate.clone(), key))
+        });
+        let (kept, keep_as) = match cached {
+            Some((Some(kept), ..)) => (Some(kept), None),
+            Some((None, gate, key)) => (None, Some((gate, key))),
+            None => (None, None),
+        };
         let started = match once {
+            // The handler does not run.
+            _ if kept.is_some() => Ok(kept_result(kept)),
             None => catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx))),
             // Single use: the handler starts once the state is recorded as used.
             Some(once) => {
@@ -451,6 +467,10 @@ impl Connection {
                 }
                 Err(e) => error_message(&state.request_id, &e),
             }
+        };
+        let started = match (started, keep_as) {
+            (Ok(fut), Some((gate, key))) => Ok(kept_after(fut, gate, key)),
+            (started, _) => started,
         };
         let started = match (started, gate, admission) {
             (Ok(fut), Some(gate), Some(admission)) => Ok(gate.run(admission, fut)),
@@ -704,6 +724,27 @@ fn unknown_tool(name: &str, mut tools: Vec<String>) -> String {
         format!("tools/list lists its {} tools.", tools.len())
     };
     format!("Unknown tool: {name}. {hint}")
+}
+
+/// A kept result, answered without running the handler.
+fn kept_result(kept: Option<ToolOutput>) -> BoxFuture<ToolResult> {
+    let result = kept.ok_or_else(|| ToolError::internal("the kept result went missing"));
+    Box::pin(std::future::ready(result))
+}
+
+/// `call`, whose result `gate`'s tool keeps under `key` when it succeeds.
+fn kept_after(
+    call: BoxFuture<ToolResult>,
+    gate: Arc<ToolGate>,
+    key: String,
+) -> BoxFuture<ToolResult> {
+    Box::pin(async move {
+        let result = call.await;
+        if let (Ok(output), Some(results)) = (&result, gate.results()) {
+            results.put(key, output);
+        }
+        result
+    })
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::protocol::{RpcError, code};
-use crate::service::{BoxFuture, Service, ToolError, ToolResult};
+use crate::service::{BoxFuture, Service, ToolDef, ToolError, ToolResult};
 
 /// Limits on a tool's calls, for [`ServerBuilder::tool_limits`](super::ServerBuilder::tool_limits)
 /// (every tool), [`ServerBuilder::limited_service`](super::ServerBuilder::limited_service)
@@ -32,6 +32,8 @@ pub struct ToolLimits {
     concurrency: Option<(usize, usize)>,
     /// Calls per period, for each client.
     rate: Option<(u32, Duration)>,
+    /// How long results are kept, and how many.
+    cache: Option<(Duration, usize)>,
 }
 
 impl ToolLimits {
@@ -41,6 +43,7 @@ impl ToolLimits {
             timeout: None,
             concurrency: None,
             rate: None,
+            cache: None,
         }
     }
 
@@ -79,17 +82,34 @@ impl ToolLimits {
         self
     }
 
+    /// Keeps the tool's results for `ttl`, by client and arguments, at most `max` of them
+    /// (the oldest make room): a call from the same client with the same arguments (the
+    /// same JSON text) within `ttl` is answered with the kept result, and its handler does
+    /// not run. Only for tools whose listing marks them both read-only and idempotent
+    /// (`@read_only @idempotent`); set for another tool, it is ignored, with a warning when
+    /// the server is built. Error results and requests for input are not kept, nor are
+    /// calls that run as tasks. The result is the same on every revision the client speaks
+    /// (it is rendered per call), but a kept call sends no progress or log messages.
+    pub const fn cache(mut self, ttl: Duration, max: usize) -> Self {
+        self.cache = Some((ttl, max));
+        self
+    }
+
     /// These limits, with what they do not set taken from `outer`.
     fn or(self, outer: ToolLimits) -> ToolLimits {
         ToolLimits {
             timeout: self.timeout.or(outer.timeout),
             concurrency: self.concurrency.or(outer.concurrency),
             rate: self.rate.or(outer.rate),
+            cache: self.cache.or(outer.cache),
         }
     }
 
     fn is_none(&self) -> bool {
-        self.timeout.is_none() && self.concurrency.is_none() && self.rate.is_none()
+        self.timeout.is_none()
+            && self.concurrency.is_none()
+            && self.rate.is_none()
+            && self.cache.is_none()
     }
 }
 
@@ -111,8 +131,9 @@ impl Limits {
         &self,
         service: &Arc<dyn Service>,
         listed: &str,
-        own: &str,
+        def: &ToolDef,
     ) -> Option<Arc<ToolGate>> {
+        let own = &*def.name;
         let service_limits = self
             .services
             .iter()
@@ -124,7 +145,17 @@ impl Limits {
             .or_else(|| self.tools.get(own))
             .copied()
             .unwrap_or_default();
-        let limits = tool.or(service_limits).or(self.server);
+        let mut limits = tool.or(service_limits).or(self.server);
+        if limits.cache.is_some() && !super::cache::read_only_and_idempotent(&def.json) {
+            // Set on this tool itself: it is a mistake; inherited: the others' setting.
+            if tool.cache.is_some() {
+                tracing::warn!(
+                    tool = listed,
+                    "ToolLimits::cache ignored: the tool is not marked @read_only @idempotent"
+                );
+            }
+            limits.cache = None;
+        }
         if limits.is_none() {
             return None;
         }
@@ -145,6 +176,7 @@ pub(crate) struct ToolGate {
     slots: Option<Slots>,
     #[cfg(feature = "rate-limit")]
     buckets: Option<super::rate::Buckets>,
+    results: Option<super::cache::ResultCache>,
 }
 
 struct Slots {
@@ -185,7 +217,15 @@ impl ToolGate {
             buckets: limits
                 .rate
                 .map(|(calls, period)| super::rate::Buckets::new(calls, period)),
+            results: limits
+                .cache
+                .map(|(ttl, max)| super::cache::ResultCache::new(ttl, max)),
         }
+    }
+
+    /// The tool's kept results, when it keeps them ([`ToolLimits::cache`]).
+    pub fn results(&self) -> Option<&super::cache::ResultCache> {
+        self.results.as_ref()
     }
 
     /// Takes one call from the bucket of the client `client()` names

@@ -4,7 +4,8 @@
 //! - `builder`: [`ServerBuilder`], its options and [`Server::builder`].
 //! - `registry`: the services, the tool-name index and the listings rendered per revision.
 //! - `limits`: per-tool limits (a time limit, concurrent calls, and with `rate` (feature
-//!   `rate-limit`) calls per client), resolved per tool.
+//!   `rate-limit`) calls per client), resolved per tool; `cache`: results of read-only
+//!   tools kept by client and arguments.
 //! - `changes`: services added and removed at run time, resource updates, and both told to
 //!   the clients and to the other instances.
 //!
@@ -22,6 +23,7 @@ use crate::service::Service;
 use crate::tasks::{TaskInput, TaskTool, Tasks};
 
 mod builder;
+mod cache;
 mod changes;
 mod limits;
 #[cfg(feature = "rate-limit")]
@@ -29,8 +31,9 @@ mod rate;
 mod registry;
 
 pub use builder::ServerBuilder;
-pub(crate) use limits::Limits;
+pub(crate) use cache::ResultCache;
 pub use limits::ToolLimits;
+pub(crate) use limits::{Limits, ToolGate};
 pub(crate) use registry::{Kind, ListedTool, Registry};
 
 /// An MCP server: one or more services, served to any number of connections.

@@ -98,7 +98,7 @@ impl Registry {
                     continue;
                 }
                 tools.insert(name.to_string(), listed.len());
-                let gate = limits.gate(s, &name, &t.name);
+                let gate = limits.gate(s, &name, t);
                 listed.push(ListedTool {
                     service: i,
                     name,

@@ -14,15 +14,30 @@ use toolidl_runtime::codegen::{
 };
 use toolidl_runtime::{Server, ToolLimits};
 
-static TOOLS: [ToolDef; 3] = [tool!("sleepy"), tool!("hold"), tool!("quick")];
+static TOOLS: [ToolDef; 5] = [
+    tool!("sleepy"),
+    tool!("hold"),
+    tool!("quick"),
+    ToolDef::new(
+        "lookup",
+        r#"{"name":"lookup","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"idempotentHint":true}}"#,
+    ),
+    ToolDef::new(
+        "count",
+        r#"{"name":"count","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}"#,
+    ),
+];
 
 /// `sleepy` sleeps an hour; `hold` waits for a permit the test hands out; `quick` answers at
-/// once. Counts how many handlers are running, the most at once, and dropped futures.
+/// once; `lookup` (read-only and idempotent) and `count` (read-only) answer with how many
+/// times they have run. Counts how many handlers are running, the most at once, and
+/// dropped futures.
 struct Gauges {
     running: AtomicUsize,
     most: AtomicUsize,
     dropped: AtomicUsize,
     release: tokio::sync::Semaphore,
+    runs: AtomicUsize,
 }
 
 impl Default for Gauges {
@@ -32,6 +47,7 @@ impl Default for Gauges {
             most: AtomicUsize::new(0),
             dropped: AtomicUsize::new(0),
             release: tokio::sync::Semaphore::new(0),
+            runs: AtomicUsize::new(0),
         }
     }
 }
@@ -80,6 +96,12 @@ impl Service for Limited {
                 permit.map(|p| p.forget()).ok();
                 Ok(ToolOutput::text("held"))
             }),
+            "lookup" | "count" => {
+                let run = g.runs.fetch_add(1, Ordering::SeqCst) + 1;
+                Box::pin(std::future::ready(Ok(ToolOutput::text(format!(
+                    "run {run}"
+                )))))
+            }
             _ => Box::pin(std::future::ready(Ok(ToolOutput::text("quick")))),
         }
     }
@@ -333,4 +355,43 @@ async fn over_http_a_rate_limited_client_gets_429_and_others_are_served() {
     let served = other.post(&headers, &message(4)).await;
     assert_eq!(served.status, 200);
     assert_eq!(served.json()["result"]["content"][0]["text"], "quick");
+}
+
+/// A read-only, idempotent tool's result is kept by arguments for its time: the same call
+/// again is answered with it and the handler does not run; other arguments run it; once the
+/// time has passed it runs again.
+#[tokio::test(start_paused = true)]
+async fn a_read_only_tool_s_result_is_kept_for_its_time_by_arguments() {
+    let g = Arc::new(Gauges::default());
+    let server = server(&g, |b| {
+        b.tool_limits(ToolLimits::new().cache(Duration::from_secs(60), 100))
+    });
+    let mut client = common::Client::new(&server);
+    client.initialize("2025-06-18", json!({})).await;
+    let text = |reply: Value| common::text_of(&reply).to_owned();
+    assert_eq!(
+        text(client.call(1, "lookup", json!({"q": 1})).await),
+        "run 1"
+    );
+    assert_eq!(
+        text(client.call(2, "lookup", json!({"q": 1})).await),
+        "run 1"
+    );
+    assert_eq!(
+        g.runs.load(Ordering::SeqCst),
+        1,
+        "the kept result was not used"
+    );
+    assert_eq!(
+        text(client.call(3, "lookup", json!({"q": 2})).await),
+        "run 2"
+    );
+    tokio::time::advance(Duration::from_secs(61)).await;
+    assert_eq!(
+        text(client.call(4, "lookup", json!({"q": 1})).await),
+        "run 3"
+    );
+    // Not both read-only and idempotent: never kept, even when asked.
+    assert_eq!(text(client.call(5, "count", json!({})).await), "run 4");
+    assert_eq!(text(client.call(6, "count", json!({})).await), "run 5");
 }
