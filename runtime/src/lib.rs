@@ -133,6 +133,13 @@ pub use service::{Service, ToolError, ToolOutput, ToolResult, WithText};
 pub use signal::shutdown_signal;
 pub use stdio::serve_stdio;
 
+/// Code around tool calls: [`ServerBuilder::middleware`] takes a
+/// [`Middleware`](middleware::Middleware), which sees each [`ToolCall`](middleware::ToolCall)
+/// and its outcome.
+pub mod middleware {
+    pub use crate::server::middleware::{Middleware, Next, ToolCall};
+}
+
 /// For embedders that write their own transport: a [`Connection`](transport::Connection)
 /// per client, fed one message at a time, whose outbox carries the replies.
 /// [`serve_io`](transport::serve_io) is the stdio transport over any reader and writer.

@@ -18,7 +18,7 @@ use crate::protocol::LogLevel;
 use crate::protocol::Method;
 use crate::protocol::Revision;
 use crate::protocol::{self, RpcError, code, error_message, result_message};
-use crate::server::{Kind, Registry, ResultCache, ToolGate};
+use crate::server::{Kind, Registry, ResultCache, ToolGate, middleware};
 use crate::service::{BoxFuture, Completion, Service, ToolError, ToolOutput, ToolResult};
 
 impl Connection {
@@ -426,25 +426,36 @@ impl Connection {
             Some((None, gate, key)) => (None, Some((gate, key))),
             None => (None, None),
         };
+        // What the middleware sees, if there is any.
+        let chain = &self.server.shared.middleware;
+        let call = (!chain.is_empty()).then(|| {
+            let identity = self.identity();
+            middleware::ToolCall {
+                tool: name.to_string(),
+                arguments: args.get().to_owned(),
+                principal: identity.principal(),
+                client: identity.client_key(),
+                request_id: state.request_id.to_string(),
+            }
+        });
         let started = match once {
             // The handler does not run.
             _ if kept.is_some() => Ok(kept_result(kept)),
-            None => catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx))),
-            // Single use: the handler starts once the state is recorded as used.
-            Some(once) => {
-                let (registry, tool, args) = (registry.clone(), name.into_owned(), args.to_owned());
-                Ok(mrtr::after_use(
-                    &self.server,
-                    once,
-                    |e| Err(ToolError::Rpc(e)),
-                    move || match registry.tool(&tool) {
-                        Some((service, listed)) => listed.call(service, &args, ctx),
-                        None => Box::pin(std::future::ready(Err(ToolError::internal(
-                            "the tool left the registry",
-                        )))),
-                    },
-                ))
+            None if call.is_none() => {
+                catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx)))
             }
+            // Behind middleware, the handler starts when the chain reaches it, if it does.
+            None => {
+                let start = deferred_call(registry, name.into_owned(), args, ctx);
+                Ok(Box::pin(async move { start().await }) as BoxFuture<ToolResult>)
+            }
+            // Single use: the handler starts once the state is recorded as used.
+            Some(once) => Ok(mrtr::after_use(
+                &self.server,
+                once,
+                |e| Err(ToolError::Rpc(e)),
+                deferred_call(registry, name.into_owned(), args, ctx),
+            )),
         };
         let server = self.server.clone();
         let finish = move |outcome: Result<_, Panicked>, state: &CallState| {
@@ -470,6 +481,10 @@ impl Connection {
         };
         let started = match (started, keep_as) {
             (Ok(fut), Some((gate, key))) => Ok(kept_after(fut, gate, key)),
+            (started, _) => started,
+        };
+        let started = match (started, call) {
+            (Ok(fut), Some(call)) => Ok(middleware::wrap(chain, call, fut)),
             (started, _) => started,
         };
         let started = match (started, gate, admission) {
@@ -724,6 +739,22 @@ fn unknown_tool(name: &str, mut tools: Vec<String>) -> String {
         format!("tools/list lists its {} tools.", tools.len())
     };
     format!("Unknown tool: {name}. {hint}")
+}
+
+/// The call of `tool` with `args`, to start later (the registry may have changed by then).
+fn deferred_call(
+    registry: &Arc<Registry>,
+    tool: String,
+    args: &serde_json::value::RawValue,
+    ctx: RequestContext,
+) -> impl FnOnce() -> BoxFuture<ToolResult> + Send + 'static {
+    let (registry, args) = (registry.clone(), args.to_owned());
+    move || match registry.tool(&tool) {
+        Some((service, listed)) => listed.call(service, &args, ctx),
+        None => Box::pin(std::future::ready(Err(ToolError::internal(
+            "the tool left the registry",
+        )))),
+    }
 }
 
 /// A kept result, answered without running the handler.

@@ -34,6 +34,7 @@ pub struct ServerBuilder {
     state_ttl: std::time::Duration,
     single_use_state: bool,
     limits: Limits,
+    middleware: Vec<Arc<dyn super::middleware::Middleware>>,
 }
 
 impl ServerBuilder {
@@ -53,6 +54,14 @@ impl ServerBuilder {
         let service = service.into_service();
         self.limits.services.push((service.clone(), limits));
         self.services.push(service);
+        self
+    }
+
+    /// Adds code around every tool call ([`Middleware`](crate::middleware::Middleware)):
+    /// logging, audit, error mapping, answering without the handler. The first added is
+    /// the outermost. A server without middleware pays nothing for it.
+    pub fn middleware(mut self, middleware: impl super::middleware::Middleware) -> Self {
+        self.middleware.push(Arc::new(middleware));
         self
     }
 
@@ -286,6 +295,7 @@ impl ServerBuilder {
                 session_directory: self.session_directory,
                 sealer: Sealer::new(self.state_keys, self.state_ttl, self.single_use_state),
                 limits: self.limits,
+                middleware: self.middleware.into(),
             }),
         };
         if let Some(bus) = &server.shared.bus {
@@ -332,6 +342,7 @@ impl Server {
             state_ttl: seal::DEFAULT_TTL,
             single_use_state: false,
             limits: Limits::default(),
+            middleware: Vec::new(),
         }
     }
 }

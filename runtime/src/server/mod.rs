@@ -6,6 +6,7 @@
 //! - `limits`: per-tool limits (a time limit, concurrent calls, and with `rate` (feature
 //!   `rate-limit`) calls per client), resolved per tool; `cache`: results of read-only
 //!   tools kept by client and arguments.
+//! - `middleware`: the application's code around tool calls ([`ServerBuilder::middleware`]).
 //! - `changes`: services added and removed at run time, resource updates, and both told to
 //!   the clients and to the other instances.
 //!
@@ -26,6 +27,7 @@ mod builder;
 mod cache;
 mod changes;
 mod limits;
+pub(crate) mod middleware;
 #[cfg(feature = "rate-limit")]
 mod rate;
 mod registry;
@@ -76,6 +78,8 @@ pub(crate) struct ServerShared {
     pub sealer: Sealer,
     /// The tools' limits ([`ServerBuilder::tool_limits`] and its kin).
     pub limits: Limits,
+    /// Around every tool call, outermost first ([`ServerBuilder::middleware`]).
+    pub middleware: middleware::Chain,
 }
 
 impl Server {

@@ -16,6 +16,7 @@ mod http;
 mod include_tools;
 mod json_schema_suite;
 mod limits;
+mod middleware;
 mod properties;
 mod protocol;
 mod request_state;
