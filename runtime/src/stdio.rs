@@ -9,6 +9,7 @@ use std::future::Future;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::time::Duration;
 
+use crate::connection::shutdown::{self, Scope};
 use crate::connection::{Connection, Outbox};
 use crate::protocol::IdScanner;
 use crate::server::Server;
@@ -130,8 +131,8 @@ pub async fn serve_stdio_until(
 ///    with `notifications/cancelled`;
 /// 4. writes out every answer and returns, without waiting for more input.
 ///
-/// So every request the server took is answered. Calls running as tasks are not waited for:
-/// a task store that outlives the process (Redis) keeps them readable.
+/// So every request the server took is answered. The tasks the server runs get the same
+/// drain time; those still running at its end are cancelled and failed in their store.
 ///
 /// `input` is read on a thread of its own, which is left blocked when `shutdown` ends the
 /// service before the input ends.
@@ -176,17 +177,7 @@ where
     if let Some(conn) = shared.upgrade() {
         tracing::info!("shutdown: draining the stdio connection");
         conn.drain();
-        let deadline = tokio::time::Instant::now() + drain;
-        let settled = crate::server::wait_until(deadline, || conn.calls_in_flight() == 0).await;
-        if !settled {
-            tracing::warn!(
-                calls = conn.calls_in_flight(),
-                "shutdown: calls still running at the drain deadline are cancelled"
-            );
-            conn.abort_calls();
-            let grace = tokio::time::Instant::now() + crate::server::ABORT_GRACE;
-            crate::server::wait_until(grace, || conn.calls_in_flight() == 0).await;
-        }
+        shutdown::settle(&server, Scope::Connection(&conn), drain).await;
         // After every answer: the writer writes what is before it, then stops.
         conn.send(END_OF_OUTPUT.to_owned());
     }

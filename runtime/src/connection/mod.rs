@@ -8,6 +8,7 @@ mod drive;
 mod methods;
 mod mrtr;
 mod params;
+pub(crate) mod shutdown;
 pub(crate) mod tasks;
 
 use std::cell::RefCell;

@@ -444,6 +444,25 @@ fn run(server: &Server, id: String, fut: BoxFuture<ToolResult>, state: Arc<CallS
     });
 }
 
+/// How many tasks this process runs now.
+pub(crate) fn running(server: &Server) -> usize {
+    lock(&server.shared.tasks.running).len()
+}
+
+/// Past a shutdown's deadline: every task this process still runs is cancelled (its
+/// handler's future dropped) and failed in its store with -32000, unless it ended first.
+pub(crate) async fn fail_running(server: &Server) {
+    let running: Vec<_> = lock(&server.shared.tasks.running).drain().collect();
+    for (id, state) in running {
+        state.cancel();
+        let e = RpcError::new(
+            crate::protocol::code::SERVER_BUSY,
+            "Server shutting down: the task was cancelled before it finished.",
+        );
+        settle_error(server, &id, e).await;
+    }
+}
+
 /// Completes when a shared store says the task is terminal or gone (cancelled through
 /// another process); never for a store of this process alone, nor without timers (the
 /// `http` feature).

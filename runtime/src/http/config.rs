@@ -464,7 +464,8 @@ impl HttpConfig {
     /// `Retry-After`, ends long-lived streams and waits for the calls in flight; those still
     /// running after `drain` are cancelled (their handlers' futures dropped) and answered
     /// with -32000 (`Server shutting down: the call was cancelled before it finished.`), so
-    /// that every request the server took is answered.
+    /// that every request the server took is answered; tasks still running then are failed
+    /// in their store.
     pub fn drain_timeout(mut self, drain: Duration) -> Self {
         self.drain = drain;
         self

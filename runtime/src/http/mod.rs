@@ -91,6 +91,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
+use crate::connection::shutdown::{self, Scope};
 use crate::server::Server;
 pub use crate::signal::shutdown_signal;
 #[cfg(feature = "auth")]
@@ -226,7 +227,7 @@ impl HttpServer {
             .await
             .is_ok();
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-        state.server.settle_calls(left).await;
+        shutdown::settle(&state.server, Scope::Server, left).await;
         if !closed {
             // The cancelled calls' answers are on their way: let their connections end.
             let _ = tokio::time::timeout(crate::server::ABORT_GRACE, done_rx.recv()).await;

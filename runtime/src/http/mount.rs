@@ -15,6 +15,7 @@ use super::config::HttpConfig;
 use super::health::{self, Probe};
 use super::route::handle;
 use super::state::State;
+use crate::connection::shutdown::{self, Scope};
 use crate::server::Server;
 
 /// The Streamable HTTP endpoint as a [`tower_service::Service`], to mount in an application's
@@ -102,7 +103,7 @@ impl McpService {
         let state = self.shared.state.clone();
         async move {
             state.server.drain_connections();
-            state.server.settle_calls(state.config.drain).await;
+            shutdown::settle(&state.server, Scope::Server, state.config.drain).await;
         }
     }
 

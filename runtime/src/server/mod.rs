@@ -162,27 +162,6 @@ impl Server {
         }
     }
 
-    /// A graceful end for the calls running on the server's connections: waits for them to
-    /// finish until `drain` has passed, then cancels those still running (each answered with
-    /// an error, [`ConnShared::abort_calls`]) and waits a little more for those answers to
-    /// leave. Whether every call finished by itself.
-    #[cfg(feature = "http")]
-    pub(crate) async fn settle_calls(&self, drain: std::time::Duration) -> bool {
-        let deadline = tokio::time::Instant::now() + drain;
-        if wait_until(deadline, || self.calls_in_flight() == 0).await {
-            return true;
-        }
-        let running = self.calls_in_flight();
-        tracing::warn!(
-            calls = running,
-            "shutdown: calls still running at the drain deadline are cancelled"
-        );
-        self.abort_calls();
-        let grace = tokio::time::Instant::now() + ABORT_GRACE;
-        wait_until(grace, || self.calls_in_flight() == 0).await;
-        false
-    }
-
     /// The connections still open (the closed ones are dropped from the list), locked.
     fn connections(&self) -> MutexGuard<'_, Vec<Weak<ConnShared>>> {
         let mut conns = self

@@ -235,6 +235,63 @@ async fn a_stdio_shutdown_cancels_and_answers_the_calls_running_past_the_drain_t
     assert_eq!(g.dropped.load(Ordering::SeqCst), 3, "handlers left running");
 }
 
+/// A task still running at the end of the drain time is cancelled and failed in its
+/// store, so that a client polling it learns it will not finish (rather than `working`
+/// until it expires); the stdio connection's own calls are answered as ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stdio_shutdown_fails_the_tasks_still_running_at_the_drain_time() {
+    use std::io::Write;
+    use toolidl_runtime::tasks::{TASKS_EXTENSION, TaskInput, TaskSupport};
+    let g = Arc::new(Gauges::default());
+    let server = Server::builder("slow", "1")
+        .service(Arc::new(Slow(g.clone())))
+        .task_tool("sleepy", TaskSupport::Optional, TaskInput::InTask)
+        .build();
+    let (mut client, input) = UnixStream::pair().unwrap();
+    let out = Output::default();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let serving = tokio::spawn(serve_io_until(
+        server.clone(),
+        input,
+        out.clone(),
+        StdioConfig::default(),
+        async {
+            let _ = stopped.await;
+        },
+        Duration::from_millis(300),
+    ));
+    let meta = crate::common::modern_meta(json!({"extensions": {TASKS_EXTENSION: {}}}));
+    let create = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                        "params": {"name": "sleepy", "arguments": {}, "_meta": meta}});
+    writeln!(client, "{create}").unwrap();
+    running(&g, 1).await;
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("the server returned after the drain time")
+        .unwrap()
+        .unwrap();
+    let messages = out.messages();
+    let created = answer(&messages, 1);
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().unwrap();
+    assert_eq!(
+        g.dropped.load(Ordering::SeqCst),
+        1,
+        "the task's handler was left running"
+    );
+    // What a client polling the store (here, this server's own) learns.
+    let mut poll = crate::common::Client::new(&server);
+    let got = poll
+        .request(2, "tasks/get", json!({"taskId": id, "_meta": meta}))
+        .await;
+    assert_eq!(got["result"]["status"], "failed", "{got}");
+    assert_eq!(
+        got["result"]["error"],
+        json!({"code": -32000, "message": "Server shutting down: the task was cancelled before it finished."})
+    );
+}
+
 #[cfg(feature = "http")]
 mod http {
     use super::*;
