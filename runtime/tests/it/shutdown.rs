@@ -149,11 +149,24 @@ fn stdio(
     oneshot::Sender<()>,
     tokio::task::JoinHandle<std::io::Result<()>>,
 ) {
+    stdio_of(server(g), drain)
+}
+
+/// [`stdio`] of `server`.
+fn stdio_of(
+    server: Server,
+    drain: Duration,
+) -> (
+    UnixStream,
+    Output,
+    oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
     let (client, input) = UnixStream::pair().unwrap();
     let out = Output::default();
     let (stop, stopped) = oneshot::channel::<()>();
     let serving = tokio::spawn(serve_io_until(
-        server(g),
+        server,
         input,
         out.clone(),
         StdioConfig::default(),
@@ -247,19 +260,7 @@ async fn a_stdio_shutdown_fails_the_tasks_still_running_at_the_drain_time() {
         .service(Arc::new(Slow(g.clone())))
         .task_tool("sleepy", TaskSupport::Optional, TaskInput::InTask)
         .build();
-    let (mut client, input) = UnixStream::pair().unwrap();
-    let out = Output::default();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let serving = tokio::spawn(serve_io_until(
-        server.clone(),
-        input,
-        out.clone(),
-        StdioConfig::default(),
-        async {
-            let _ = stopped.await;
-        },
-        Duration::from_millis(300),
-    ));
+    let (mut client, out, stop, serving) = stdio_of(server.clone(), Duration::from_millis(300));
     let meta = crate::common::modern_meta(json!({"extensions": {TASKS_EXTENSION: {}}}));
     let create = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                         "params": {"name": "sleepy", "arguments": {}, "_meta": meta}});
