@@ -137,31 +137,24 @@ fn answer(messages: &[Value], id: u64) -> &Value {
     found[0]
 }
 
-/// A stdio server whose input stays open (a client that does not hang up), shut down by
-/// the test: `(the client's end of the input, the output, the shutdown trigger, the serve
-/// task)`.
-fn stdio(
-    g: &Arc<Gauges>,
-    drain: Duration,
-) -> (
+/// The client's end of a stdio server's input, its output, its shutdown trigger and the
+/// task serving it.
+type Stdio = (
     UnixStream,
     Output,
     oneshot::Sender<()>,
     tokio::task::JoinHandle<std::io::Result<()>>,
-) {
+);
+
+/// A stdio server whose input stays open (a client that does not hang up), shut down by
+/// the test: `(the client's end of the input, the output, the shutdown trigger, the serve
+/// task)`.
+fn stdio(g: &Arc<Gauges>, drain: Duration) -> Stdio {
     stdio_of(server(g), drain)
 }
 
 /// [`stdio`] of `server`.
-fn stdio_of(
-    server: Server,
-    drain: Duration,
-) -> (
-    UnixStream,
-    Output,
-    oneshot::Sender<()>,
-    tokio::task::JoinHandle<std::io::Result<()>>,
-) {
+fn stdio_of(server: Server, drain: Duration) -> Stdio {
     let (client, input) = UnixStream::pair().unwrap();
     let out = Output::default();
     let (stop, stopped) = oneshot::channel::<()>();
