@@ -403,59 +403,25 @@ impl Connection {
                 return self.reply_error(id, &e);
             }
         }
-        // Its limits (none, for most tools: nothing more to do): a slot now, a place in its
-        // queue, or a refusal before the handler starts.
-        let admission = match listed.gate.as_ref().map(|gate| gate.admit()) {
-            None => None,
-            Some(Ok(admission)) => Some(admission),
-            Some(Err(e)) => return self.reply_error(id, &e),
-        };
-        let gate = admission.is_some().then(|| listed.gate.clone()).flatten();
         let state = ctx.state.clone();
-        // A read-only tool's kept result, or where to keep this one (never for a retry,
-        // which carries the client's input or the handler's state).
-        let fresh =
-            once.is_none() && state.input_responses.is_none() && state.request_state.is_none();
-        let cached = gate.as_ref().filter(|_| fresh).and_then(|gate| {
-            let results = gate.results()?;
-            let key = ResultCache::key(&self.identity().client_key(), args.get());
-            Some((results.get(&key), gate.clone(), key))
-        });
-        let (kept, keep_as) = match cached {
-            Some((Some(kept), ..)) => (Some(kept), None),
-            Some((None, gate, key)) => (None, Some((gate, key))),
-            None => (None, None),
-        };
-        // What the middleware sees, if there is any.
-        let chain = &self.server.shared.middleware;
-        let call = (!chain.is_empty()).then(|| {
-            let identity = self.identity();
-            middleware::ToolCall {
-                tool: name.to_string(),
-                arguments: args.get().to_owned(),
-                principal: identity.principal(),
-                client: identity.client_key(),
-                request_id: state.request_id.to_string(),
+        let started = if once.is_none()
+            && listed.gate.is_none()
+            && self.server.shared.middleware.is_empty()
+        {
+            // The common case: no limits, no middleware, not a single-use retry.
+            catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx)))
+        } else {
+            let call = Call {
+                registry,
+                service,
+                listed,
+                name,
+                args,
+            };
+            match self.start_guarded(id, call, ctx, once) {
+                Some(started) => started,
+                None => return,
             }
-        });
-        let started = match once {
-            // The handler does not run.
-            _ if kept.is_some() => Ok(kept_result(kept)),
-            None if call.is_none() => {
-                catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx)))
-            }
-            // Behind middleware, the handler starts when the chain reaches it, if it does.
-            None => {
-                let start = deferred_call(registry, name.into_owned(), args, ctx);
-                Ok(Box::pin(async move { start().await }) as BoxFuture<ToolResult>)
-            }
-            // Single use: the handler starts once the state is recorded as used.
-            Some(once) => Ok(mrtr::after_use(
-                &self.server,
-                once,
-                |e| Err(ToolError::Rpc(e)),
-                deferred_call(registry, name.into_owned(), args, ctx),
-            )),
         };
         let server = self.server.clone();
         let finish = move |outcome: Result<_, Panicked>, state: &CallState| {
@@ -479,18 +445,6 @@ impl Connection {
                 Err(e) => error_message(&state.request_id, &e),
             }
         };
-        let started = match (started, keep_as) {
-            (Ok(fut), Some((gate, key))) => Ok(kept_after(fut, gate, key)),
-            (started, _) => started,
-        };
-        let started = match (started, call) {
-            (Ok(fut), Some(call)) => Ok(middleware::wrap(chain, call, fut)),
-            (started, _) => started,
-        };
-        let started = match (started, gate, admission) {
-            (Ok(fut), Some(gate), Some(admission)) => Ok(gate.run(admission, fut)),
-            (started, ..) => started,
-        };
         match started {
             Ok(fut) => self.drive(state, fut, finish),
             Err(payload) => {
@@ -498,6 +452,93 @@ impl Connection {
                 self.emit(finish(Err(Panicked), &state));
             }
         }
+    }
+
+    /// Starts a call that has limits, middleware or a single-use `requestState`: its
+    /// admission (a slot, a place in the queue, or a refusal, answered here: `None`), its
+    /// kept result or where to keep it, its middleware, its time limit.
+    fn start_guarded(
+        &self,
+        id: &str,
+        call: Call<'_, '_>,
+        ctx: RequestContext,
+        once: Option<mrtr::Once>,
+    ) -> Option<Started> {
+        let Call {
+            registry,
+            service,
+            listed,
+            name,
+            args,
+        } = call;
+        let admission = match listed.gate.as_ref().map(|gate| gate.admit()) {
+            None => None,
+            Some(Ok(admission)) => Some(admission),
+            Some(Err(e)) => {
+                self.reply_error(id, &e);
+                return None;
+            }
+        };
+        let gate = listed.gate.clone();
+        let state = &ctx.state;
+        // A read-only tool's kept result, or where to keep this one (never for a retry,
+        // which carries the client's input or the handler's state).
+        let fresh =
+            once.is_none() && state.input_responses.is_none() && state.request_state.is_none();
+        let cached = gate.as_ref().filter(|_| fresh).and_then(|gate| {
+            let results = gate.results()?;
+            let key = ResultCache::key(&self.identity().client_key(), args.get());
+            Some((results.get(&key), gate.clone(), key))
+        });
+        let (kept, keep_as) = match cached {
+            Some((Some(kept), ..)) => (Some(kept), None),
+            Some((None, gate, key)) => (None, Some((gate, key))),
+            None => (None, None),
+        };
+        // What the middleware sees, if there is any.
+        let chain = &self.server.shared.middleware;
+        let seen = (!chain.is_empty()).then(|| {
+            let identity = self.identity();
+            middleware::ToolCall {
+                tool: name.to_string(),
+                arguments: args.get().to_owned(),
+                principal: identity.principal(),
+                client: identity.client_key(),
+                request_id: state.request_id.to_string(),
+            }
+        });
+        let started = match once {
+            // The handler does not run.
+            _ if kept.is_some() => Ok(kept_result(kept)),
+            None if seen.is_none() => {
+                catch_unwind(AssertUnwindSafe(|| listed.call(service, args, ctx)))
+            }
+            // Behind middleware, the handler starts when the chain reaches it, if it does.
+            None => {
+                let start = deferred_call(registry, name.into_owned(), args, ctx);
+                Ok(Box::pin(async move { start().await }) as BoxFuture<ToolResult>)
+            }
+            // Single use: the handler starts once the state is recorded as used.
+            Some(once) => Ok(mrtr::after_use(
+                &self.server,
+                once,
+                |e| Err(ToolError::Rpc(e)),
+                deferred_call(registry, name.into_owned(), args, ctx),
+            )),
+        };
+        let Ok(mut fut) = started else {
+            return Some(started);
+        };
+        if let Some((gate, key)) = keep_as {
+            fut = kept_after(fut, gate, key);
+        }
+        if let Some(seen) = seen {
+            fut = middleware::wrap(chain, seen, fut);
+        }
+        if let (Some(gate), Some(admission)) = (gate, admission) {
+            fut = gate.run(admission, fut);
+        }
+        Some(Ok(fut))
     }
 
     pub(super) fn read_resource(
@@ -739,6 +780,18 @@ fn unknown_tool(name: &str, mut tools: Vec<String>) -> String {
         format!("tools/list lists its {} tools.", tools.len())
     };
     format!("Unknown tool: {name}. {hint}")
+}
+
+/// A handler's future, or the panic its creation raised.
+type Started = Result<BoxFuture<ToolResult>, Box<dyn std::any::Any + Send>>;
+
+/// The tool call [`Connection::start_guarded`] starts.
+struct Call<'r, 'a> {
+    registry: &'r Arc<Registry>,
+    service: &'r Arc<dyn Service>,
+    listed: &'r crate::server::ListedTool,
+    name: std::borrow::Cow<'a, str>,
+    args: &'a serde_json::value::RawValue,
 }
 
 /// The call of `tool` with `args`, to start later (the registry may have changed by then).

@@ -673,7 +673,12 @@ pub(crate) fn reply_error(text: &str) -> Option<(bool, i64)> {
 /// 400; under 2026-07-28 so are the errors of a malformed request (-32600, -32602, -32020,
 /// -32021, -32022), and an unknown method is 404. Everything else is 200.
 pub(crate) fn status_of(reply: &str, modern: bool) -> StatusCode {
-    let Some((has_id, code)) = reply_error(reply) else {
+    status_of_error(reply_error(reply), modern)
+}
+
+/// [`status_of`], from the reply's [`reply_error`].
+fn status_of_error(error: Option<(bool, i64)>, modern: bool) -> StatusCode {
+    let Some((has_id, code)) = error else {
         return StatusCode::OK;
     };
     if !has_id || matches!(code, code::PARSE_ERROR | code::INVALID_REQUEST) {
@@ -695,10 +700,11 @@ pub(crate) fn status_of(reply: &str, modern: bool) -> StatusCode {
 /// A request's JSON reply with its status ([`status_of`]); a call refused by a tool's rate
 /// limit (-32000 with `data.retryAfter`) is 429 with `Retry-After`, on every revision.
 fn reply_json(text: String, modern: bool) -> Response<Out> {
-    let retry_after = retry_after(&text);
+    let error = reply_error(&text);
+    let retry_after = error.and_then(|e| retry_after(e, &text));
     let status = match retry_after {
         Some(_) => StatusCode::TOO_MANY_REQUESTS,
-        None => status_of(&text, modern),
+        None => status_of_error(error, modern),
     };
     let mut r = json(status, text);
     if let Some(secs) = retry_after {
@@ -708,9 +714,10 @@ fn reply_json(text: String, modern: bool) -> Response<Out> {
     r
 }
 
-/// The `data.retryAfter` seconds of a -32000 reply (a rate limit's refusal), if any.
-fn retry_after(text: &str) -> Option<u64> {
-    if reply_error(text)? != (true, code::SERVER_BUSY) || !text.contains(r#""retryAfter":"#) {
+/// The `data.retryAfter` seconds of a -32000 reply (a rate limit's refusal), if any;
+/// `error`: the reply's [`reply_error`].
+fn retry_after(error: (bool, i64), text: &str) -> Option<u64> {
+    if error != (true, code::SERVER_BUSY) || !text.contains(r#""retryAfter":"#) {
         return None;
     }
     let reply: serde_json::Value = serde_json::from_str(text).ok()?;
