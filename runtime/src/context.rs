@@ -87,6 +87,31 @@ impl RequestContext {
             .is_some_and(|v| !v.is_null())
     }
 
+    /// The settings the client declared for the extension `id` (`capabilities.extensions`,
+    /// SEP-2133: `{}` when it has none), if it declared it: per request under 2026-07-28,
+    /// from `initialize` before.
+    pub fn client_extension(&self, id: &str) -> Option<&Value> {
+        self.client_capabilities()?
+            .get("extensions")?
+            .get(id)
+            .filter(|settings| settings.is_object())
+    }
+
+    /// Whether the client renders MCP Apps views: it declares the extension
+    /// [`APPS_EXTENSION`](crate::protocol::APPS_EXTENSION) with
+    /// [`MCP_APP_MIME`](crate::protocol::MCP_APP_MIME) among its `mimeTypes`. A tool with a
+    /// view (`@ui`) can send a text-only result to a client that does not (the spec asks
+    /// for a meaningful `content` either way).
+    pub fn client_renders_views(&self) -> bool {
+        self.client_extension(crate::protocol::APPS_EXTENSION)
+            .and_then(|ui| ui.get("mimeTypes")?.as_array())
+            .is_some_and(|types| {
+                types
+                    .iter()
+                    .any(|t| t.as_str() == Some(crate::protocol::MCP_APP_MIME))
+            })
+    }
+
     /// Whether the client cancelled this request. The runtime also drops the handler's future.
     pub fn is_cancelled(&self) -> bool {
         self.state.cancelled.load(Ordering::Acquire)

@@ -122,11 +122,21 @@ impl Connection {
         if registry.has_tools() {
             parts.push(format!(r#""tools":{changes}"#));
         }
-        if rev.is_stateless() && self.server.has_task_tools(registry) {
-            parts.push(format!(
-                r#""extensions":{{"{}":{{}}}}"#,
-                crate::tasks::TASKS_EXTENSION
+        // Extensions (SEP-2133): MCP Apps on every revision (hosts look for it before
+        // reading `_meta.ui`), tasks under 2026-07-28 (a core capability before).
+        let mut extensions = Vec::new();
+        if registry.has_views() {
+            extensions.push(format!(
+                r#""{}":{{"mimeTypes":["{}"]}}"#,
+                crate::protocol::APPS_EXTENSION,
+                crate::protocol::MCP_APP_MIME
             ));
+        }
+        if rev.is_stateless() && self.server.has_task_tools(registry) {
+            extensions.push(format!(r#""{}":{{}}"#, crate::tasks::TASKS_EXTENSION));
+        }
+        if !extensions.is_empty() {
+            parts.push(format!(r#""extensions":{{{}}}"#, extensions.join(",")));
         }
         format!("{{{}}}", parts.join(","))
     }

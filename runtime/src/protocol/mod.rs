@@ -27,3 +27,10 @@ pub(crate) use outgoing::{
 };
 pub use revision::Revision;
 pub(crate) use revision::{unknown_listing_keys, unknown_tool_keys};
+
+/// The MCP Apps extension's identifier (SEP-1865), the key of its settings in
+/// `capabilities.extensions` (SEP-2133) on either side.
+pub const APPS_EXTENSION: &str = "io.modelcontextprotocol/ui";
+
+/// The MIME type of an MCP Apps view, `text/html;profile=mcp-app`.
+pub const MCP_APP_MIME: &str = "text/html;profile=mcp-app";

@@ -76,6 +76,9 @@ pub(crate) struct Registry {
     /// The listed resources' `uri`s and the templates' `uriTemplate`s, for [`Registry::owns_resource`].
     resource_uris: HashSet<String>,
     uri_templates: Vec<String>,
+    /// A tool links a view (`_meta.ui`) or a resource is one (`ui://`): the server serves
+    /// the MCP Apps extension.
+    has_views: bool,
 }
 
 impl Registry {
@@ -135,7 +138,7 @@ impl Registry {
                 .ok()
                 .and_then(|v| v.get(key)?.as_str().map(str::to_owned))
         };
-        let resource_uris = listings[Kind::Resources as usize]
+        let resource_uris: HashSet<String> = listings[Kind::Resources as usize]
             .iter()
             .filter_map(|j| field(j, "uri"))
             .collect();
@@ -143,10 +146,13 @@ impl Registry {
             .iter()
             .filter_map(|j| field(j, "uriTemplate"))
             .collect();
+        let has_views = listed.iter().any(|t| links_view(&t.json))
+            || resource_uris.iter().any(|uri| uri.starts_with("ui://"));
         Registry {
             services,
             listed,
             tools,
+            has_views,
             resource_uris,
             uri_templates,
             listings,
@@ -180,6 +186,12 @@ impl Registry {
         self.services
             .iter()
             .any(|s| !s.resources().is_empty() || !s.resource_templates().is_empty())
+    }
+
+    /// Whether the server serves MCP Apps views: a tool with `_meta.ui`, or a `ui://`
+    /// resource.
+    pub fn has_views(&self) -> bool {
+        self.has_views
     }
 
     pub fn has_prompts(&self) -> bool {
@@ -302,4 +314,13 @@ fn strip_keys(json: &str, keys: &[&str]) -> String {
         }
         _ => json.to_owned(),
     }
+}
+
+/// Whether a tool's listing JSON links it to an MCP Apps view (`_meta.ui`).
+fn links_view(json: &str) -> bool {
+    json.contains(r#""ui""#)
+        && serde_json::from_str::<serde_json::Value>(json).is_ok_and(|t| {
+            t.pointer("/_meta/ui")
+                .is_some_and(serde_json::Value::is_object)
+        })
 }

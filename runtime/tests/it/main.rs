@@ -11,6 +11,7 @@ mod codegen_api;
 mod common;
 mod cors;
 mod edge;
+mod extensions;
 mod forward;
 mod http;
 mod include_tools;
