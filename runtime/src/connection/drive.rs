@@ -74,6 +74,12 @@ impl Connection {
                 let conn = self.shared.clone();
                 let key = state.request_id.clone();
                 lock(&conn.inflight).insert(key.clone(), state.clone());
+                // The request's span goes with the call: the handler's later polls run in
+                // it, and it ends with the reply.
+                let telemetry = self.telemetry.borrow_mut().take();
+                if let Some(span) = &telemetry {
+                    fut = Box::pin(tracing::Instrument::instrument(fut, span.span().clone()));
+                }
                 self.shared.runtime.spawn(async move {
                     let outcome = tokio::select! {
                         biased;
@@ -82,14 +88,24 @@ impl Connection {
                     };
                     lock(&conn.inflight).remove(&key);
                     conn.slot_freed.notify_all();
-                    match outcome {
-                        Some(Ok(v)) => state.send_reply(render(finish, Ok(v), &state)),
+                    let reply = match outcome {
+                        Some(Ok(v)) => render(finish, Ok(v), &state),
                         Some(Err(payload)) => {
                             report_panic(&state.request_id, payload.as_ref());
-                            state.send_reply(render(finish, Err(Panicked), &state));
+                            render(finish, Err(Panicked), &state)
                         }
-                        None => tracing::debug!(request = %state.request_id, "cancelled"),
+                        None => {
+                            tracing::debug!(request = %state.request_id, "cancelled");
+                            if let Some(span) = telemetry {
+                                span.cancelled();
+                            }
+                            return;
+                        }
+                    };
+                    if let Some(span) = telemetry {
+                        span.finish(&reply);
                     }
+                    state.send_reply(reply);
                 });
             }
         }

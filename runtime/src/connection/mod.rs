@@ -28,6 +28,7 @@ use crate::protocol::Revision;
 use crate::protocol::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::protocol::{Method, Needs, Notification};
 use crate::server::{Kind, Registry, Server};
+use crate::telemetry::{RequestInfo, RequestSpan};
 use params::{Params, parse_params};
 
 /// The receiving end of a connection's outbox: one JSON message per item (several, joined by
@@ -47,6 +48,9 @@ pub struct Connection {
     /// Who sent the message being handled, as its transport handed it over (see
     /// [`Identity`]).
     identity: RefCell<Identity>,
+    /// The span of the request being handled, until its reply is emitted or a pending call
+    /// takes it along (see [`crate::telemetry`]).
+    telemetry: RefCell<Option<RequestSpan>>,
 }
 
 /// A batch is handed to the outbox once it holds this many bytes, even mid-input.
@@ -101,6 +105,7 @@ impl Connection {
                 batch: None,
                 route: RefCell::new(None),
                 identity: RefCell::new(Identity::default()),
+                telemetry: RefCell::new(None),
             },
             rx,
         )
@@ -134,6 +139,9 @@ impl Connection {
     /// Sends a reply produced on this thread: to the request's route, into the batch, or
     /// straight to the outbox.
     fn emit(&self, message: String) {
+        if let Some(span) = self.telemetry.borrow_mut().take() {
+            span.finish(&message);
+        }
         if let Some(route) = &*self.route.borrow() {
             return send_routed(route, message, true);
         }
@@ -379,9 +387,52 @@ impl Connection {
     }
 
     fn request(&self, id: &str, name: &str, params: Option<&RawValue>) {
+        let p = parse_params(params);
+        let span = RequestSpan::start(
+            &self.server.shared.telemetry,
+            self.request_info(id, name, p.as_ref().ok()),
+        );
+        let Some(span) = span else {
+            return self.serve(id, name, p);
+        };
+        let entered = span.span().clone();
+        *self.telemetry.borrow_mut() = Some(span);
+        entered.in_scope(|| self.serve(id, name, p));
+        // A request answered by no reply of its own (a `subscriptions/listen` stream).
+        self.telemetry.borrow_mut().take();
+    }
+
+    /// What a request's span is started with.
+    fn request_info<'a>(
+        &self,
+        id: &'a str,
+        method: &'a str,
+        p: Option<&'a Params<'a>>,
+    ) -> RequestInfo<'a> {
+        #[cfg(feature = "otel")]
+        let meta = p.and_then(|p| p.meta.as_ref());
+        RequestInfo {
+            method,
+            id,
+            name: p.and_then(|p| p.name.as_deref()),
+            uri: p.and_then(|p| p.uri.as_deref()),
+            arguments: p.and_then(|p| p.arguments).map(RawValue::get),
+            http: self.route.borrow().is_some(),
+            #[cfg(feature = "otel")]
+            meta: crate::telemetry::TraceCarrier {
+                traceparent: meta.and_then(|m| m.traceparent.as_deref()),
+                tracestate: meta.and_then(|m| m.tracestate.as_deref()),
+                baggage: meta.and_then(|m| m.baggage.as_deref()),
+            },
+            #[cfg(feature = "otel")]
+            headers: None,
+        }
+    }
+
+    fn serve(&self, id: &str, name: &str, p: Result<Params<'_>, RpcError>) {
         // The one place a method's name is matched.
         let method = Method::parse(name);
-        let p = match parse_params(params) {
+        let p = match p {
             Ok(p) => p,
             Err(e) => return self.reply_error(id, &e),
         };
@@ -389,6 +440,9 @@ impl Connection {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
+        if let Some(span) = &mut *self.telemetry.borrow_mut() {
+            span.revision(rev.as_str());
+        }
         let registry = self.server.registry();
         let ephemeral = self
             .shared

@@ -33,9 +33,18 @@ pub struct ServerBuilder {
     state_keys: Vec<RequestStateKey>,
     state_ttl: std::time::Duration,
     single_use_state: bool,
+    telemetry: crate::telemetry::Telemetry,
 }
 
 impl ServerBuilder {
+    /// What each request's span and metrics record beyond the OpenTelemetry conventions'
+    /// defaults: tool arguments and results (opt-in), the meter (feature `otel`). See
+    /// [`Telemetry`](crate::telemetry::Telemetry) and `docs/runtime.md` ("Telemetry").
+    pub fn telemetry(mut self, telemetry: crate::telemetry::Telemetry) -> Self {
+        self.telemetry = telemetry;
+        self
+    }
+
     /// The keys that seal and open the `requestState` of 2026-07-28 `input_required`
     /// results: the first seals, every one opens (to rotate, put the new key first and keep
     /// the old one after it for as long as its states may live, [`Self::request_state_ttl`]).
@@ -257,6 +266,7 @@ impl ServerBuilder {
                 bus: self.bus,
                 session_directory: self.session_directory,
                 sealer: Sealer::new(self.state_keys, self.state_ttl, self.single_use_state),
+                telemetry: self.telemetry,
             }),
         };
         if let Some(bus) = &server.shared.bus {
@@ -302,6 +312,7 @@ impl Server {
             state_keys: Vec::new(),
             state_ttl: seal::DEFAULT_TTL,
             single_use_state: false,
+            telemetry: crate::telemetry::Telemetry::default(),
         }
     }
 }

@@ -64,6 +64,8 @@ pub(crate) struct ServerShared {
     pub session_directory: Option<Arc<dyn SessionDirectory>>,
     /// What seals and opens the 2026-07-28 `requestState`.
     pub sealer: Sealer,
+    /// What each request's span and metrics record ([`ServerBuilder::telemetry`]).
+    pub telemetry: crate::telemetry::Telemetry,
 }
 
 impl Server {

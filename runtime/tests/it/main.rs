@@ -15,6 +15,7 @@ mod forward;
 mod http;
 mod include_tools;
 mod json_schema_suite;
+mod otel;
 mod properties;
 mod protocol;
 mod request_state;
