@@ -77,7 +77,8 @@
 //! | `redis` | `cluster::Redis` and `cluster::RedisTaskStore`: sessions, tasks and change notifications shared by instances through Redis | redis |
 //! | `client` | `client`: calling MCP servers (the transport abstraction, a child process over stdio, typed `tools/call`; with `http`, Streamable HTTP and its OAuth client) | reqwest (rustls, HTTP/2); tokio's `process`, `io-util`, `time` |
 //! | `forward` | `forward`: tool calls forwarded to an HTTP API, what code generated from an OpenAPI import calls | reqwest, percent-encoding |
-//! | `otel` | `telemetry`: each request's span continues the trace its `_meta` or HTTP headers carry; the `mcp.server.operation.duration` histogram (the spans themselves are plain `tracing`, made without the feature) | opentelemetry (the API), tracing-opentelemetry |
+//! | `otel` | `telemetry`: a SERVER span per request by the OpenTelemetry conventions for MCP, continuing the trace its `_meta` or HTTP headers carry; the operation and session duration histograms; with `client`, CLIENT spans injected into `_meta` | opentelemetry (the API), tracing-opentelemetry |
+//! | `otlp` | `telemetry::Otlp`: `otel` exported over OTLP (HTTP/protobuf), configured by the `OTEL_*` variables | opentelemetry_sdk, opentelemetry-otlp (blocking reqwest), tracing-subscriber |
 //! | `typed-formats` | `typed`: typed format values (`Uuid`, dates and times, IRIs) for code generated with `typed_formats(true)` | uuid, chrono, iri-string |
 //!
 //! Items behind a feature are marked with it in these docs.
@@ -114,6 +115,7 @@ mod server;
 pub mod service;
 pub mod stdio;
 pub mod tasks;
+#[cfg(feature = "otel")]
 pub mod telemetry;
 pub mod testing;
 #[cfg(feature = "typed-formats")]

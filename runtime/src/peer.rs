@@ -141,6 +141,9 @@ pub(crate) struct Identity {
     /// Whether the lists the request asks for show only the items its scopes allow.
     #[cfg(feature = "auth")]
     pub filter_listings: bool,
+    /// What the HTTP request that carried the message tells its span (feature `otel`).
+    #[cfg(feature = "otel")]
+    pub http: Option<Arc<crate::telemetry::HttpInfo>>,
 }
 
 impl Identity {

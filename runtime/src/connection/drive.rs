@@ -58,6 +58,7 @@ impl Connection {
     }
 
     /// Polls `fut` once here; if it is not done, spawns it (cancellable) and answers later.
+    #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
     pub(super) fn drive<T, F>(&self, state: Arc<CallState>, mut fut: BoxFuture<T>, finish: F)
     where
         T: Send + 'static,
@@ -76,7 +77,9 @@ impl Connection {
                 lock(&conn.inflight).insert(key.clone(), state.clone());
                 // The request's span goes with the call: the handler's later polls run in
                 // it, and it ends with the reply.
+                #[cfg(feature = "otel")]
                 let telemetry = self.telemetry.borrow_mut().take();
+                #[cfg(feature = "otel")]
                 if let Some(span) = &telemetry {
                     fut = Box::pin(tracing::Instrument::instrument(fut, span.span().clone()));
                 }
@@ -96,14 +99,16 @@ impl Connection {
                         }
                         None => {
                             tracing::debug!(request = %state.request_id, "cancelled");
+                            #[cfg(feature = "otel")]
                             if let Some(span) = telemetry {
                                 span.cancelled();
                             }
                             return;
                         }
                     };
+                    #[cfg(feature = "otel")]
                     if let Some(span) = telemetry {
-                        span.finish(&reply);
+                        span.finish(Some(&reply));
                     }
                     state.send_reply(reply);
                 });

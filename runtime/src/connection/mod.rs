@@ -28,7 +28,8 @@ use crate::protocol::Revision;
 use crate::protocol::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::protocol::{Method, Needs, Notification};
 use crate::server::{Kind, Registry, Server};
-use crate::telemetry::{RequestInfo, RequestSpan};
+#[cfg(feature = "otel")]
+use crate::telemetry::{RequestInfo, RequestSpan, SessionClock};
 use params::{Params, parse_params};
 
 /// The receiving end of a connection's outbox: one JSON message per item (several, joined by
@@ -50,7 +51,11 @@ pub struct Connection {
     identity: RefCell<Identity>,
     /// The span of the request being handled, until its reply is emitted or a pending call
     /// takes it along (see [`crate::telemetry`]).
+    #[cfg(feature = "otel")]
     telemetry: RefCell<Option<RequestSpan>>,
+    /// When the connection opened, for `mcp.server.session.duration`.
+    #[cfg(feature = "otel")]
+    clock: SessionClock,
 }
 
 /// A batch is handed to the outbox once it holds this many bytes, even mid-input.
@@ -105,7 +110,10 @@ impl Connection {
                 batch: None,
                 route: RefCell::new(None),
                 identity: RefCell::new(Identity::default()),
+                #[cfg(feature = "otel")]
                 telemetry: RefCell::new(None),
+                #[cfg(feature = "otel")]
+                clock: SessionClock::new(),
             },
             rx,
         )
@@ -139,8 +147,9 @@ impl Connection {
     /// Sends a reply produced on this thread: to the request's route, into the batch, or
     /// straight to the outbox.
     fn emit(&self, message: String) {
+        #[cfg(feature = "otel")]
         if let Some(span) = self.telemetry.borrow_mut().take() {
-            span.finish(&message);
+            span.finish(Some(&message));
         }
         if let Some(route) = &*self.route.borrow() {
             return send_routed(route, message, true);
@@ -347,6 +356,18 @@ impl Connection {
             tracing::debug!(method, "notification with unreadable params ignored");
             return;
         };
+        #[cfg(feature = "otel")]
+        {
+            let span = self.start_span(None, method, Some(&p));
+            let entered = span.span().clone();
+            entered.in_scope(|| self.serve_notification(method, &p));
+            span.finish(None);
+        }
+        #[cfg(not(feature = "otel"))]
+        self.serve_notification(method, &p);
+    }
+
+    fn serve_notification(&self, method: &str, p: &Params<'_>) {
         match Notification::parse(method) {
             Some(Notification::Cancelled) => {
                 let Some(target) = p.request_id else { return };
@@ -388,45 +409,43 @@ impl Connection {
 
     fn request(&self, id: &str, name: &str, params: Option<&RawValue>) {
         let p = parse_params(params);
-        let span = RequestSpan::start(
-            &self.server.shared.telemetry,
-            self.request_info(id, name, p.as_ref().ok()),
-        );
-        let Some(span) = span else {
-            return self.serve(id, name, p);
-        };
-        let entered = span.span().clone();
-        *self.telemetry.borrow_mut() = Some(span);
-        entered.in_scope(|| self.serve(id, name, p));
-        // A request answered by no reply of its own (a `subscriptions/listen` stream).
-        self.telemetry.borrow_mut().take();
+        #[cfg(feature = "otel")]
+        {
+            let span = self.start_span(Some(id), name, p.as_ref().ok());
+            let entered = span.span().clone();
+            *self.telemetry.borrow_mut() = Some(span);
+            entered.in_scope(|| self.serve(id, name, p));
+            // A request answered by no reply of its own (a `subscriptions/listen` stream).
+            if let Some(span) = self.telemetry.borrow_mut().take() {
+                span.finish(None);
+            }
+        }
+        #[cfg(not(feature = "otel"))]
+        self.serve(id, name, p)
     }
 
-    /// What a request's span is started with.
-    fn request_info<'a>(
-        &self,
-        id: &'a str,
-        method: &'a str,
-        p: Option<&'a Params<'a>>,
-    ) -> RequestInfo<'a> {
-        #[cfg(feature = "otel")]
+    /// The span of a request (`id`) or notification, started as it is read.
+    #[cfg(feature = "otel")]
+    fn start_span(&self, id: Option<&str>, method: &str, p: Option<&Params<'_>>) -> RequestSpan {
         let meta = p.and_then(|p| p.meta.as_ref());
-        RequestInfo {
-            method,
-            id,
-            name: p.and_then(|p| p.name.as_deref()),
-            uri: p.and_then(|p| p.uri.as_deref()),
-            arguments: p.and_then(|p| p.arguments).map(RawValue::get),
-            http: self.route.borrow().is_some(),
-            #[cfg(feature = "otel")]
-            meta: crate::telemetry::TraceCarrier {
-                traceparent: meta.and_then(|m| m.traceparent.as_deref()),
-                tracestate: meta.and_then(|m| m.tracestate.as_deref()),
-                baggage: meta.and_then(|m| m.baggage.as_deref()),
+        let http = self.identity.borrow().http.clone();
+        self.clock.saw(http.as_deref());
+        RequestSpan::start(
+            &self.server.shared.telemetry,
+            RequestInfo {
+                method,
+                id,
+                name: p.and_then(|p| p.name.as_deref()),
+                uri: p.and_then(|p| p.uri.as_deref()),
+                arguments: p.and_then(|p| p.arguments).map(RawValue::get),
+                meta: [
+                    meta.and_then(|m| m.traceparent.as_deref()),
+                    meta.and_then(|m| m.tracestate.as_deref()),
+                    meta.and_then(|m| m.baggage.as_deref()),
+                ],
+                http: http.as_deref(),
             },
-            #[cfg(feature = "otel")]
-            headers: None,
-        }
+        )
     }
 
     fn serve(&self, id: &str, name: &str, p: Result<Params<'_>, RpcError>) {
@@ -440,6 +459,7 @@ impl Connection {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
+        #[cfg(feature = "otel")]
         if let Some(span) = &mut *self.telemetry.borrow_mut() {
             span.revision(rev.as_str());
         }
@@ -563,6 +583,22 @@ impl Connection {
                 code::INVALID_REQUEST,
                 "Invalid request: send initialize first, or name protocol version 2026-07-28 in the request's _meta.",
             )),
+        }
+    }
+}
+
+/// A session ends with its connection: `mcp.server.session.duration` (not for a connection
+/// that serves one request only, or whose client never initialized).
+#[cfg(feature = "otel")]
+impl Drop for Connection {
+    fn drop(&mut self) {
+        let ephemeral = self
+            .shared
+            .ephemeral
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if let (false, Some(session)) = (ephemeral, self.shared.session()) {
+            self.clock
+                .end(&self.server.shared.telemetry, session.revision.as_str());
         }
     }
 }

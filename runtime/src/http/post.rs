@@ -48,6 +48,9 @@ struct Peek<'a> {
     /// The tools, prompts and resources the request acts on, whose scopes it needs.
     #[cfg(feature = "auth")]
     scoped: Vec<(super::authorize::Item, Cow<'a, str>)>,
+    /// What the request's span reads of the HTTP request (feature `otel`).
+    #[cfg(feature = "otel")]
+    http: Option<Arc<crate::telemetry::HttpInfo>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -104,6 +107,8 @@ fn peek(text: &str) -> Peek<'_> {
         filter_listings: false,
         #[cfg(feature = "auth")]
         scoped: Vec::new(),
+        #[cfg(feature = "otel")]
+        http: None,
     };
     let Ok(msg) = serde_json::from_str::<Message>(text) else {
         return invalid;
@@ -151,6 +156,8 @@ fn peek(text: &str) -> Peek<'_> {
         filter_listings: false,
         #[cfg(feature = "auth")]
         scoped,
+        #[cfg(feature = "otel")]
+        http: None,
     }
 }
 
@@ -199,16 +206,38 @@ fn scoped_items<'a>(
 /// Who sent `p`'s message, as this transport verified it: handed to the connection with
 /// the message.
 fn identity(p: &Peek<'_>) -> Identity {
-    #[cfg(feature = "auth")]
-    return Identity {
+    let _ = p;
+    Identity {
+        #[cfg(feature = "auth")]
         auth: p.auth.clone(),
+        #[cfg(feature = "auth")]
         filter_listings: p.filter_listings,
-    };
-    #[cfg(not(feature = "auth"))]
-    {
-        let _ = p;
-        Identity::default()
+        #[cfg(feature = "otel")]
+        http: p.http.clone(),
     }
+}
+
+/// What the spans of a POST's message read of it: its trace context headers, session, the
+/// client's address and the HTTP version.
+#[cfg(feature = "otel")]
+fn http_info(parts: &Parts, client: &ClientKey) -> Arc<crate::telemetry::HttpInfo> {
+    let header = |name: &str| match headers::value(parts, name) {
+        Some(Some(v)) => Some(v.to_owned()),
+        _ => None,
+    };
+    let address = match client {
+        ClientKey::Addr(ip) => Some(*ip),
+        _ => None,
+    };
+    let peer = parts
+        .extensions
+        .get::<crate::telemetry::Peer>()
+        .map(|p| p.0)
+        .or_else(|| super::limits::peer_of(parts, None));
+    let http2 = parts.version == hyper::Version::HTTP_2;
+    Arc::new(crate::telemetry::HttpInfo::new(
+        header, address, peer, http2,
+    ))
 }
 
 /// Completes when the server starts shutting down.
@@ -333,7 +362,7 @@ pub(crate) async fn post(
         );
         return body::rpc_error(StatusCode::BAD_REQUEST, "null", &e);
     };
-    #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
+    #[cfg_attr(not(any(feature = "auth", feature = "otel")), allow(unused_mut))]
     let mut p = peek(&text);
     #[cfg(feature = "auth")]
     {
@@ -343,6 +372,10 @@ pub(crate) async fn post(
             .auth
             .as_ref()
             .is_some_and(|a| a.filter_listings);
+    }
+    #[cfg(feature = "otel")]
+    {
+        p.http = Some(http_info(&parts, &client));
     }
     let mcp_method = McpMethod(p.method.as_deref().map(str::to_owned));
     // `return` in the block answers the request; the transport's log names its method.

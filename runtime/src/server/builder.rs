@@ -33,13 +33,15 @@ pub struct ServerBuilder {
     state_keys: Vec<RequestStateKey>,
     state_ttl: std::time::Duration,
     single_use_state: bool,
+    #[cfg(feature = "otel")]
     telemetry: crate::telemetry::Telemetry,
 }
 
 impl ServerBuilder {
     /// What each request's span and metrics record beyond the OpenTelemetry conventions'
-    /// defaults: tool arguments and results (opt-in), the meter (feature `otel`). See
-    /// [`Telemetry`](crate::telemetry::Telemetry) and `docs/runtime.md` ("Telemetry").
+    /// defaults: tool arguments and results (opt-in), resource URIs in span names, the
+    /// meter. See [`Telemetry`](crate::telemetry::Telemetry) and `docs/telemetry.md`.
+    #[cfg(feature = "otel")]
     pub fn telemetry(mut self, telemetry: crate::telemetry::Telemetry) -> Self {
         self.telemetry = telemetry;
         self
@@ -266,6 +268,7 @@ impl ServerBuilder {
                 bus: self.bus,
                 session_directory: self.session_directory,
                 sealer: Sealer::new(self.state_keys, self.state_ttl, self.single_use_state),
+                #[cfg(feature = "otel")]
                 telemetry: self.telemetry,
             }),
         };
@@ -312,6 +315,7 @@ impl Server {
             state_keys: Vec::new(),
             state_ttl: seal::DEFAULT_TTL,
             single_use_state: false,
+            #[cfg(feature = "otel")]
             telemetry: crate::telemetry::Telemetry::default(),
         }
     }

@@ -65,6 +65,7 @@ pub(crate) struct ServerShared {
     /// What seals and opens the 2026-07-28 `requestState`.
     pub sealer: Sealer,
     /// What each request's span and metrics record ([`ServerBuilder::telemetry`]).
+    #[cfg(feature = "otel")]
     pub telemetry: crate::telemetry::Telemetry,
 }
 
