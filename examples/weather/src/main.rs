@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use toolidl_runtime::http::HttpConfig;
 
 fn main() -> std::io::Result<()> {
-    weather_example::init_logging();
+    let _logging = weather_example::init_logging();
     let mut http: Option<SocketAddr> = None;
     let mut stateless = false;
     let mut issuer: Option<String> = None;

@@ -138,7 +138,7 @@ pub const DURATION_BOUNDARIES: [f64; 14] = [
 ];
 
 /// What the HTTP transport knows of the request that carried a message: handed to the
-/// connection with it (in [`Identity`](crate::peer::Identity)).
+/// connection with it (in the message's `Identity`).
 #[derive(Default, Clone, Debug)]
 pub(crate) struct HttpInfo {
     /// The `traceparent`, `tracestate` and `baggage` headers.

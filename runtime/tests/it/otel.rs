@@ -269,7 +269,7 @@ fn a_session_s_spans_and_metrics_reach_an_otlp_receiver_by_the_conventions() {
         assert_eq!(found.text(), "found");
         let refused = client::call_tool(&transport, "refuse", json!({})).await;
         assert!(matches!(refused, Err(client::ClientError::Tool { .. })));
-        drop(transport);
+        transport.close().await.expect("the session ends");
         raw_posts(&url).await;
         (url, agent)
     });
