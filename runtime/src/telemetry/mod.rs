@@ -11,7 +11,7 @@
 //! `opentelemetry::global`. Each one records `mcp.server.operation.duration`, and each
 //! session `mcp.server.session.duration` when it ends.
 //!
-//! The connection starts a [`RequestSpan`] when it reads a request and finishes it with the
+//! The connection starts a request's span when it reads a request and finishes it with the
 //! reply it sends, from which it reads the outcome (`rpc.response.status_code`, `error.type`,
 //! `tool_error` for a tool result with `isError`). With feature `client`, the typed calls
 //! ([`client::call_tool`](crate::client::call_tool) and the others) are CLIENT spans whose
