@@ -19,8 +19,8 @@
 set -euo pipefail
 dir=${1:?the folder holding weather-otel and weather-plain}
 work=$(mktemp -d)
-port=${OTEL_BENCH_PORT:-18941}
-receiver_port=${OTEL_BENCH_RECEIVER_PORT:-18942}
+port=${OTEL_BENCH_PORT:-18951}
+receiver_port=${OTEL_BENCH_RECEIVER_PORT:-18952}
 receiver=
 cleanup() {
   if [ -n "$receiver" ]; then kill "$receiver" 2>/dev/null || true; fi
@@ -67,7 +67,8 @@ for n in 2000 12000 200000; do
 done
 
 # Runs the setting's binary under its environment, after the command given before `--`:
-# `run SETTING [COMMAND...] -- ARGS...` (COMMAND: valgrind and its options, or nothing).
+# `(run SETTING [COMMAND...] -- ARGS...)` (COMMAND: valgrind and its options, or nothing),
+# in a subshell that becomes the process (so that `$!` is the server's).
 run() {
   local setting=$1 bin
   shift
@@ -80,18 +81,18 @@ run() {
   esac
   case $setting in
     export)
-      OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$receiver_port" OTEL_TRACES_SAMPLER=always_on \
-        OTEL_METRIC_EXPORT_INTERVAL=1000 OTEL_SERVICE_NAME=otel-bench \
+      exec env OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$receiver_port" \
+        OTEL_TRACES_SAMPLER=always_on OTEL_METRIC_EXPORT_INTERVAL=1000 OTEL_SERVICE_NAME=otel-bench \
         "${prefix[@]}" "$bin" "$@" ;;
-    *) env -u OTEL_EXPORTER_OTLP_ENDPOINT "${prefix[@]}" "$bin" "$@" ;;
+    *) exec env -u OTEL_EXPORTER_OTLP_ENDPOINT "${prefix[@]}" "$bin" "$@" ;;
   esac
 }
 
 echo "instructions per call (callgrind):"
 for setting in plain otel export; do
   for n in 2000 12000; do
-    run "$setting" valgrind --tool=callgrind --callgrind-out-file="$work/$setting.$n" -- \
-      < "$work/in$n" > "$work/out.$setting.$n" 2> /dev/null
+    (run "$setting" valgrind --tool=callgrind --callgrind-out-file="$work/$setting.$n" -- \
+      < "$work/in$n" > "$work/out.$setting.$n" 2> /dev/null)
     replies=$(grep -c '"result"' "$work/out.$setting.$n")
     [ "$replies" -eq $((n + 1)) ] || { echo "$setting: $replies replies to $n calls" >&2; exit 1; }
   done
@@ -100,8 +101,8 @@ done
 
 for setting in plain otel export; do
   for n in 300 1300; do
-    run "$setting" valgrind --tool=callgrind --callgrind-out-file="$work/http.$setting.$n" -- \
-      --http "127.0.0.1:$port" --stateless > /dev/null 2> /dev/null &
+    (run "$setting" valgrind --tool=callgrind --callgrind-out-file="$work/http.$setting.$n" -- \
+      --http "127.0.0.1:$port" --stateless > /dev/null 2> /dev/null) &
     server=$!
     for _ in $(seq 1 120); do
       python3 -c "import socket,sys; sys.exit(socket.socket().connect_ex(('127.0.0.1',$port)))" && break
@@ -135,7 +136,7 @@ for setting in plain otel export; do
   best=
   for _ in 1 2 3; do
     start=$(date +%s%N)
-    run "$setting" -- < "$work/in200000" > "$work/out.wall" 2> /dev/null
+    (run "$setting" -- < "$work/in200000" > "$work/out.wall" 2> /dev/null)
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
   done

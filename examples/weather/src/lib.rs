@@ -193,12 +193,17 @@ pub fn init_logging() -> Logging {
                 eprintln!("weather-example: {e}");
                 None
             });
-        // The request spans are at INFO, whatever RUST_LOG lets through to stderr.
-        let export = otlp.as_ref().map(|o| {
-            o.layer()
-                .with_filter(tracing_subscriber::filter::LevelFilter::INFO)
-        });
-        let _ = registry.with(export).try_init();
+        // The request spans are at INFO, whatever RUST_LOG lets through to stderr. Without
+        // an exporter no layer is added: the spans are not even made.
+        let _ = match &otlp {
+            Some(o) => registry
+                .with(
+                    o.layer()
+                        .with_filter(tracing_subscriber::filter::LevelFilter::INFO),
+                )
+                .try_init(),
+            None => registry.try_init(),
+        };
         Logging { _otlp: otlp }
     }
     #[cfg(not(feature = "otel"))]

@@ -357,13 +357,10 @@ impl Connection {
             return;
         };
         #[cfg(feature = "otel")]
-        {
-            let span = self.start_span(None, method, Some(&p));
-            let entered = span.span().clone();
-            entered.in_scope(|| self.serve_notification(method, &p));
-            span.finish(None);
+        if let Some(span) = self.start_span(None, method, Some(&p)) {
+            span.span().in_scope(|| self.serve_notification(method, &p));
+            return span.finish(None);
         }
-        #[cfg(not(feature = "otel"))]
         self.serve_notification(method, &p);
     }
 
@@ -410,23 +407,31 @@ impl Connection {
     fn request(&self, id: &str, name: &str, params: Option<&RawValue>) {
         let p = parse_params(params);
         #[cfg(feature = "otel")]
-        {
-            let span = self.start_span(Some(id), name, p.as_ref().ok());
+        if let Some(span) = self.start_span(Some(id), name, p.as_ref().ok()) {
             let entered = span.span().clone();
             *self.telemetry.borrow_mut() = Some(span);
-            entered.in_scope(|| self.serve(id, name, p));
+            {
+                let _in = entered.enter();
+                self.serve(id, name, p);
+            }
             // A request answered by no reply of its own (a `subscriptions/listen` stream).
             if let Some(span) = self.telemetry.borrow_mut().take() {
                 span.finish(None);
             }
+            return;
         }
-        #[cfg(not(feature = "otel"))]
         self.serve(id, name, p)
     }
 
-    /// The span of a request (`id`) or notification, started as it is read.
+    /// The span of a request (`id`) or notification, started as it is read; `None` when
+    /// nothing would record it.
     #[cfg(feature = "otel")]
-    fn start_span(&self, id: Option<&str>, method: &str, p: Option<&Params<'_>>) -> RequestSpan {
+    fn start_span(
+        &self,
+        id: Option<&str>,
+        method: &str,
+        p: Option<&Params<'_>>,
+    ) -> Option<RequestSpan> {
         let meta = p.and_then(|p| p.meta.as_ref());
         let http = self.identity.borrow().http.clone();
         self.clock.saw(http.as_deref());

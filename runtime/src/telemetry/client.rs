@@ -31,15 +31,19 @@ pub(crate) struct ClientSpan {
     attributes: Vec<KeyValue>,
 }
 
-fn histogram() -> &'static Histogram<f64> {
-    static HISTOGRAM: OnceLock<Histogram<f64>> = OnceLock::new();
-    HISTOGRAM.get_or_init(|| {
-        super::duration(
-            &opentelemetry::global::meter("toolidl-runtime"),
-            "mcp.client.operation.duration",
-            "The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.",
-        )
-    })
+/// `mcp.client.operation.duration`, on the global meter provider (`None` while it is the
+/// no-op default).
+fn histogram() -> Option<&'static Histogram<f64>> {
+    static HISTOGRAM: OnceLock<Option<Histogram<f64>>> = OnceLock::new();
+    HISTOGRAM
+        .get_or_init(|| {
+            Some(super::duration(
+                &super::global_meter()?,
+                "mcp.client.operation.duration",
+                "The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.",
+            ))
+        })
+        .as_ref()
 }
 
 impl ClientSpan {
@@ -117,8 +121,10 @@ impl ClientSpan {
                 .record("otel.status_description", &*cut(&f.message, 1024));
             self.attributes.push(KeyValue::new("error.type", f.kind));
         }
-        let seconds = self.started.elapsed().as_secs_f64();
-        histogram().record(seconds, &self.attributes);
+        if let Some(histogram) = histogram() {
+            let seconds = self.started.elapsed().as_secs_f64();
+            histogram.record(seconds, &self.attributes);
+        }
     }
 }
 

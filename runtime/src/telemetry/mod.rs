@@ -58,7 +58,8 @@ pub struct Telemetry {
     /// Names `resources/read` and resource subscriptions' spans with the URI.
     uri_in_name: bool,
     meter: Option<Meter>,
-    instruments: OnceLock<Instruments>,
+    /// `None`: no meter provider records anything.
+    instruments: OnceLock<Option<Instruments>>,
 }
 
 #[derive(Clone, Debug)]
@@ -93,20 +94,21 @@ impl Telemetry {
 
     /// The meter the duration histograms are recorded with (default: the global meter
     /// provider's meter `toolidl-runtime`, looked up at the first request, so install the
-    /// provider before serving).
+    /// provider before serving; while the global provider is OpenTelemetry's no-op one,
+    /// nothing is measured at all).
     pub fn meter(mut self, meter: Meter) -> Self {
         self.meter = Some(meter);
         self.instruments = OnceLock::new();
         self
     }
 
-    fn instruments(&self) -> &Instruments {
-        self.instruments.get_or_init(|| {
+    fn instruments(&self) -> Option<&Instruments> {
+        let instruments = self.instruments.get_or_init(|| {
             let meter = match &self.meter {
                 Some(m) => m.clone(),
-                None => opentelemetry::global::meter("toolidl-runtime"),
+                None => global_meter()?,
             };
-            Instruments {
+            Some(Instruments {
                 operation: duration(
                     &meter,
                     "mcp.server.operation.duration",
@@ -117,9 +119,19 @@ impl Telemetry {
                     "mcp.server.session.duration",
                     "The duration of the MCP session as observed on the MCP server.",
                 ),
-            }
-        })
+            })
+        });
+        instruments.as_ref()
     }
+}
+
+/// The global meter provider's meter `toolidl-runtime`; `None` while the provider is
+/// OpenTelemetry's default, which records nothing: then the runtime does not even read the
+/// clock or build attributes for it. The default (`NoopMeterProvider`) is the one provider
+/// without state, which its size tells (an SDK's provider holds its pipeline).
+pub(crate) fn global_meter() -> Option<Meter> {
+    let provider = opentelemetry::global::meter_provider();
+    (std::mem::size_of_val(&*provider) != 0).then(|| provider.meter("toolidl-runtime"))
 }
 
 /// A duration histogram in seconds with the conventions' buckets.
@@ -227,20 +239,31 @@ pub(crate) fn span_name(method: &str, target: Option<&str>) -> String {
 }
 
 /// One request's (or notification's) span, from when it is read until its reply is sent.
+///
+/// The histogram's attributes are kept as their parts and written into an array on the
+/// stack at the end: a call allocates only its tool's or prompt's name here.
 pub(crate) struct RequestSpan {
     span: Span,
-    tool_call: bool,
+    target: Target,
     payloads: Option<usize>,
-    started: Instant,
-    histogram: Histogram<f64>,
-    /// The histogram's attributes known so far.
-    attributes: Vec<KeyValue>,
+    started: Option<Instant>,
+    /// `None`: no meter records the request.
+    histogram: Option<Histogram<f64>>,
+    /// `mcp.method.name`: static for the methods the runtime knows.
+    method: opentelemetry::Value,
+    /// `gen_ai.tool.name` or `gen_ai.prompt.name`.
+    name: Option<String>,
+    /// The length of the request's raw id, to find the outcome in the reply.
+    id_len: Option<usize>,
+    /// `network.protocol.version` over HTTP (`None`: a pipe).
+    http: Option<&'static str>,
+    revision: Option<&'static str>,
 }
 
 impl RequestSpan {
-    /// The span of the request `info`.
-    pub(crate) fn start(config: &Telemetry, info: RequestInfo<'_>) -> RequestSpan {
-        let target = target_of(info.method);
+    /// The span of the request `info`; `None` when nothing records it (no subscriber
+    /// wants the span, and no meter provider records).
+    pub(crate) fn start(config: &Telemetry, info: RequestInfo<'_>) -> Option<RequestSpan> {
         let span = tracing::info_span!(
             target: "toolidl_runtime::request",
             "mcp.request",
@@ -266,24 +289,19 @@ impl RequestSpan {
             gen_ai.tool.call.arguments = Empty,
             gen_ai.tool.call.result = Empty,
         );
-        let mut attributes = Vec::with_capacity(10);
-        attributes.push(KeyValue::new("mcp.method.name", info.method.to_owned()));
-        match (target, info.name) {
-            (Target::Tool, Some(n)) => {
-                attributes.push(KeyValue::new("gen_ai.tool.name", n.to_owned()));
-                attributes.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
-            }
-            (Target::Prompt, Some(n)) => {
-                attributes.push(KeyValue::new("gen_ai.prompt.name", n.to_owned()));
-            }
-            _ => {}
+        let histogram = config.instruments().map(|i| i.operation.clone());
+        if histogram.is_none() && span.is_disabled() {
+            return None;
         }
-        network(&mut attributes, info.http);
+        let target = target_of(info.method);
+        let name = match target {
+            Target::Tool | Target::Prompt => info.name,
+            _ => None,
+        };
         if !span.is_disabled() {
             let named = match target {
-                Target::Tool | Target::Prompt => info.name,
                 Target::Resource if config.uri_in_name => info.uri,
-                _ => None,
+                _ => name,
             };
             span.record("otel.name", span_name(info.method, named));
             match (target, info.name, info.uri) {
@@ -302,20 +320,23 @@ impl RequestSpan {
             if let Some(id) = info.id {
                 span.record("jsonrpc.request.id", &*request_id(id));
             }
-            for kv in &attributes {
-                if kv.key.as_str().starts_with("network.") {
-                    span.record(kv.key.as_str(), kv.value.as_str().as_ref());
-                }
-            }
-            if let Some(http) = info.http {
-                if let Some(session) = &http.session {
-                    span.record("mcp.session.id", session.as_str());
-                }
-                if let Some((ip, port)) = http.client {
-                    span.record("client.address", ip.to_string());
-                    if let Some(port) = port {
-                        span.record("client.port", i64::from(port));
+            match info.http {
+                Some(http) => {
+                    span.record("network.transport", "tcp");
+                    span.record("network.protocol.name", "http");
+                    span.record("network.protocol.version", http.version);
+                    if let Some(session) = &http.session {
+                        span.record("mcp.session.id", session.as_str());
                     }
+                    if let Some((ip, port)) = http.client {
+                        span.record("client.address", ip.to_string());
+                        if let Some(port) = port {
+                            span.record("client.port", i64::from(port));
+                        }
+                    }
+                }
+                None => {
+                    span.record("network.transport", "pipe");
                 }
             }
             if target == Target::Tool
@@ -325,14 +346,23 @@ impl RequestSpan {
             }
             set_parent(&span, info.meta, info.http.map(|h| &h.trace));
         }
-        RequestSpan {
-            tool_call: target == Target::Tool,
+        let measured = histogram.is_some();
+        Some(RequestSpan {
+            target,
             payloads: config.payloads,
-            started: Instant::now(),
-            histogram: config.instruments().operation.clone(),
-            attributes,
+            started: measured.then(Instant::now),
+            histogram,
+            method: match known_method(info.method) {
+                Some(m) => m.into(),
+                None if measured => info.method.to_owned().into(),
+                None => "".into(),
+            },
+            name: name.filter(|_| measured).map(str::to_owned),
+            id_len: info.id.map(str::len),
+            http: info.http.map(|h| h.version),
+            revision: None,
             span,
-        }
+        })
     }
 
     /// The span, to enter while the request is served.
@@ -343,18 +373,17 @@ impl RequestSpan {
     /// The revision the request is served under (`mcp.protocol.version`).
     pub(crate) fn revision(&mut self, revision: &'static str) {
         self.span.record("mcp.protocol.version", revision);
-        self.attributes
-            .push(KeyValue::new("mcp.protocol.version", revision));
+        self.revision = Some(revision);
     }
 
     /// Ends the request with `reply`, the JSON-RPC message sent for it (`None`: a
     /// notification, or a request answered by no message of its own).
     pub(crate) fn finish(self, reply: Option<&str>) {
-        let outcome = match reply {
-            Some(reply) => Outcome::of(reply, self.tool_call),
-            None => Outcome::Ok,
+        let (outcome, result) = match reply {
+            Some(reply) => Outcome::of(reply, self.id_len, self.target == Target::Tool),
+            None => (Outcome::Ok, None),
         };
-        self.end(outcome, reply.unwrap_or(""));
+        self.end(outcome, result);
     }
 
     /// Ends the request that was cancelled before it answered.
@@ -364,41 +393,101 @@ impl RequestSpan {
             kind: "cancelled".into(),
             message: Some("Cancelled by the client.".into()),
         };
-        self.end(outcome, "");
+        self.end(outcome, None);
     }
 
-    fn end(mut self, outcome: Outcome, reply: &str) {
+    /// `result`: a successful reply's `result`, raw JSON.
+    fn end(self, outcome: Outcome, result: Option<&str>) {
         let span = &self.span;
-        match outcome {
-            Outcome::Ok => {
-                if let Some(max) = self.payloads
-                    && self.tool_call
-                    && let Some(result) = result_of(reply)
-                {
-                    span.record("gen_ai.tool.call.result", &*cut(result, max));
-                }
+        if let Outcome::Ok = outcome
+            && let (Some(max), Target::Tool, Some(result)) = (self.payloads, self.target, result)
+            && !span.is_disabled()
+        {
+            span.record("gen_ai.tool.call.result", &*cut(result, max));
+        }
+        if let Outcome::Failed {
+            code,
+            kind,
+            message,
+        } = &outcome
+        {
+            if let Some(code) = code {
+                span.record("rpc.response.status_code", code.as_str());
             }
-            Outcome::Failed {
-                code,
-                kind,
-                message,
-            } => {
-                if let Some(code) = code {
-                    span.record("rpc.response.status_code", code.as_str());
-                    self.attributes
-                        .push(KeyValue::new("rpc.response.status_code", code));
-                }
-                span.record("error.type", kind.as_str());
-                span.record("otel.status_code", "error");
-                if let Some(m) = message {
-                    span.record("otel.status_description", m.as_str());
-                }
-                self.attributes.push(KeyValue::new("error.type", kind));
+            span.record("error.type", kind.as_str());
+            span.record("otel.status_code", "error");
+            if let Some(m) = message {
+                span.record("otel.status_description", m.as_str());
             }
         }
-        let seconds = self.started.elapsed().as_secs_f64();
-        self.histogram.record(seconds, &self.attributes);
+        let (Some(histogram), Some(started)) = (&self.histogram, self.started) else {
+            return;
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        // The attributes: the first `n` of a fixed array.
+        let mut kv: [KeyValue; 11] = std::array::from_fn(|_| KeyValue::new("", false));
+        let mut n = 0;
+        let mut put = |key: &'static str, value: opentelemetry::Value| {
+            kv[n] = KeyValue::new(key, value);
+            n += 1;
+        };
+        put("mcp.method.name", self.method);
+        match (self.target, self.name) {
+            (Target::Tool, Some(name)) => {
+                put("gen_ai.tool.name", name.into());
+                put("gen_ai.operation.name", "execute_tool".into());
+            }
+            (Target::Prompt, Some(name)) => put("gen_ai.prompt.name", name.into()),
+            _ => {}
+        }
+        match self.http {
+            Some(version) => {
+                put("network.transport", "tcp".into());
+                put("network.protocol.name", "http".into());
+                put("network.protocol.version", version.into());
+            }
+            None => put("network.transport", "pipe".into()),
+        }
+        if let Some(revision) = self.revision {
+            put("mcp.protocol.version", revision.into());
+        }
+        if let Outcome::Failed { code, kind, .. } = outcome {
+            if let Some(code) = code {
+                put("rpc.response.status_code", code.into());
+            }
+            put("error.type", kind.into());
+        }
+        histogram.record(seconds, &kv[..n]);
     }
+}
+
+/// The static name of a method the runtime knows (its attribute allocates nothing).
+fn known_method(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "initialize" => "initialize",
+        "ping" => "ping",
+        "tools/call" => "tools/call",
+        "tools/list" => "tools/list",
+        "resources/list" => "resources/list",
+        "resources/read" => "resources/read",
+        "resources/templates/list" => "resources/templates/list",
+        "resources/subscribe" => "resources/subscribe",
+        "resources/unsubscribe" => "resources/unsubscribe",
+        "prompts/list" => "prompts/list",
+        "prompts/get" => "prompts/get",
+        "completion/complete" => "completion/complete",
+        "logging/setLevel" => "logging/setLevel",
+        "server/discover" => "server/discover",
+        "subscriptions/listen" => "subscriptions/listen",
+        "tasks/get" => "tasks/get",
+        "tasks/update" => "tasks/update",
+        "tasks/cancel" => "tasks/cancel",
+        "notifications/initialized" => "notifications/initialized",
+        "notifications/cancelled" => "notifications/cancelled",
+        "notifications/progress" => "notifications/progress",
+        "notifications/roots/list_changed" => "notifications/roots/list_changed",
+        _ => return None,
+    })
 }
 
 /// `network.*` of a message that came over HTTP (`http`) or a pipe.
@@ -444,7 +533,9 @@ impl SessionClock {
         });
         network(&mut attributes, http.as_ref());
         let seconds = self.opened.elapsed().as_secs_f64();
-        config.instruments().session.record(seconds, &attributes);
+        if let Some(instruments) = config.instruments() {
+            instruments.session.record(seconds, &attributes);
+        }
     }
 }
 
@@ -463,9 +554,11 @@ enum Outcome {
 }
 
 impl Outcome {
-    /// The outcome `reply` (as the runtime writes it) reports; a tool result's `isError`
-    /// is looked for when `tool_result`. A successful reply is read only to its `result`.
-    fn of(reply: &str, tool_result: bool) -> Outcome {
+    /// The outcome `reply` (as the runtime writes it) reports, and a successful reply's
+    /// `result`; `id_len`: the length of the request's raw id, which the reply repeats. A
+    /// tool result's `isError` is looked for when `tool_result`; a successful reply is not
+    /// read further.
+    fn of(reply: &str, id_len: Option<usize>, tool_result: bool) -> (Outcome, Option<&str>) {
         #[derive(serde::Deserialize)]
         struct Reply {
             error: Option<Error>,
@@ -476,8 +569,11 @@ impl Outcome {
             #[serde(default)]
             message: Option<String>,
         }
-        if after_id(reply).is_some_and(|body| body.starts_with(r#""error":"#)) {
-            return match serde_json::from_str::<Reply>(reply) {
+        let Some(body) = after_id(reply, id_len) else {
+            return (Outcome::Ok, None);
+        };
+        if body.starts_with(r#""error":"#) {
+            let outcome = match serde_json::from_str::<Reply>(reply) {
                 Ok(Reply {
                     error: Some(Error { code, message }),
                 }) => Outcome::Failed {
@@ -491,15 +587,20 @@ impl Outcome {
                     message: None,
                 },
             };
+            return (outcome, None);
         }
-        if tool_result && result_of(reply).is_some_and(is_tool_error) {
-            return Outcome::Failed {
+        let result = body
+            .strip_prefix(r#""result":"#)
+            .and_then(|r| r.strip_suffix('}'));
+        if tool_result && result.is_some_and(is_tool_error) {
+            let failed = Outcome::Failed {
                 code: None,
                 kind: "tool_error".into(),
                 message: None,
             };
+            return (failed, None);
         }
-        Outcome::Ok
+        (Outcome::Ok, result)
     }
 }
 
@@ -517,13 +618,21 @@ fn is_tool_error(result: &str) -> bool {
 }
 
 /// What follows `"id":…,` in a reply the runtime wrote (`{"jsonrpc":"2.0","id":…,`); an
-/// error without an id follows `{"jsonrpc":"2.0",` directly.
-fn after_id(reply: &str) -> Option<&str> {
+/// error without an id follows `{"jsonrpc":"2.0",` directly. `id_len`: the length of the id
+/// the reply repeats, when known (else the id is read).
+fn after_id(reply: &str, id_len: Option<usize>) -> Option<&str> {
     let rest = reply.strip_prefix(r#"{"jsonrpc":"2.0","#)?;
     if rest.starts_with(r#""error":"#) {
         return Some(rest);
     }
     let rest = rest.strip_prefix(r#""id":"#)?;
+    if let Some(body) = id_len
+        .and_then(|n| rest.get(n..))
+        .and_then(|r| r.strip_prefix(','))
+        .filter(|r| r.starts_with(r#""result":"#) || r.starts_with(r#""error":"#))
+    {
+        return Some(body);
+    }
     // The id is an integer or a string (the runtime refuses other ids before this).
     let end = if let Some(s) = rest.strip_prefix('"') {
         let mut escaped = false;
@@ -537,13 +646,6 @@ fn after_id(reply: &str) -> Option<&str> {
         rest.find(',')?
     };
     rest.get(end..)?.strip_prefix(',')
-}
-
-/// The `result` of a reply the runtime wrote, raw JSON.
-fn result_of(reply: &str) -> Option<&str> {
-    after_id(reply)?
-        .strip_prefix(r#""result":"#)?
-        .strip_suffix('}')
 }
 
 /// `jsonrpc.request.id`: the id as text (a string id without its quotes).
@@ -624,37 +726,43 @@ mod tests {
     #[test]
     fn reads_outcomes_from_replies() {
         let ok = r#"{"jsonrpc":"2.0","id":"a\"b","result":{"content":[]}}"#;
-        assert!(matches!(Outcome::of(ok, true), Outcome::Ok));
-        assert_eq!(result_of(ok), Some(r#"{"content":[]}"#));
+        for id_len in [None, Some(6)] {
+            let (outcome, result) = Outcome::of(ok, id_len, true);
+            assert!(matches!(outcome, Outcome::Ok));
+            assert_eq!(result, Some(r#"{"content":[]}"#));
+        }
         let tool = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"x"}],"isError":true}}"#;
-        assert!(
-            matches!(Outcome::of(tool, true), Outcome::Failed { ref kind, .. } if kind == "tool_error")
-        );
-        assert!(matches!(Outcome::of(tool, false), Outcome::Ok));
+        let (outcome, _) = Outcome::of(tool, Some(1), true);
+        assert!(matches!(outcome, Outcome::Failed { ref kind, .. } if kind == "tool_error"));
+        assert!(matches!(Outcome::of(tool, Some(1), false).0, Outcome::Ok));
         // `isError` inside the structured content is not the result's.
         let nested = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[],"structuredContent":{"isError":true}}}"#;
-        assert!(matches!(Outcome::of(nested, true), Outcome::Ok));
+        assert!(matches!(Outcome::of(nested, Some(1), true).0, Outcome::Ok));
         let error =
             r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params: x"}}"#;
-        match Outcome::of(error, true) {
-            Outcome::Failed {
-                code,
-                kind,
-                message,
-            } => {
-                assert_eq!(code.as_deref(), Some("-32602"));
-                assert_eq!(kind, "-32602");
-                assert_eq!(message.as_deref(), Some("Invalid params: x"));
+        // A wrong length falls back to reading the id.
+        for id_len in [None, Some(1), Some(3)] {
+            match Outcome::of(error, id_len, true).0 {
+                Outcome::Failed {
+                    code,
+                    kind,
+                    message,
+                } => {
+                    assert_eq!(code.as_deref(), Some("-32602"));
+                    assert_eq!(kind, "-32602");
+                    assert_eq!(message.as_deref(), Some("Invalid params: x"));
+                }
+                Outcome::Ok => panic!("an error reply is a failure"),
             }
-            Outcome::Ok => panic!("an error reply is a failure"),
         }
         let anonymous = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error."}}"#;
         assert!(
-            matches!(Outcome::of(anonymous, false), Outcome::Failed { ref kind, .. } if kind == "-32700")
+            matches!(Outcome::of(anonymous, None, false).0, Outcome::Failed { ref kind, .. } if kind == "-32700")
         );
         // A text that looks like an error is not one.
         let quoted = r#"{"jsonrpc":"2.0","id":"\"error\":","result":{}}"#;
-        assert!(matches!(Outcome::of(quoted, true), Outcome::Ok));
+        assert!(matches!(Outcome::of(quoted, None, true).0, Outcome::Ok));
+        assert!(matches!(Outcome::of(quoted, Some(11), true).0, Outcome::Ok));
     }
 
     #[test]
