@@ -374,7 +374,7 @@ pub(crate) async fn post(
             .is_some_and(|a| a.filter_listings);
     }
     #[cfg(feature = "otel")]
-    {
+    if state.server.shared.telemetry.active() {
         p.http = Some(http_info(&parts, &client));
     }
     let mcp_method = McpMethod(p.method.as_deref().map(str::to_owned));

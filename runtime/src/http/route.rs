@@ -96,7 +96,9 @@ async fn route<B: RequestBody>(
         return body::drained(response, &mut incoming, limit).await;
     }
     #[cfg(feature = "otel")]
-    if let Some(peer) = peer {
+    if let Some(peer) = peer
+        && state.server.shared.telemetry.active()
+    {
         parts.extensions.insert(crate::telemetry::Peer(peer));
     }
     let peer = peer_of(&parts, peer);

@@ -102,6 +102,13 @@ impl Telemetry {
         self
     }
 
+    /// Whether anything would record a request now: a subscriber wants its span, or a
+    /// meter provider records (a transport reads what the spans want only then).
+    pub(crate) fn active(&self) -> bool {
+        self.instruments().is_some()
+            || tracing::enabled!(target: "toolidl_runtime::request", tracing::Level::INFO)
+    }
+
     fn instruments(&self) -> Option<&Instruments> {
         let instruments = self.instruments.get_or_init(|| {
             let meter = match &self.meter {
@@ -230,6 +237,27 @@ pub(crate) fn target_of(method: &str) -> Target {
     }
 }
 
+/// A span's name, written only when a subscriber records it: see [`span_name`].
+struct SpanName<'a>(&'a str, Option<&'a str>);
+
+impl std::fmt::Display for SpanName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.1 {
+            Some(target) => write!(f, "{} {target}", self.0),
+            None => f.write_str(self.0),
+        }
+    }
+}
+
+/// `jsonrpc.request.id` of a raw id, written only when a subscriber records it.
+struct RequestId<'a>(&'a str);
+
+impl std::fmt::Display for RequestId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&request_id(self.0))
+    }
+}
+
 /// `{mcp.method.name} {target}`, or the method alone.
 pub(crate) fn span_name(method: &str, target: Option<&str>) -> String {
     match target {
@@ -264,28 +292,42 @@ impl RequestSpan {
     /// The span of the request `info`; `None` when nothing records it (no subscriber
     /// wants the span, and no meter provider records).
     pub(crate) fn start(config: &Telemetry, info: RequestInfo<'_>) -> Option<RequestSpan> {
+        let target = target_of(info.method);
+        let name = match target {
+            Target::Tool | Target::Prompt => info.name,
+            _ => None,
+        };
+        let tool = name.filter(|_| target == Target::Tool);
+        let named = match target {
+            Target::Resource if config.uri_in_name => info.uri,
+            _ => name,
+        };
+        let http = info.http;
+        let client = http.and_then(|h| h.client);
+        // What is known now is given to the span as it is made (one call into the
+        // subscriber, nothing formatted unless it records).
         let span = tracing::info_span!(
             target: "toolidl_runtime::request",
             "mcp.request",
-            otel.name = Empty,
+            otel.name = tracing::field::display(SpanName(info.method, named)),
             otel.kind = "server",
             otel.status_code = Empty,
             otel.status_description = Empty,
             mcp.method.name = info.method,
-            gen_ai.tool.name = Empty,
-            gen_ai.prompt.name = Empty,
-            gen_ai.operation.name = Empty,
-            mcp.resource.uri = Empty,
-            jsonrpc.request.id = Empty,
+            gen_ai.tool.name = tool,
+            gen_ai.prompt.name = name.filter(|_| target == Target::Prompt),
+            gen_ai.operation.name = tool.map(|_| "execute_tool"),
+            mcp.resource.uri = info.uri.filter(|_| target == Target::Resource),
+            jsonrpc.request.id = info.id.map(|id| tracing::field::display(RequestId(id))),
             mcp.protocol.version = Empty,
-            mcp.session.id = Empty,
+            mcp.session.id = http.and_then(|h| h.session.as_deref()),
             rpc.response.status_code = Empty,
             error.type = Empty,
-            network.transport = Empty,
-            network.protocol.name = Empty,
-            network.protocol.version = Empty,
-            client.address = Empty,
-            client.port = Empty,
+            network.transport = if http.is_some() { "tcp" } else { "pipe" },
+            network.protocol.name = http.map(|_| "http"),
+            network.protocol.version = http.map(|h| h.version),
+            client.address = client.map(|(ip, _)| tracing::field::display(ip)),
+            client.port = client.and_then(|(_, port)| port).map(i64::from),
             gen_ai.tool.call.arguments = Empty,
             gen_ai.tool.call.result = Empty,
         );
@@ -293,52 +335,7 @@ impl RequestSpan {
         if histogram.is_none() && span.is_disabled() {
             return None;
         }
-        let target = target_of(info.method);
-        let name = match target {
-            Target::Tool | Target::Prompt => info.name,
-            _ => None,
-        };
         if !span.is_disabled() {
-            let named = match target {
-                Target::Resource if config.uri_in_name => info.uri,
-                _ => name,
-            };
-            span.record("otel.name", span_name(info.method, named));
-            match (target, info.name, info.uri) {
-                (Target::Tool, Some(n), _) => {
-                    span.record("gen_ai.tool.name", n);
-                    span.record("gen_ai.operation.name", "execute_tool");
-                }
-                (Target::Prompt, Some(n), _) => {
-                    span.record("gen_ai.prompt.name", n);
-                }
-                (Target::Resource, _, Some(u)) => {
-                    span.record("mcp.resource.uri", u);
-                }
-                _ => {}
-            }
-            if let Some(id) = info.id {
-                span.record("jsonrpc.request.id", &*request_id(id));
-            }
-            match info.http {
-                Some(http) => {
-                    span.record("network.transport", "tcp");
-                    span.record("network.protocol.name", "http");
-                    span.record("network.protocol.version", http.version);
-                    if let Some(session) = &http.session {
-                        span.record("mcp.session.id", session.as_str());
-                    }
-                    if let Some((ip, port)) = http.client {
-                        span.record("client.address", ip.to_string());
-                        if let Some(port) = port {
-                            span.record("client.port", i64::from(port));
-                        }
-                    }
-                }
-                None => {
-                    span.record("network.transport", "pipe");
-                }
-            }
             if target == Target::Tool
                 && let (Some(max), Some(args)) = (config.payloads, info.arguments)
             {
@@ -650,6 +647,9 @@ fn after_id(reply: &str, id_len: Option<usize>) -> Option<&str> {
 
 /// `jsonrpc.request.id`: the id as text (a string id without its quotes).
 pub(crate) fn request_id(raw: &str) -> Cow<'_, str> {
+    if !raw.starts_with('"') {
+        return raw.into();
+    }
     match serde_json::from_str::<Cow<'_, str>>(raw) {
         Ok(s) => s,
         Err(_) => raw.into(),
@@ -777,6 +777,22 @@ mod tests {
         );
         assert_eq!(span_name("tools/list", None), "tools/list");
         assert!(target_of("resources/subscribe") == Target::Resource);
+    }
+
+    #[test]
+    fn the_default_global_meter_provider_measures_nothing() {
+        // Nothing in these tests installs a global provider.
+        assert!(global_meter().is_none());
+        assert!(Telemetry::new().instruments().is_none());
+        #[cfg(feature = "otlp")]
+        {
+            let provider = opentelemetry_sdk::metrics::SdkMeterProvider::builder().build();
+            assert_ne!(std::mem::size_of_val(&provider), 0);
+            let measured = Telemetry::new().meter(opentelemetry::metrics::MeterProvider::meter(
+                &provider, "test",
+            ));
+            assert!(measured.instruments().is_some());
+        }
     }
 
     #[test]
