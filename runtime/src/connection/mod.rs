@@ -52,7 +52,7 @@ pub struct Connection {
     /// The span of the request being handled, until its reply is emitted or a pending call
     /// takes it along (see [`crate::telemetry`]).
     #[cfg(feature = "otel")]
-    telemetry: RefCell<Option<RequestSpan>>,
+    telemetry: RefCell<Option<Box<RequestSpan>>>,
     /// When the connection opened, for `mcp.server.session.duration`.
     #[cfg(feature = "otel")]
     clock: SessionClock,
@@ -409,7 +409,7 @@ impl Connection {
         #[cfg(feature = "otel")]
         if let Some(span) = self.start_span(Some(id), name, p.as_ref().ok()) {
             let entered = span.span().clone();
-            *self.telemetry.borrow_mut() = Some(span);
+            *self.telemetry.borrow_mut() = Some(Box::new(span));
             {
                 let _in = entered.enter();
                 self.serve(id, name, p);
@@ -432,11 +432,15 @@ impl Connection {
         method: &str,
         p: Option<&Params<'_>>,
     ) -> Option<RequestSpan> {
+        let telemetry = &self.server.shared.telemetry;
+        if !telemetry.active() {
+            return None;
+        }
         let meta = p.and_then(|p| p.meta.as_ref());
         let http = self.identity.borrow().http.clone();
         self.clock.saw(http.as_deref());
         RequestSpan::start(
-            &self.server.shared.telemetry,
+            telemetry,
             RequestInfo {
                 method,
                 id,
