@@ -13,7 +13,7 @@ use tracing::Span;
 use tracing::field::Empty;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
-use super::{Target, cut, span_name, target_of};
+use super::{SpanName, Target, cut, target_of};
 
 /// How a call failed, as the client read its reply.
 pub(crate) struct Failure {
@@ -85,7 +85,10 @@ impl ClientSpan {
                 Target::Tool | Target::Prompt => name.as_deref(),
                 _ => None,
             };
-            span.record("otel.name", span_name(method, named));
+            span.record(
+                "otel.name",
+                tracing::field::display(SpanName(method, named)),
+            );
             for kv in &attributes[1..] {
                 span.record(kv.key.as_str(), kv.value.as_str().as_ref());
             }

@@ -237,8 +237,9 @@ pub(crate) fn target_of(method: &str) -> Target {
     }
 }
 
-/// A span's name, written only when a subscriber records it: see [`span_name`].
-struct SpanName<'a>(&'a str, Option<&'a str>);
+/// A span's name, `{mcp.method.name} {target}` or the method alone, written only when a
+/// subscriber records it.
+pub(crate) struct SpanName<'a>(pub &'a str, pub Option<&'a str>);
 
 impl std::fmt::Display for SpanName<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -255,14 +256,6 @@ struct RequestId<'a>(&'a str);
 impl std::fmt::Display for RequestId<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&request_id(self.0))
-    }
-}
-
-/// `{mcp.method.name} {target}`, or the method alone.
-pub(crate) fn span_name(method: &str, target: Option<&str>) -> String {
-    match target {
-        Some(t) => format!("{method} {t}"),
-        None => method.to_owned(),
     }
 }
 
@@ -772,10 +765,10 @@ mod tests {
         assert_eq!(cut("héllo", 2), "h…");
         assert_eq!(cut("abc", 3), "abc");
         assert_eq!(
-            span_name("tools/call", Some("get-weather")),
+            SpanName("tools/call", Some("get-weather")).to_string(),
             "tools/call get-weather"
         );
-        assert_eq!(span_name("tools/list", None), "tools/list");
+        assert_eq!(SpanName("tools/list", None).to_string(), "tools/list");
         assert!(target_of("resources/subscribe") == Target::Resource);
     }
 
