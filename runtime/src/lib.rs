@@ -80,6 +80,8 @@
 //! | `client` | `client`: calling MCP servers (the transport abstraction, a child process over stdio, typed `tools/call`; with `http`, Streamable HTTP and its OAuth client) | reqwest (rustls, HTTP/2); tokio's `process`, `io-util`, `time` |
 //! | `forward` | `forward`: tool calls forwarded to an HTTP API, what code generated from an OpenAPI import calls | reqwest, percent-encoding |
 //! | `rate-limit` | `ToolLimits::rate`: calls of a tool per period for each client, a token bucket (429 over HTTP) | governor (`std` only) |
+//! | `otel` | `telemetry`: a SERVER span per request by the OpenTelemetry conventions for MCP, continuing the trace its `_meta` or HTTP headers carry; the operation and session duration histograms; with `client`, CLIENT spans injected into `_meta` | opentelemetry (the API), tracing-opentelemetry |
+//! | `otlp` | `telemetry::Otlp`: `otel` exported over OTLP (HTTP/protobuf), configured by the `OTEL_*` variables | opentelemetry_sdk, opentelemetry-otlp (blocking reqwest), tracing-subscriber |
 //! | `typed-formats` | `typed`: typed format values (`Uuid`, dates and times, IRIs) for code generated with `typed_formats(true)` | uuid, chrono, iri-string |
 //!
 //! Items behind a feature are marked with it in these docs.
@@ -117,6 +119,8 @@ pub mod service;
 mod signal;
 pub mod stdio;
 pub mod tasks;
+#[cfg(feature = "otel")]
+pub mod telemetry;
 pub mod testing;
 #[cfg(feature = "typed-formats")]
 pub mod typed;

@@ -147,6 +147,9 @@ pub(crate) struct Identity {
     pub filter_listings: bool,
     /// The address the request came from (HTTP; behind a trusted proxy, the client's).
     pub client: Option<std::net::IpAddr>,
+    /// What the HTTP request that carried the message tells its span (feature `otel`).
+    #[cfg(feature = "otel")]
+    pub http: Option<Arc<crate::telemetry::HttpInfo>>,
 }
 
 impl Identity {

@@ -533,12 +533,51 @@ pub fn server_with(
         .build()
 }
 
-/// Sends `tracing` output to stderr (stdout carries only protocol messages).
-pub fn init_logging() {
-    let _ = tracing_subscriber::fmt()
+/// Sends `tracing` output to stderr (stdout carries only protocol messages), filtered by
+/// `RUST_LOG` (default `warn`). With feature `otel` (on by default) and an OTLP endpoint in
+/// the environment (`OTEL_EXPORTER_OTLP_ENDPOINT`, or a signal's own), also exports the
+/// server's spans and metrics over OTLP/HTTP (`docs/telemetry.md`). Keep what it returns
+/// until the server has stopped: dropping it flushes and stops the export.
+#[must_use = "dropping it stops the OpenTelemetry export"]
+pub fn init_logging() -> Logging {
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into());
+    let logs = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
-        .try_init();
+        .with_filter(filter);
+    let registry = tracing_subscriber::registry().with(logs);
+    #[cfg(feature = "otel")]
+    {
+        let otlp =
+            toolidl_runtime::telemetry::Otlp::from_env("notes-example").unwrap_or_else(|e| {
+                eprintln!("notes-example: {e}");
+                None
+            });
+        // The request spans are at INFO, whatever RUST_LOG lets through to stderr. Without
+        // an exporter no layer is added: the spans are not even made.
+        let _ = match &otlp {
+            Some(o) => registry
+                .with(
+                    o.layer()
+                        .with_filter(tracing_subscriber::filter::LevelFilter::INFO),
+                )
+                .try_init(),
+            None => registry.try_init(),
+        };
+        Logging { _otlp: otlp }
+    }
+    #[cfg(not(feature = "otel"))]
+    {
+        let _ = registry.try_init();
+        Logging {}
+    }
+}
+
+/// What [`init_logging`] set up: the OTLP exporter, flushed when this is dropped.
+pub struct Logging {
+    #[cfg(feature = "otel")]
+    _otlp: Option<toolidl_runtime::telemetry::Otlp>,
 }

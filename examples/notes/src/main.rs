@@ -28,7 +28,7 @@ const USAGE: &str = "usage: notes-example [--db PATH] [--http ADDR [--stateless]
   --profile NAME  list the tools as client profile NAME publishes them: standard (default), claude, openai-strict, gemini";
 
 fn main() -> std::io::Result<()> {
-    notes_example::init_logging();
+    let _logging = notes_example::init_logging();
     let mut http: Option<SocketAddr> = None;
     let mut stateless = false;
     let mut db: Option<PathBuf> = None;

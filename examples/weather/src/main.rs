@@ -12,7 +12,7 @@ use toolidl_runtime::http::HttpConfig;
 use toolidl_runtime::stdio::StdioConfig;
 
 fn main() -> std::io::Result<()> {
-    weather_example::init_logging();
+    let _logging = weather_example::init_logging();
     let mut http: Option<SocketAddr> = None;
     let mut stateless = false;
     let mut issuer: Option<String> = None;

@@ -29,9 +29,8 @@ pub async fn call_tool(
     let arguments = serde_json::to_value(arguments).map_err(|e| {
         ClientError::Transport(format!("cannot write the arguments of {call}: {e}"))
     })?;
-    let reply = transport
-        .request("tools/call", json!({"name": name, "arguments": arguments}))
-        .await?;
+    let params = json!({"name": name, "arguments": arguments});
+    let reply = request(transport, "tools/call", params).await?;
     let Value::Object(result) = reply else {
         return Err(mismatch(&call, "the result is not a JSON object"));
     };
@@ -127,4 +126,47 @@ impl ToolReply {
     pub fn into_json(self) -> Value {
         Value::Object(self.result)
     }
+}
+
+/// Sends a typed call's request; with feature `otel`, in a CLIENT span whose context goes
+/// into the request's `_meta` (`crate::telemetry`).
+pub(super) async fn request(
+    transport: &dyn Transport,
+    method: &str,
+    params: Value,
+) -> Result<Value, ClientError> {
+    #[cfg(feature = "otel")]
+    {
+        use tracing::Instrument;
+        let mut params = params;
+        let span = crate::telemetry::ClientSpan::start(method, &mut params);
+        let reply = transport
+            .request(method, params)
+            .instrument(span.span().clone())
+            .await;
+        let failure = match &reply {
+            Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
+                Some(crate::telemetry::Failure {
+                    code: None,
+                    kind: "tool_error".into(),
+                    message: "The tool answered with an error.".into(),
+                })
+            }
+            Ok(_) => None,
+            Err(ClientError::Protocol(e)) => Some(crate::telemetry::Failure {
+                code: Some(e.code),
+                kind: e.code.to_string(),
+                message: e.message.clone(),
+            }),
+            Err(e) => Some(crate::telemetry::Failure {
+                code: None,
+                kind: "_OTHER".into(),
+                message: e.to_string(),
+            }),
+        };
+        span.end(failure);
+        reply
+    }
+    #[cfg(not(feature = "otel"))]
+    transport.request(method, params).await
 }

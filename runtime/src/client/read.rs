@@ -33,9 +33,7 @@ pub async fn read_resource(
     let call = format!("resource `{uri}`");
     let result = object(
         &call,
-        transport
-            .request("resources/read", json!({"uri": uri}))
-            .await?,
+        super::call::request(transport, "resources/read", json!({"uri": uri})).await?,
     )?;
     Ok(ResourceReply { call, result })
 }
@@ -51,7 +49,10 @@ pub async fn get_prompt(
     let call = format!("prompt `{name}`");
     let arguments = text_arguments(&call, arguments)?;
     let params = json!({"name": name, "arguments": arguments});
-    let result = object(&call, transport.request("prompts/get", params).await?)?;
+    let result = object(
+        &call,
+        super::call::request(transport, "prompts/get", params).await?,
+    )?;
     Ok(PromptReply { call, result })
 }
 

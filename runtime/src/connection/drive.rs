@@ -59,6 +59,7 @@ impl Connection {
     }
 
     /// Polls `fut` once here; if it is not done, spawns it (cancellable) and answers later.
+    #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
     pub(super) fn drive<T, F>(&self, state: Arc<CallState>, mut fut: BoxFuture<T>, finish: F)
     where
         T: Send + 'static,
@@ -80,27 +81,49 @@ impl Connection {
                 if conn.ephemeral.load(Ordering::Relaxed) {
                     self.server.track(&conn);
                 }
+                // The request's span goes with the call: the handler's later polls run in
+                // it, and it ends with the reply.
+                #[cfg(feature = "otel")]
+                let mut telemetry = self.telemetry.borrow_mut().take();
+                #[cfg(feature = "otel")]
+                if let Some(span) = &telemetry {
+                    fut = Box::pin(tracing::Instrument::instrument(fut, span.span().clone()));
+                }
                 self.shared.runtime.spawn(async move {
                     let outcome = tokio::select! {
                         biased;
                         _ = state.wait_cancelled() => None,
                         r = CatchUnwind(fut) => Some(r),
                     };
-                    // Answered before the call leaves `inflight`: a shutdown that waits for
-                    // `inflight` to empty knows every answer is on its way.
-                    match outcome {
-                        Some(Ok(v)) => state.send_reply(render(finish, Ok(v), &state)),
+                    let reply = match outcome {
+                        Some(Ok(v)) => Some(render(finish, Ok(v), &state)),
                         Some(Err(payload)) => {
                             report_panic(&state.request_id, payload.as_ref());
-                            state.send_reply(render(finish, Err(Panicked), &state));
+                            Some(render(finish, Err(Panicked), &state))
                         }
                         None if conn.aborting.load(Ordering::Acquire) => {
                             tracing::debug!(request = %state.request_id, "cancelled by the shutdown");
                             let e = super::cancelled_by_shutdown();
-                            state.send_reply(error_message(&state.request_id, &e));
+                            Some(error_message(&state.request_id, &e))
                         }
-                        None => tracing::debug!(request = %state.request_id, "cancelled"),
+                        None => {
+                            tracing::debug!(request = %state.request_id, "cancelled");
+                            #[cfg(feature = "otel")]
+                            if let Some(span) = telemetry.take() {
+                                span.cancelled();
+                            }
+                            None
+                        }
+                    };
+                    if let Some(reply) = reply {
+                        #[cfg(feature = "otel")]
+                        if let Some(span) = telemetry.take() {
+                            span.finish(Some(&reply));
+                        }
+                        state.send_reply(reply);
                     }
+                    // Answered before the call leaves `inflight`: a shutdown that waits for
+                    // `inflight` to empty knows every answer is on its way.
                     lock(&conn.inflight).remove(&key);
                     conn.slot_freed.notify_all();
                 });

@@ -29,6 +29,8 @@ use crate::protocol::Revision;
 use crate::protocol::{self, Incoming, RpcError, code, error_message, result_message};
 use crate::protocol::{Method, Needs, Notification};
 use crate::server::{Kind, Registry, Server};
+#[cfg(feature = "otel")]
+use crate::telemetry::{RequestInfo, RequestSpan, SessionClock};
 use params::{Params, parse_params};
 
 /// The receiving end of a connection's outbox: one JSON message per item (several, joined by
@@ -48,6 +50,13 @@ pub struct Connection {
     /// Who sent the message being handled, as its transport handed it over (see
     /// [`Identity`]).
     identity: RefCell<Identity>,
+    /// The span of the request being handled, until its reply is emitted or a pending call
+    /// takes it along (see [`crate::telemetry`]).
+    #[cfg(feature = "otel")]
+    telemetry: RefCell<Option<Box<RequestSpan>>>,
+    /// When the connection opened, for `mcp.server.session.duration`.
+    #[cfg(feature = "otel")]
+    clock: SessionClock,
 }
 
 /// A batch is handed to the outbox once it holds this many bytes, even mid-input.
@@ -104,6 +113,10 @@ impl Connection {
                 batch: None,
                 route: RefCell::new(None),
                 identity: RefCell::new(Identity::default()),
+                #[cfg(feature = "otel")]
+                telemetry: RefCell::new(None),
+                #[cfg(feature = "otel")]
+                clock: SessionClock::new(),
             },
             rx,
         )
@@ -137,6 +150,10 @@ impl Connection {
     /// Sends a reply produced on this thread: to the request's route, into the batch, or
     /// straight to the outbox.
     fn emit(&self, message: String) {
+        #[cfg(feature = "otel")]
+        if let Some(span) = self.telemetry.borrow_mut().take() {
+            span.finish(Some(&message));
+        }
         if let Some(route) = &*self.route.borrow() {
             return send_routed(route, message, true);
         }
@@ -353,6 +370,15 @@ impl Connection {
             tracing::debug!(method, "notification with unreadable params ignored");
             return;
         };
+        #[cfg(feature = "otel")]
+        if let Some(span) = self.start_span(None, method, Some(&p)) {
+            span.span().in_scope(|| self.serve_notification(method, &p));
+            return span.finish(None);
+        }
+        self.serve_notification(method, &p);
+    }
+
+    fn serve_notification(&self, method: &str, p: &Params<'_>) {
         match Notification::parse(method) {
             Some(Notification::Cancelled) => {
                 let Some(target) = p.request_id else { return };
@@ -393,6 +419,59 @@ impl Connection {
     }
 
     fn request(&self, id: &str, name: &str, params: Option<&RawValue>) {
+        let p = parse_params(params);
+        #[cfg(feature = "otel")]
+        if let Some(span) = self.start_span(Some(id), name, p.as_ref().ok()) {
+            let entered = span.span().clone();
+            *self.telemetry.borrow_mut() = Some(Box::new(span));
+            {
+                let _in = entered.enter();
+                self.serve(id, name, p);
+            }
+            // A request answered by no reply of its own (a `subscriptions/listen` stream).
+            if let Some(span) = self.telemetry.borrow_mut().take() {
+                span.finish(None);
+            }
+            return;
+        }
+        self.serve(id, name, p)
+    }
+
+    /// The span of a request (`id`) or notification, started as it is read; `None` when
+    /// nothing would record it.
+    #[cfg(feature = "otel")]
+    fn start_span(
+        &self,
+        id: Option<&str>,
+        method: &str,
+        p: Option<&Params<'_>>,
+    ) -> Option<RequestSpan> {
+        let telemetry = &self.server.shared.telemetry;
+        if !telemetry.active() {
+            return None;
+        }
+        let meta = p.and_then(|p| p.meta.as_ref());
+        let http = self.identity.borrow().http.clone();
+        self.clock.saw(http.as_deref());
+        RequestSpan::start(
+            telemetry,
+            RequestInfo {
+                method,
+                id,
+                name: p.and_then(|p| p.name.as_deref()),
+                uri: p.and_then(|p| p.uri.as_deref()),
+                arguments: p.and_then(|p| p.arguments).map(RawValue::get),
+                meta: [
+                    meta.and_then(|m| m.traceparent.as_deref()),
+                    meta.and_then(|m| m.tracestate.as_deref()),
+                    meta.and_then(|m| m.baggage.as_deref()),
+                ],
+                http: http.as_deref(),
+            },
+        )
+    }
+
+    fn serve(&self, id: &str, name: &str, p: Result<Params<'_>, RpcError>) {
         if self
             .shared
             .draining
@@ -402,7 +481,7 @@ impl Connection {
         }
         // The one place a method's name is matched.
         let method = Method::parse(name);
-        let p = match parse_params(params) {
+        let p = match p {
             Ok(p) => p,
             Err(e) => return self.reply_error(id, &e),
         };
@@ -410,6 +489,10 @@ impl Connection {
             Ok(r) => r,
             Err(e) => return self.reply_error(id, &e),
         };
+        #[cfg(feature = "otel")]
+        if let Some(span) = &mut *self.telemetry.borrow_mut() {
+            span.revision(rev.as_str());
+        }
         let registry = self.server.registry();
         let ephemeral = self
             .shared
@@ -530,6 +613,22 @@ impl Connection {
                 code::INVALID_REQUEST,
                 "Invalid request: send initialize first, or name protocol version 2026-07-28 in the request's _meta.",
             )),
+        }
+    }
+}
+
+/// A session ends with its connection: `mcp.server.session.duration` (not for a connection
+/// that serves one request only, or whose client never initialized).
+#[cfg(feature = "otel")]
+impl Drop for Connection {
+    fn drop(&mut self) {
+        let ephemeral = self
+            .shared
+            .ephemeral
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if let (false, Some(session)) = (ephemeral, self.shared.session()) {
+            self.clock
+                .end(&self.server.shared.telemetry, session.revision.as_str());
         }
     }
 }

@@ -62,6 +62,17 @@ pub(super) struct Meta<'a> {
     pub(super) client_info: Option<Value>,
     #[serde(borrow, default, rename = "io.modelcontextprotocol/logLevel")]
     pub(super) log_level: Option<Cow<'a, str>>,
+    /// W3C Trace Context and Baggage (SEP-414: unprefixed keys), the parent of the
+    /// request's span.
+    #[cfg(feature = "otel")]
+    #[serde(borrow, default)]
+    pub(super) traceparent: Option<Cow<'a, str>>,
+    #[cfg(feature = "otel")]
+    #[serde(borrow, default)]
+    pub(super) tracestate: Option<Cow<'a, str>>,
+    #[cfg(feature = "otel")]
+    #[serde(borrow, default)]
+    pub(super) baggage: Option<Cow<'a, str>>,
 }
 
 /// `{}`, the arguments of a call that sent none.

@@ -50,6 +50,9 @@ struct Peek<'a> {
     scoped: Vec<(super::authorize::Item, Cow<'a, str>)>,
     /// The address the request came from, handed to the connection (per-client limits).
     client: Option<std::net::IpAddr>,
+    /// What the request's span reads of the HTTP request (feature `otel`).
+    #[cfg(feature = "otel")]
+    http: Option<Arc<crate::telemetry::HttpInfo>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -107,6 +110,8 @@ fn peek(text: &str) -> Peek<'_> {
         #[cfg(feature = "auth")]
         scoped: Vec::new(),
         client: None,
+        #[cfg(feature = "otel")]
+        http: None,
     };
     let Ok(msg) = serde_json::from_str::<Message>(text) else {
         return invalid;
@@ -155,6 +160,8 @@ fn peek(text: &str) -> Peek<'_> {
         #[cfg(feature = "auth")]
         scoped,
         client: None,
+        #[cfg(feature = "otel")]
+        http: None,
     }
 }
 
@@ -209,7 +216,32 @@ fn identity(p: &Peek<'_>) -> Identity {
         #[cfg(feature = "auth")]
         filter_listings: p.filter_listings,
         client: p.client,
+        #[cfg(feature = "otel")]
+        http: p.http.clone(),
     }
+}
+
+/// What the spans of a POST's message read of it: its trace context headers, session, the
+/// client's address and the HTTP version.
+#[cfg(feature = "otel")]
+fn http_info(parts: &Parts, client: &ClientKey) -> Arc<crate::telemetry::HttpInfo> {
+    let header = |name: &str| match headers::value(parts, name) {
+        Some(Some(v)) => Some(v.to_owned()),
+        _ => None,
+    };
+    let address = match client {
+        ClientKey::Addr(ip) => Some(*ip),
+        _ => None,
+    };
+    let peer = parts
+        .extensions
+        .get::<crate::telemetry::Peer>()
+        .map(|p| p.0)
+        .or_else(|| super::limits::peer_of(parts, None));
+    let http2 = parts.version == hyper::Version::HTTP_2;
+    Arc::new(crate::telemetry::HttpInfo::new(
+        header, address, peer, http2,
+    ))
 }
 
 /// Completes when the server starts shutting down.
@@ -356,6 +388,10 @@ pub(crate) async fn post(
             .auth
             .as_ref()
             .is_some_and(|a| a.filter_listings);
+    }
+    #[cfg(feature = "otel")]
+    if state.server.shared.telemetry.active() {
+        p.http = Some(http_info(&parts, &client));
     }
     let mcp_method = McpMethod(p.method.as_deref().map(str::to_owned));
     // `return` in the block answers the request; the transport's log names its method.

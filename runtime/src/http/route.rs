@@ -50,7 +50,7 @@ async fn route<B: RequestBody>(
     req: Request<B>,
     peer: Option<SocketAddr>,
 ) -> Response<Out> {
-    #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
+    #[cfg_attr(not(any(feature = "auth", feature = "otel")), allow(unused_mut))]
     let (mut parts, mut incoming) = req.into_parts();
     let limit = state.config.max_body_bytes;
     // Health checks come before the Host check: a probe names the pod's address.
@@ -101,6 +101,12 @@ async fn route<B: RequestBody>(
         && let Err(response) = super::authorize::authenticate(protected, &mut parts).await
     {
         return body::drained(response, &mut incoming, limit).await;
+    }
+    #[cfg(feature = "otel")]
+    if let Some(peer) = peer
+        && state.server.shared.telemetry.active()
+    {
+        parts.extensions.insert(crate::telemetry::Peer(peer));
     }
     let peer = peer_of(&parts, peer);
     let client = ClientKey::of(&state.config, &parts, peer);

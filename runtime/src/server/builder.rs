@@ -35,9 +35,20 @@ pub struct ServerBuilder {
     single_use_state: bool,
     limits: Limits,
     middleware: Vec<Arc<dyn super::middleware::Middleware>>,
+    #[cfg(feature = "otel")]
+    telemetry: crate::telemetry::Telemetry,
 }
 
 impl ServerBuilder {
+    /// What each request's span and metrics record beyond the OpenTelemetry conventions'
+    /// defaults: tool arguments and results (opt-in), resource URIs in span names, the
+    /// meter. See [`Telemetry`](crate::telemetry::Telemetry) and `docs/telemetry.md`.
+    #[cfg(feature = "otel")]
+    pub fn telemetry(mut self, telemetry: crate::telemetry::Telemetry) -> Self {
+        self.telemetry = telemetry;
+        self
+    }
+
     /// Limits for every tool's calls (a time limit, concurrent calls; [`ToolLimits`]):
     /// the default of each setting that a tool's service
     /// ([`Self::limited_service`]) or the tool itself ([`Self::tool_limit`]) does not set.
@@ -296,6 +307,8 @@ impl ServerBuilder {
                 sealer: Sealer::new(self.state_keys, self.state_ttl, self.single_use_state),
                 limits: self.limits,
                 middleware: self.middleware.into(),
+                #[cfg(feature = "otel")]
+                telemetry: self.telemetry,
             }),
         };
         if let Some(bus) = &server.shared.bus {
@@ -343,6 +356,8 @@ impl Server {
             single_use_state: false,
             limits: Limits::default(),
             middleware: Vec::new(),
+            #[cfg(feature = "otel")]
+            telemetry: crate::telemetry::Telemetry::default(),
         }
     }
 }

@@ -80,6 +80,9 @@ pub(crate) struct ServerShared {
     pub limits: Limits,
     /// Around every tool call, outermost first ([`ServerBuilder::middleware`]).
     pub middleware: middleware::Chain,
+    /// What each request's span and metrics record ([`ServerBuilder::telemetry`]).
+    #[cfg(feature = "otel")]
+    pub telemetry: crate::telemetry::Telemetry,
 }
 
 impl Server {

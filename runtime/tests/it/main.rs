@@ -18,6 +18,7 @@ mod include_tools;
 mod json_schema_suite;
 mod limits;
 mod middleware;
+mod otel;
 mod properties;
 mod protocol;
 mod request_state;
