@@ -105,7 +105,7 @@ impl Context<'_> {
         let empty = quote!(rt::content::resource_empty());
         let with_meta = |contents: TokenStream| match &meta {
             Some(meta) => {
-                let meta = Literal::string(meta);
+                let meta = super::raw_string(meta);
                 quote!(rt::content::with_meta(#contents, #meta))
             }
             None => contents,
