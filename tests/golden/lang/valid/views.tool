@@ -7,6 +7,14 @@ service Weather {
     @ui("ui://weather/forecast.html")
     tool forecast(city: string) -> string;
 
+    /// Its view is read from the template `city_map`.
+    @ui("ui://weather/oslo/map.html")
+    tool oslo_map() -> string;
+
+    /// W0407: the file declares its views, and this is none of them.
+    @ui("ui://weather/forcast.html")
+    tool misspelt() -> string;
+
     /// The forecast view.
     @uri("ui://weather/forecast.html")
     @csp(connect_domains: ["https://api.weather.example", "wss://live.weather.example:8443"], resource_domains: ["https://cdn.jsdelivr.net", "https://*.cloudflare.com"], frame_domains: ["https://www.youtube.com"], base_uri_domains: ["https://cdn.weather.example"])
