@@ -1306,3 +1306,40 @@ fn char_text(c: char) -> String {
         format!("`{c}`")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::origin_problem;
+
+    #[test]
+    fn origins_are_scheme_host_and_port() {
+        for ok in [
+            "https://api.example.com",
+            "wss://live.example.com:8443",
+            "https://*.cloudflare.com",
+            "http://localhost:3000",
+            "http://127.0.0.1",
+            "http://[::1]:8080",
+            "https://xn--bcher-kva.example",
+        ] {
+            assert_eq!(origin_problem(ok), None, "{ok}");
+        }
+        for bad in [
+            "api.example.com",
+            "https://api.example.com/",
+            "https://api.example.com?x",
+            "https://u@example.com",
+            "https://",
+            "https://*",
+            "https://a.*.example.com",
+            "https://example.com:0",
+            "https://example.com:",
+            "https://-a.example.com",
+            "https://[zz]",
+            "1https://example.com",
+            "https://exa mple.com",
+        ] {
+            assert!(origin_problem(bad).is_some(), "{bad}");
+        }
+    }
+}
