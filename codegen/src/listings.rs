@@ -5,7 +5,9 @@
 //! [`Listings::to_pretty_json`], so what a client sees and what the CLI shows are one output.
 
 use serde_json::{Map, Value};
-use toolidl::model::{Annotations, Field, Member, MemberKind, Model, Resource, Type, Ui};
+use toolidl::model::{
+    Annotations, Field, Member, MemberKind, Model, Resource, ResourceUi, Type, Ui,
+};
 
 use crate::hoist::Cycles;
 use crate::schema::{
@@ -197,7 +199,37 @@ fn ui_meta(ui: &Ui) -> Value {
     Value::Object(map)
 }
 
-/// `{"uri"|"uriTemplate","name","title"?,"description"?,"mimeType"?}`; `uri_key` says which.
+/// A view's `_meta.ui` (MCP Apps 2026-01-26, `UIResourceMeta`): `csp` with its origin lists,
+/// `permissions` (`{"camera": {}, …}`, in the order written), `domain`, `prefersBorder`; the
+/// listing and the content of `resources/read` carry the same object.
+pub fn resource_ui_meta(ui: &ResourceUi) -> Value {
+    let mut map = Map::new();
+    if let Some(csp) = &ui.csp {
+        let mut lists = Map::new();
+        for (key, _, origins) in csp.lists() {
+            if let Some(origins) = origins {
+                let values = origins.iter().cloned().map(Value::String).collect();
+                lists.insert(key.into(), Value::Array(values));
+            }
+        }
+        map.insert("csp".into(), Value::Object(lists));
+    }
+    if let Some(permissions) = &ui.permissions {
+        let granted = permissions
+            .iter()
+            .map(|p| (p.key().to_owned(), Value::Object(Map::new())))
+            .collect();
+        map.insert("permissions".into(), Value::Object(granted));
+    }
+    insert_text(&mut map, "domain", &ui.domain);
+    if let Some(border) = ui.prefers_border {
+        map.insert("prefersBorder".into(), border.into());
+    }
+    Value::Object(map)
+}
+
+/// `{"uri"|"uriTemplate","name","title"?,"description"?,"mimeType"?,"_meta"?}`; `uri_key`
+/// says which.
 fn resource_entry(resource: &Member, part: &Resource, uri_key: &str) -> Listing {
     let mut entry = Map::new();
     entry.insert(uri_key.into(), part.uri.clone().into());
@@ -210,6 +242,11 @@ fn resource_entry(resource: &Member, part: &Resource, uri_key: &str) -> Listing 
             .then(|| MCP_APP_MIME.to_owned())
     });
     insert_text(&mut entry, "mimeType", &mime);
+    if let Some(ui) = &part.ui {
+        let mut meta = Map::new();
+        meta.insert("ui".into(), resource_ui_meta(ui));
+        entry.insert("_meta".into(), Value::Object(meta));
+    }
     Listing {
         ident: resource.ident.clone(),
         name: resource.name.clone(),

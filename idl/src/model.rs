@@ -15,8 +15,8 @@ mod text;
 mod wire;
 
 pub use member::{
-    Annotations, Keyword, Member, MemberKind, Resource, ResultText, Service, TaskMode, TaskSupport,
-    TextPart, Tool, Ui,
+    Annotations, Csp, Keyword, Member, MemberKind, Permission, Resource, ResourceUi, ResultText,
+    Service, TaskMode, TaskSupport, TextPart, Tool, Ui,
 };
 
 /// One `.tool` file, resolved together with everything it imports.

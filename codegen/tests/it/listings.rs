@@ -12,6 +12,7 @@ fn resource(ident: &str, uri: &str, params: Vec<toolidl::model::Field>) -> Membe
     let part = Resource {
         uri: uri.into(),
         mime_type: None,
+        ui: None,
     };
     Member {
         ident: ident.into(),

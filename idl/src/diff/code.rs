@@ -43,6 +43,8 @@ codes! {
     ResourceUriChanged = "RESOURCE_URI_CHANGED",
     /// A resource's MIME type changed.
     ResourceMimeChanged = "RESOURCE_MIME_CHANGED",
+    /// A view's `_meta.ui` (`@csp`, `@permissions`, `@domain`, `@prefers_border`) changed.
+    ResourceViewChanged = "RESOURCE_VIEW_CHANGED",
     /// A prompt is gone.
     PromptRemoved = "PROMPT_REMOVED",
     /// A prompt's name changed.

@@ -288,6 +288,18 @@ impl Differ {
                 Client::Behaviour,
                 "MIME type changed".into(),
             ),
+            (
+                res_a.zip(res_b).is_some_and(|(a, b)| a.ui != b.ui),
+                Code::ResourceViewChanged,
+                Client::Behaviour,
+                format!(
+                    "the view's {} changed",
+                    res_a
+                        .zip(res_b)
+                        .map(|(a, b)| view_changes(a, b))
+                        .unwrap_or_default()
+                ),
+            ),
         ];
         for (changed, code, client, message) in rules {
             if changed {
@@ -367,5 +379,27 @@ impl Differ {
                 message,
             );
         }
+    }
+}
+
+/// What of a view's `_meta.ui` differs between two resources: "`@csp` and `@domain`".
+fn view_changes(a: &crate::model::Resource, b: &crate::model::Resource) -> String {
+    let (a, b) = (
+        a.ui.clone().unwrap_or_default(),
+        b.ui.clone().unwrap_or_default(),
+    );
+    let parts: Vec<&str> = [
+        (a.csp != b.csp, "`@csp`"),
+        (a.permissions != b.permissions, "`@permissions`"),
+        (a.domain != b.domain, "`@domain`"),
+        (a.prefers_border != b.prefers_border, "`@prefers_border`"),
+    ]
+    .into_iter()
+    .filter_map(|(changed, name)| changed.then_some(name))
+    .collect();
+    match parts.as_slice() {
+        [] => "metadata".into(),
+        [one] => (*one).into(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }

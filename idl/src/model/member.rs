@@ -247,6 +247,114 @@ pub struct Resource {
     pub uri: String,
     /// `@mime`, if given.
     pub mime_type: Option<String>,
+    /// `@csp`, `@permissions`, `@domain`, `@prefers_border`: an MCP Apps view's `_meta.ui`
+    /// (a `ui://` resource only), listed and sent with its content.
+    pub ui: Option<ResourceUi>,
+}
+
+/// The MCP Apps metadata of a view (a `ui://` resource): its `_meta.ui`, which the Apps
+/// extension (2026-01-26) puts both on its `resources/list` entry and on the content
+/// `resources/read` returns. `None` members are not written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceUi {
+    /// `@csp(…)`: the origins the view may reach (`ui.csp`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub csp: Option<Csp>,
+    /// `@permissions(…)`: the browser capabilities the view asks for (`ui.permissions`), in
+    /// the order written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permissions: Option<Vec<Permission>>,
+    /// `@domain("…")`: a dedicated sandbox origin (`ui.domain`), in the host's format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// `@prefers_border` or `@prefers_border(false)` (`ui.prefersBorder`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefers_border: Option<bool>,
+}
+
+/// `@csp(connect_domains: […], resource_domains: […], frame_domains: […], base_uri_domains:
+/// […])`: `ui.csp`'s origin lists, each `None` when not given (an empty list is written).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Csp {
+    /// `connectDomains`: fetch, XHR and WebSocket origins (`connect-src`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connect_domains: Option<Vec<String>>,
+    /// `resourceDomains`: images, scripts, styles, fonts and media (`img-src`, `script-src`…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_domains: Option<Vec<String>>,
+    /// `frameDomains`: nested iframes (`frame-src`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_domains: Option<Vec<String>>,
+    /// `baseUriDomains`: the document's base URIs (`base-uri`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_uri_domains: Option<Vec<String>>,
+}
+
+impl Csp {
+    /// The lists as the listing names them (`connectDomains`…), with the argument of `@csp`
+    /// that gives each (`connect_domains`…), in the specification's order.
+    pub fn lists(&self) -> [(&'static str, &'static str, Option<&Vec<String>>); 4] {
+        [
+            (
+                "connectDomains",
+                "connect_domains",
+                self.connect_domains.as_ref(),
+            ),
+            (
+                "resourceDomains",
+                "resource_domains",
+                self.resource_domains.as_ref(),
+            ),
+            ("frameDomains", "frame_domains", self.frame_domains.as_ref()),
+            (
+                "baseUriDomains",
+                "base_uri_domains",
+                self.base_uri_domains.as_ref(),
+            ),
+        ]
+    }
+}
+
+/// A browser capability a view asks for (`ui.permissions`, Permission Policy features).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Permission {
+    /// `camera`.
+    Camera,
+    /// `microphone`.
+    Microphone,
+    /// `geolocation`.
+    Geolocation,
+    /// `clipboard_write`, listed `clipboardWrite`.
+    ClipboardWrite,
+}
+
+impl Permission {
+    /// Every permission, in the specification's order.
+    pub const ALL: [Permission; 4] = [
+        Permission::Camera,
+        Permission::Microphone,
+        Permission::Geolocation,
+        Permission::ClipboardWrite,
+    ];
+
+    /// The word `@permissions` takes: `clipboard_write`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Permission::Camera => "camera",
+            Permission::Microphone => "microphone",
+            Permission::Geolocation => "geolocation",
+            Permission::ClipboardWrite => "clipboard_write",
+        }
+    }
+
+    /// The key of `ui.permissions`: `clipboardWrite`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Permission::ClipboardWrite => "clipboardWrite",
+            other => other.word(),
+        }
+    }
 }
 
 /// How a `@task` tool runs.

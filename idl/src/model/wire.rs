@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Annotations, Field, Member, MemberKind, Resource as ResourcePart, ResultText, Returns,
-    TaskMode, TaskSupport, Tool as ToolPart, TypeDef, Ui,
+    Annotations, Field, Member, MemberKind, Resource as ResourcePart, ResourceUi, ResultText,
+    Returns, TaskMode, TaskSupport, Tool as ToolPart, TypeDef, Ui,
 };
 
 #[derive(Deserialize)]
@@ -68,6 +68,8 @@ struct Resource {
     uri: String,
     is_template: bool,
     mime_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ui: Option<ResourceUi>,
     params: Vec<Field>,
     returns: Returns,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -137,6 +139,7 @@ impl From<super::Service> for Service {
                         uri: r.uri,
                         is_template,
                         mime_type: r.mime_type,
+                        ui: r.ui,
                         params,
                         returns,
                         scopes,
@@ -183,6 +186,7 @@ impl From<Service> for super::Service {
             let part = ResourcePart {
                 uri: r.uri,
                 mime_type: r.mime_type,
+                ui: r.ui,
             };
             Member {
                 ident: r.ident,

@@ -2,7 +2,9 @@
 
 use crate::ast::{Attribute, Literal, LiteralKind, Span};
 use crate::diagnostics::{Diagnostic, suggest};
-use crate::model::{Bounds, Number, RenamePolicy, TaskMode, TaskSupport, Ui};
+use crate::model::{
+    Bounds, Csp, Number, Permission, RenamePolicy, ResourceUi, TaskMode, TaskSupport, Ui,
+};
 use crate::source::FileId;
 
 mod args;
@@ -151,7 +153,29 @@ const NEW_SPECS: &[(&str, &[Site], &str)] = &[
         &[Service, Tool, Resource, Prompt],
         "@scopes(\"notes:read\", …), or @scopes() for none",
     ),
+    ("csp", &[Resource], CSP_USAGE),
+    ("permissions", &[Resource], PERMISSIONS_USAGE),
+    (
+        "domain",
+        &[Resource],
+        "@domain(\"a904794854a047f6.claudemcpcontent.com\")",
+    ),
+    (
+        "prefers_border",
+        &[Resource],
+        "@prefers_border, @prefers_border(true) or @prefers_border(false)",
+    ),
 ];
+
+/// The attributes of an MCP Apps view's `_meta.ui`: a `ui://` resource only (E0807).
+pub(crate) const VIEW_ATTRIBUTES: &[&str] = &["csp", "permissions", "domain", "prefers_border"];
+
+/// The usage of `@csp`.
+const CSP_USAGE: &str = "@csp(connect_domains: [\"https://api.example.com\"], resource_domains: […], frame_domains: […], base_uri_domains: […]), any of them";
+
+/// The usage of `@permissions`.
+const PERMISSIONS_USAGE: &str =
+    "@permissions(camera, microphone, geolocation, clipboard_write), any of them";
 
 /// The usage of `@text`.
 pub(crate) const TEXT_USAGE: &str = "@text(\"a sentence, or a template over the result's {field}s\"), @text(pretty), @text(pretty: field) or @text(handler)";
@@ -244,6 +268,11 @@ pub(crate) struct Attrs {
     pub scopes: Option<Vec<String>>,
     /// `@text(…)` of a tool, and the attribute's span.
     pub text: Option<(TextSpec, Span)>,
+    /// A view's `@csp`, `@permissions`, `@domain` and `@prefers_border`, as read.
+    pub view: ResourceUi,
+    /// The name and span of each of those attributes written, read or not (E0807 needs a
+    /// `ui://` URI for them).
+    pub view_attrs: Vec<(String, Span)>,
 }
 
 pub(crate) struct AttrChecker<'a> {
@@ -325,13 +354,16 @@ impl AttrChecker<'_> {
 
     fn parse(&mut self, attr: &Attribute, usage: &str, site: Site, out: &mut Attrs) {
         let name = attr.name.name.as_str();
+        if VIEW_ATTRIBUTES.contains(&name) {
+            out.view_attrs.push((name.to_owned(), attr.span));
+        }
         match name {
             "title" if placed_title(attr) => self.placed_title(attr, site, out),
             "open" if open_input_arg(attr) => self.open_input(attr, site, out),
             "execution" => self.execution(attr, usage, out),
             "schema_dialect" => self.schema_dialect(attr, usage, out),
             "name" | "title" | "description" | "uri" | "mime" | "json_name" | "rename_all"
-            | "pattern" | "value" | "tag" => {
+            | "pattern" | "value" | "tag" | "domain" => {
                 let Some([Some(lit)]) = self.bind::<1>(attr, usage, &[("value", Arg::Required)])
                 else {
                     return;
@@ -342,7 +374,7 @@ impl AttrChecker<'_> {
                 let span = lit.span;
                 match name {
                     "name" => out.name = Some((text, span)),
-                    "title" | "description" | "mime" if text.trim().is_empty() => {
+                    "title" | "description" | "mime" | "domain" if text.trim().is_empty() => {
                         let message = format!("`@{name}` must not be empty");
                         self.wrong(attr, lit.span, &message, usage);
                     }
@@ -350,6 +382,7 @@ impl AttrChecker<'_> {
                     "description" => out.description = Some(text),
                     "uri" => out.uri = Some((text, span)),
                     "mime" => out.mime = Some(text),
+                    "domain" => out.view.domain = Some(text),
                     "json_name" => {
                         if text.is_empty() {
                             self.wrong(attr, lit.span, "`@json_name` must not be empty", usage);
@@ -382,7 +415,7 @@ impl AttrChecker<'_> {
                     }
                 }
             }
-            "read_only" | "destructive" | "idempotent" | "open_world" => {
+            "read_only" | "destructive" | "idempotent" | "open_world" | "prefers_border" => {
                 let Some([value]) = self.bind::<1>(attr, usage, &[("value", Arg::Optional)]) else {
                     return;
                 };
@@ -404,6 +437,7 @@ impl AttrChecker<'_> {
                     "read_only" => out.read_only = Some(value),
                     "destructive" => out.destructive = Some(value),
                     "idempotent" => out.idempotent = Some(value),
+                    "prefers_border" => out.view.prefers_border = Some(value),
                     _ => out.open_world = Some(value),
                 }
             }
@@ -528,6 +562,8 @@ impl AttrChecker<'_> {
                 out.length = Some((Bounds { min: lo, max: hi }, attr.span));
             }
             "ui" => self.ui(attr, usage, out),
+            "csp" => self.csp(attr, usage, out),
+            "permissions" => self.permissions(attr, usage, out),
             "scopes" => self.scopes(attr, usage, out),
             "text" => self.text(attr, usage, out),
             "task" => {
@@ -994,6 +1030,134 @@ impl AttrChecker<'_> {
         }
     }
 
+    /// `@csp(connect_domains: […], …)`: each list of origins (`scheme://host[:port]`, a host
+    /// may start with `*.`), none twice; `@csp()` lists an empty `csp`.
+    fn csp(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
+        if attr.args.is_none() {
+            let message = "`@csp` needs parentheses: `@csp()` for no origins";
+            self.wrong(attr, attr.span, message, usage);
+            return;
+        }
+        let Some(lists) = self.bind::<4>(
+            attr,
+            usage,
+            &[
+                ("connect_domains", Arg::Named),
+                ("resource_domains", Arg::Named),
+                ("frame_domains", Arg::Named),
+                ("base_uri_domains", Arg::Named),
+            ],
+        ) else {
+            return;
+        };
+        let mut ok = true;
+        let mut read = |lit: Option<&Literal>, this: &mut Self| -> Option<Vec<String>> {
+            let lit = lit?;
+            let LiteralKind::List(items) = &lit.kind else {
+                let message = format!(
+                    "`@csp` expects lists of origins such as [\"https://api.example.com\"], found {}",
+                    lit.kind.describe()
+                );
+                this.wrong(attr, lit.span, &message, usage);
+                ok = false;
+                return None;
+            };
+            let mut origins: Vec<String> = Vec::new();
+            for item in items {
+                let problem = match &item.kind {
+                    LiteralKind::String(s) if origins.contains(s) => {
+                        Some(format!("the origin {s:?} is listed twice"))
+                    }
+                    LiteralKind::String(s) => {
+                        origin_problem(s).map(|why| format!("{s:?} is not an origin: {why}"))
+                    }
+                    other => Some(format!("an origin is a string, found {}", other.describe())),
+                };
+                match (problem, &item.kind) {
+                    (Some(message), _) => {
+                        ok = false;
+                        this.diagnostics.push(
+                            Diagnostic::error("E0715", message)
+                                .at(this.file, item.span)
+                                .help("an origin is `scheme://host` or `scheme://host:port`, without a path; a host may start with `*.` for its subdomains: \"https://*.example.com\""),
+                        );
+                    }
+                    (None, LiteralKind::String(s)) => origins.push(s.clone()),
+                    (None, _) => {}
+                }
+            }
+            Some(origins)
+        };
+        let [connect, resource, frame, base] = lists;
+        let csp = Csp {
+            connect_domains: read(connect, self),
+            resource_domains: read(resource, self),
+            frame_domains: read(frame, self),
+            base_uri_domains: read(base, self),
+        };
+        if ok {
+            out.view.csp = Some(csp);
+        }
+    }
+
+    /// `@permissions(camera, microphone, geolocation, clipboard_write)`: any of them, each
+    /// once; `@permissions()` lists an empty `permissions`.
+    fn permissions(&mut self, attr: &Attribute, usage: &str, out: &mut Attrs) {
+        let Some(args) = &attr.args else {
+            let message = "`@permissions` needs parentheses: `@permissions()` for none";
+            self.wrong(attr, attr.span, message, usage);
+            return;
+        };
+        let mut ok = true;
+        let mut permissions: Vec<Permission> = Vec::new();
+        for arg in args {
+            if let Some(name) = &arg.name {
+                let message = format!("`@permissions` has no argument named `{}`", name.name);
+                self.wrong(attr, name.span, &message, usage);
+                ok = false;
+                continue;
+            }
+            let known = match &arg.value.kind {
+                LiteralKind::Ident(word) => Permission::ALL.into_iter().find(|p| p.word() == word),
+                _ => None,
+            };
+            let problem = match (&arg.value.kind, known) {
+                (_, Some(p)) if permissions.contains(&p) => {
+                    Some(format!("the permission `{}` is listed twice", p.word()))
+                }
+                (_, Some(p)) => {
+                    permissions.push(p);
+                    None
+                }
+                (LiteralKind::Ident(word), None) => {
+                    let mut message = format!("unknown permission `{word}`");
+                    if let Some(close) = suggest(word, Permission::ALL.map(Permission::word)) {
+                        message.push_str(&format!(" (did you mean `{close}`?)"));
+                    }
+                    Some(message)
+                }
+                (LiteralKind::String(s), None) => {
+                    Some(format!("a permission is a word, found the string {s:?}"))
+                }
+                (other, None) => Some(format!(
+                    "a permission is a word, found {}",
+                    other.describe()
+                )),
+            };
+            if let Some(message) = problem {
+                ok = false;
+                self.diagnostics.push(
+                    Diagnostic::error("E0716", message)
+                        .at(self.file, arg.value.span)
+                        .help("the permissions a view may ask for: camera, microphone, geolocation, clipboard_write"),
+                );
+            }
+        }
+        if ok {
+            out.view.permissions = Some(permissions);
+        }
+    }
+
     fn visibility_error(&mut self, span: Span, message: String) {
         self.diagnostics.push(
             Diagnostic::error("E0703", message)
@@ -1055,11 +1219,127 @@ fn is_absolute_uri(text: &str) -> bool {
         && !text.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
+/// Why `text` is not an origin for `ui.csp` (`scheme://host[:port]`, a host of DNS labels, an
+/// IPv4 or a bracketed IPv6 address; `*.` before a host for its subdomains), if it is not.
+pub(crate) fn origin_problem(text: &str) -> Option<String> {
+    if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Some("it holds a space or a control character".into());
+    }
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return Some("it has no `scheme://` (write \"https://host\")".into());
+    };
+    let mut chars = scheme.chars();
+    if !(chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+    {
+        return Some(format!("`{scheme}` is not a URI scheme"));
+    }
+    if let Some(c) = rest.chars().find(|c| matches!(c, '/' | '?' | '#')) {
+        return Some(match c {
+            '/' => "it has a path (an origin ends after the host or the port)".into(),
+            _ => format!("it has a `{c}` (an origin ends after the host or the port)"),
+        });
+    }
+    if rest.contains('@') {
+        return Some("it has a user name (an origin is scheme, host and port)".into());
+    }
+    let (host, port) = match rest.strip_prefix('[') {
+        Some(v6) => match v6.split_once(']') {
+            Some((address, after)) => {
+                if address.is_empty()
+                    || !address
+                        .chars()
+                        .all(|c| c.is_ascii_hexdigit() || matches!(c, ':' | '.'))
+                {
+                    return Some(format!("`[{address}]` is not an IPv6 address"));
+                }
+                match after {
+                    "" => ("", None),
+                    _ => match after.strip_prefix(':') {
+                        Some(port) => ("", Some(port)),
+                        None => return Some(format!("`{after}` follows the IPv6 address")),
+                    },
+                }
+            }
+            None => return Some("its IPv6 address has no `]`".into()),
+        },
+        None => match rest.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (rest, None),
+        },
+    };
+    if let Some(port) = port
+        && !(!port.is_empty()
+            && port.len() <= 5
+            && port.chars().all(|c| c.is_ascii_digit())
+            && port.parse::<u32>().is_ok_and(|p| (1..=65535).contains(&p)))
+    {
+        return Some(format!("`{port}` is not a port (1 to 65535)"));
+    }
+    if rest.starts_with('[') {
+        return None;
+    }
+    let labels = host.strip_prefix("*.").unwrap_or(host);
+    if labels.is_empty() {
+        return Some("it has no host".into());
+    }
+    for label in labels.split('.') {
+        if label.contains('*') {
+            return Some("`*` stands only at the start of the host, as `*.example.com`".into());
+        }
+        if label.is_empty()
+            || label.starts_with('-')
+            || label.ends_with('-')
+            || !label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        {
+            return Some(format!("`{host}` is not a host name"));
+        }
+    }
+    None
+}
+
 /// A character as a diagnostic names it: printable ones quoted, others by code point.
 fn char_text(c: char) -> String {
     if c.is_control() || c.is_whitespace() {
         format!("U+{:04X}", c as u32)
     } else {
         format!("`{c}`")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::origin_problem;
+
+    #[test]
+    fn origins_are_scheme_host_and_port() {
+        for ok in [
+            "https://api.example.com",
+            "wss://live.example.com:8443",
+            "https://*.cloudflare.com",
+            "http://localhost:3000",
+            "http://127.0.0.1",
+            "http://[::1]:8080",
+            "https://xn--bcher-kva.example",
+        ] {
+            assert_eq!(origin_problem(ok), None, "{ok}");
+        }
+        for bad in [
+            "api.example.com",
+            "https://api.example.com/",
+            "https://api.example.com?x",
+            "https://u@example.com",
+            "https://",
+            "https://*",
+            "https://a.*.example.com",
+            "https://example.com:0",
+            "https://example.com:",
+            "https://-a.example.com",
+            "https://[zz]",
+            "1https://example.com",
+            "https://exa mple.com",
+        ] {
+            assert!(origin_problem(bad).is_some(), "{bad}");
+        }
     }
 }

@@ -383,9 +383,28 @@ impl Resolver<'_> {
                 uri.clone()
             }
         };
+        // A view's `_meta.ui` belongs to a `ui://` resource (MCP Apps).
+        if !uri.is_empty() && !uri.starts_with("ui://") {
+            for (name, span) in &attrs.view_attrs {
+                self.error(
+                    "E0807",
+                    *span,
+                    format!("`@{name}` describes an MCP Apps view, and \"{uri}\" is not a `ui://` URI"),
+                )
+                .help = Some(
+                    "views are `ui://` resources: write @uri(\"ui://app/view.html\"), or remove the attribute".into(),
+                );
+            }
+        }
+        let view = &attrs.view;
+        let has_view = view.csp.is_some()
+            || view.permissions.is_some()
+            || view.domain.is_some()
+            || view.prefers_border.is_some();
         let resource = Resource {
             uri,
             mime_type: attrs.mime.clone(),
+            ui: has_view.then(|| view.clone()),
         };
         Member {
             ident: decl.name.name.clone(),

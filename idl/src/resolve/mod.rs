@@ -281,6 +281,7 @@ impl Resolver<'_> {
             }
         }
         self.tools_shared_across_services(ast, &services);
+        self.views_not_declared(ast, &services);
         self.infinite_records(ast, &types);
         ResolvedFile { types, services }
     }
@@ -317,6 +318,65 @@ impl Resolver<'_> {
                 self.warning("W0403", span, message).help = Some(
                     "give one of them another name with @name(\"…\") unless the services are never served together".into(),
                 );
+            }
+        }
+    }
+
+    /// A tool's `@ui("ui://…")` names a view the server must serve (MCP Apps): in a file that
+    /// declares views (`ui://` resources), one it names that none of them is (a typo, most
+    /// often) is worth a warning. A file without views may leave them to another file or to
+    /// hand-written code, and is not told.
+    fn views_not_declared(&mut self, ast: &ast::File, services: &[Service]) {
+        let views: Vec<(&str, bool)> = services
+            .iter()
+            .flat_map(|s| s.resources())
+            .filter(|(_, r)| r.uri.starts_with("ui://"))
+            .map(|(m, r)| (r.uri.as_str(), m.is_template()))
+            .collect();
+        if views.is_empty() {
+            return;
+        }
+        for service in services {
+            for (tool, part) in service.tools() {
+                let Some(uri) = part.ui.as_ref().and_then(|ui| ui.resource_uri.as_deref()) else {
+                    continue;
+                };
+                let declared = views.iter().any(|&(view, template)| {
+                    if template {
+                        names::template_matches(view, uri)
+                    } else {
+                        view == uri
+                    }
+                });
+                if declared {
+                    continue;
+                }
+                let span = ast
+                    .items
+                    .iter()
+                    .filter_map(|item| match item {
+                        Item::Service(s) if s.name.name == service.name => Some(s),
+                        _ => None,
+                    })
+                    .flat_map(|s| &s.members)
+                    .filter(|m| m.kind == Keyword::Tool && m.name.name == tool.ident)
+                    .flat_map(|m| &m.attrs)
+                    .filter(|a| a.name.name == "ui")
+                    .find_map(|a| a.args.as_deref()?.iter().find(|arg| arg.name.is_none()))
+                    .map(|arg| arg.value.span);
+                let Some(span) = span else { continue };
+                let known: Vec<String> = views.iter().map(|(v, _)| format!("\"{v}\"")).collect();
+                let message = format!(
+                    "the view \"{uri}\" is not a resource of this file, which declares its views"
+                );
+                let help = match suggest(uri, views.iter().map(|(v, _)| *v)) {
+                    Some(close) => format!("did you mean \"{close}\"?"),
+                    None => format!(
+                        "the file's views: {}; declare it (`@uri(\"{uri}\") resource …`), or name one of them",
+                        known.join(", ")
+                    ),
+                };
+                self.warning("W0407", span, message).help = Some(help);
             }
         }
     }

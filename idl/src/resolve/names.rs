@@ -103,9 +103,60 @@ pub(crate) fn template_variables(uri: &str) -> Result<Vec<String>, String> {
     Ok(vars)
 }
 
+/// Whether `uri` could be read from the URI template `template`: its literal pieces in
+/// order, whatever stands for each `{expression}` (loosely: a warning's test, not a router's).
+pub(crate) fn template_matches(template: &str, uri: &str) -> bool {
+    let mut literals: Vec<&str> = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        literals.push(&rest[..open]);
+        match rest[open..].find('}') {
+            Some(close) => rest = &rest[open + close + 1..],
+            None => return template == uri,
+        }
+    }
+    literals.push(rest);
+    let (Some(first), Some(last)) = (literals.first(), literals.last()) else {
+        return template == uri;
+    };
+    if literals.len() == 1 {
+        return template == uri;
+    }
+    let Some(mut tail) = uri.strip_prefix(first) else {
+        return false;
+    };
+    if tail.len() < last.len() || !tail.ends_with(last) {
+        return false;
+    }
+    tail = &tail[..tail.len() - last.len()];
+    for middle in &literals[1..literals.len() - 1] {
+        match tail.find(middle) {
+            Some(at) => tail = &tail[at + middle.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_uri_matches_a_template_by_its_literal_pieces() {
+        assert!(template_matches(
+            "ui://v/{city}/map.html",
+            "ui://v/oslo/map.html"
+        ));
+        assert!(template_matches("ui://v/{a}-{b}.html", "ui://v/x-y.html"));
+        assert!(!template_matches(
+            "ui://v/{city}/map.html",
+            "ui://v/oslo/chart.html"
+        ));
+        assert!(!template_matches("ui://v/{a}-{b}.html", "ui://v/xy.html"));
+        assert!(template_matches("ui://v/fixed", "ui://v/fixed"));
+        assert!(!template_matches("ui://w/{x}", "ui://v/x"));
+    }
 
     #[test]
     fn derived_names() {

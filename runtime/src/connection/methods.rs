@@ -602,6 +602,10 @@ impl Connection {
         // as generated resource methods are told to) gets it mapped, message and data kept.
         let fut: BoxFuture<Result<Value, RpcError>> = if rev.is_stateless() {
             Box::pin(async move { fut.await.map_err(modern_not_found) })
+        } else if protocol::unknown_listing_keys(rev).contains(&"_meta") {
+            // Contents have no `_meta` before 2025-06-18, as listed resources have none: an
+            // MCP Apps view's `_meta.ui` is stripped from both for those revisions.
+            Box::pin(async move { fut.await.map(without_content_meta) })
         } else {
             fut
         };
@@ -839,6 +843,18 @@ fn kept_after(
         }
         result
     })
+}
+
+/// A `resources/read` result without the `_meta` of its contents.
+fn without_content_meta(mut result: Value) -> Value {
+    if let Some(contents) = result.get_mut("contents").and_then(Value::as_array_mut) {
+        for content in contents {
+            if let Some(content) = content.as_object_mut() {
+                content.remove("_meta");
+            }
+        }
+    }
+    result
 }
 
 #[cfg(test)]

@@ -538,3 +538,45 @@ fn uri_templates_are_reachable_from_codegen() {
         Err("Argument 'id' is not valid. Expected an integer.".into())
     );
 }
+
+// --- MCP Apps views ---
+
+/// A view's `_meta.ui` goes on every content `resources/read` returns (the Apps extension
+/// puts it there as well as on the listed resource); a content's own `_meta` keys stay.
+#[test]
+fn a_view_s_meta_goes_with_its_content() {
+    let meta =
+        r#"{"ui":{"csp":{"connectDomains":["https://api.example.com"]},"prefersBorder":true}}"#;
+    let text = rt::content::with_meta(
+        rt::content::resource_text("ui://app/view.html", "text/html;profile=mcp-app", "<p>"),
+        meta,
+    );
+    assert_eq!(
+        text,
+        serde_json::json!({"contents": [{
+            "uri": "ui://app/view.html",
+            "mimeType": "text/html;profile=mcp-app",
+            "text": "<p>",
+            "_meta": {"ui": {"csp": {"connectDomains": ["https://api.example.com"]}, "prefersBorder": true}},
+        }]})
+    );
+    let blob = rt::content::with_meta(
+        rt::content::resource_blob("ui://app/view.html", "text/html;profile=mcp-app", b"<p>"),
+        r#"{"ui":{"domain":"view.example.com"}}"#,
+    );
+    assert_eq!(
+        blob["contents"][0]["_meta"],
+        serde_json::json!({"ui": {"domain": "view.example.com"}})
+    );
+    let own = serde_json::json!({"contents": [{"uri": "ui://a", "text": "", "_meta": {"ui": 1, "x": 2}}]});
+    assert_eq!(
+        rt::content::with_meta(own, meta)["contents"][0]["_meta"],
+        serde_json::json!({"ui": 1, "x": 2})
+    );
+    assert_eq!(
+        rt::content::with_meta(rt::content::resource_empty(), meta),
+        rt::content::resource_empty()
+    );
+    let plain = rt::content::resource_text("ui://a", "text/html", "");
+    assert_eq!(rt::content::with_meta(plain.clone(), "not json"), plain);
+}

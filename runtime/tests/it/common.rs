@@ -237,6 +237,12 @@ impl Service for Kitchen {
                 "read me",
             ))));
         }
+        if uri == "ui://kitchen/view.html" {
+            return Some(ready(Ok(content::with_meta(
+                content::resource_text(uri, "text/html;profile=mcp-app", "<p>view</p>"),
+                r#"{"ui":{"prefersBorder":true}}"#,
+            ))));
+        }
         let id = uri.strip_prefix("mem://notes/")?.to_owned();
         let uri = uri.to_owned();
         Some(Box::pin(async move {

@@ -592,6 +592,45 @@ async fn client_info_and_revision_reach_the_handler() {
     );
 }
 
+/// An MCP Apps view's `_meta.ui` goes with its content from 2025-06-18 on (the Apps
+/// extension puts it there); before, contents have no `_meta`, as listed resources have none.
+#[tokio::test]
+async fn a_view_s_content_meta_is_sent_where_the_revision_has_it() {
+    for (rev, kept) in [
+        ("2024-11-05", false),
+        ("2025-03-26", false),
+        ("2025-06-18", true),
+        ("2025-11-25", true),
+    ] {
+        let mut c = Client::new(&kitchen_server());
+        c.initialize(rev, json!({})).await;
+        let r = c
+            .request(
+                1,
+                "resources/read",
+                json!({"uri": "ui://kitchen/view.html"}),
+            )
+            .await;
+        let content = &r["result"]["contents"][0];
+        assert_eq!(content["text"], "<p>view</p>", "{rev}");
+        let meta = kept.then(|| json!({"ui": {"prefersBorder": true}}));
+        assert_eq!(content.get("_meta").cloned(), meta, "{rev}");
+    }
+    let mut c = Client::new(&kitchen_server());
+    let meta = modern_meta(json!({}));
+    let r = c
+        .request(
+            2,
+            "resources/read",
+            json!({"_meta": meta, "uri": "ui://kitchen/view.html"}),
+        )
+        .await;
+    assert_eq!(
+        r["result"]["contents"][0]["_meta"],
+        json!({"ui": {"prefersBorder": true}})
+    );
+}
+
 #[tokio::test]
 async fn resources_list_read_and_not_found() {
     let mut c = Client::new(&kitchen_server());

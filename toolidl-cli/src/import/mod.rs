@@ -690,7 +690,7 @@ fn resource_decl(
             "description",
             "mimeType",
         ],
-        &[],
+        &["ui"],
     );
     let mut attrs = vec![format!("@uri({})", names::string_literal(uri))];
     attrs.extend(name_attr(&ident, &wire));
@@ -700,6 +700,17 @@ fn resource_decl(
     let mime = text(resource, "mimeType");
     if let Some(mime) = mime {
         attrs.push(format!("@mime({})", names::string_literal(mime)));
+    }
+    if let Some(ui) = resource.get("_meta").and_then(|m| m.get("ui")) {
+        if uri.starts_with("ui://") {
+            attrs.extend(view_attrs(types, &at, ui));
+        } else {
+            types_gap(
+                types,
+                &at,
+                "`_meta.ui` describes an MCP Apps view, and the URI is not `ui://` (E0807); left out",
+            );
+        }
     }
     let mut idents = Vec::new();
     let params: Vec<String> = template_variables(uri)
@@ -918,6 +929,137 @@ fn ui_attr(types: &mut Types, at: &str, ui: Option<&Value>) -> Option<String> {
     }
 }
 
+/// `@csp`, `@permissions`, `@domain` and `@prefers_border` for a view's `_meta.ui` (MCP Apps),
+/// what the language accepts of it (E0715, E0716): origins, the four permissions, a domain, a
+/// boolean; anything else is left out and said.
+fn view_attrs(types: &mut Types, at: &str, ui: &Value) -> Vec<String> {
+    let Value::Object(ui) = ui else {
+        types_gap(
+            types,
+            at,
+            format!("`_meta.ui` {ui} is not an object; left out"),
+        );
+        return Vec::new();
+    };
+    let mut attrs = Vec::new();
+    for (key, value) in ui {
+        let gap = |types: &mut Types, what: String| types_gap(types, at, what);
+        match (key.as_str(), value) {
+            ("csp", Value::Object(csp)) => {
+                let mut lists = Vec::new();
+                for (list, origins) in csp {
+                    let Some(arg) = CSP_LISTS.iter().find(|(k, _)| k == list).map(|(_, a)| a)
+                    else {
+                        gap(
+                            types,
+                            format!("`_meta.ui.csp.{list}` has no attribute; left out"),
+                        );
+                        continue;
+                    };
+                    let Value::Array(origins) = origins else {
+                        gap(
+                            types,
+                            format!("`_meta.ui.csp.{list}` {origins} is not a list; left out"),
+                        );
+                        continue;
+                    };
+                    let mut kept: Vec<&str> = Vec::new();
+                    for origin in origins {
+                        let problem = match origin.as_str() {
+                            Some(o) if kept.contains(&o) => Some(format!(
+                                "the origin {} is listed twice in `_meta.ui.csp.{list}`; the second is left out",
+                                names::string_literal(o)
+                            )),
+                            Some(o) => origin_refusal(o)
+                                .map(|why| format!("in `_meta.ui.csp.{list}`, {why}; left out")),
+                            None => Some(format!(
+                                "`_meta.ui.csp.{list}` holds {origin}, not an origin; left out"
+                            )),
+                        };
+                        match (problem, origin.as_str()) {
+                            (Some(problem), _) => gap(types, problem),
+                            (None, Some(o)) => kept.push(o),
+                            (None, None) => {}
+                        }
+                    }
+                    let kept: Vec<String> = kept.into_iter().map(names::string_literal).collect();
+                    lists.push(format!("{arg}: [{}]", kept.join(", ")));
+                }
+                attrs.push(format!("@csp({})", lists.join(", ")));
+            }
+            ("permissions", Value::Object(permissions)) => {
+                let mut words = Vec::new();
+                for (key, value) in permissions {
+                    let Some(word) = PERMISSIONS.iter().find(|(k, _)| k == key).map(|(_, w)| w)
+                    else {
+                        gap(
+                            types,
+                            format!(
+                                "the permission `_meta.ui.permissions.{key}` has no attribute; left out"
+                            ),
+                        );
+                        continue;
+                    };
+                    if value != &Value::Object(Map::new()) {
+                        gap(
+                            types,
+                            format!("`_meta.ui.permissions.{key}` is {value}, written `{{}}`"),
+                        );
+                    }
+                    words.push(*word);
+                }
+                attrs.push(format!("@permissions({})", words.join(", ")));
+            }
+            ("domain", Value::String(domain)) if !domain.trim().is_empty() => {
+                attrs.push(format!("@domain({})", names::string_literal(domain)));
+            }
+            ("prefersBorder", Value::Bool(true)) => attrs.push("@prefers_border".into()),
+            ("prefersBorder", Value::Bool(false)) => attrs.push("@prefers_border(false)".into()),
+            ("csp" | "permissions" | "domain" | "prefersBorder", other) => {
+                let expected = match key.as_str() {
+                    "csp" | "permissions" => "an object",
+                    "domain" => "a text that is not blank",
+                    _ => "a boolean",
+                };
+                gap(
+                    types,
+                    format!("`_meta.ui.{key}` {other} is not {expected}; left out"),
+                );
+            }
+            _ => gap(
+                types,
+                format!("`_meta.ui.{key}` has no attribute; left out"),
+            ),
+        }
+    }
+    attrs
+}
+
+/// The lists of `_meta.ui.csp` and the arguments of `@csp` that write them.
+const CSP_LISTS: [(&str, &str); 4] = [
+    ("connectDomains", "connect_domains"),
+    ("resourceDomains", "resource_domains"),
+    ("frameDomains", "frame_domains"),
+    ("baseUriDomains", "base_uri_domains"),
+];
+
+/// The keys of `_meta.ui.permissions` and the words of `@permissions` that write them.
+const PERMISSIONS: [(&str, &str); 4] = [
+    ("camera", "camera"),
+    ("microphone", "microphone"),
+    ("geolocation", "geolocation"),
+    ("clipboardWrite", "clipboard_write"),
+];
+
+/// Why the language refuses `origin` in `@csp` (E0715), if it does: asked of the compiler.
+fn origin_refusal(origin: &str) -> Option<String> {
+    let probe = format!(
+        "package probe;\n\nservice Probe {{\n    @uri(\"ui://probe\") @csp(connect_domains: [{}]) resource r() -> string;\n}}\n",
+        names::string_literal(origin)
+    );
+    refusal(probe, &["E0715"])
+}
+
 /// Says what of a listing's entry the file leaves out: each member but `kept`, and each
 /// `_meta` key but `kept_meta` (read where the entry is written).
 fn left_out(
@@ -1075,6 +1217,8 @@ mod tests {
                  "_meta": {"ui": {"visibility": ["app"]}}},
             ],
             "resources": [{"uri": "ui://app/view.html", "name": "view", "size": 10,
+                           "_meta": {"ui": {"prefersBorder": true, "x": 1}}},
+                          {"uri": "docs://readme", "name": "readme",
                            "_meta": {"ui": {"prefersBorder": true}}}],
             "prompts": [{"name": "p", "icons": [], "_meta": {"x": 1}}],
         }));
@@ -1090,7 +1234,8 @@ mod tests {
                 "tool `show`: `_meta.ui/resourceUri` has no attribute; left out",
                 "tool `show`: `_meta.ui.csp` has no attribute; left out",
                 "resource `view`: `size` has no attribute; left out",
-                "resource `view`: `_meta.ui` has no attribute; left out",
+                "resource `view`: `_meta.ui.x` has no attribute; left out",
+                "resource `readme`: `_meta.ui` describes an MCP Apps view, and the URI is not `ui://` (E0807); left out",
                 "prompt `p`: `icons` has no attribute; left out",
                 "prompt `p`: `_meta.x` has no attribute; left out",
             ]
@@ -1098,9 +1243,41 @@ mod tests {
         for kept in [
             "@ui(\"ui://app/view.html\") @open\n    tool show(",
             "@ui(visibility: [\"app\"]) @open\n    tool poll(",
+            "@uri(\"ui://app/view.html\") @prefers_border\n    resource view(",
         ] {
             assert!(out.text.contains(kept), "{kept}\n{}", out.text);
         }
+    }
+
+    /// A view's `_meta.ui` becomes `@csp`, `@permissions`, `@domain` and `@prefers_border`;
+    /// what the language refuses of it (an origin with a path, an unknown permission, a
+    /// border that is not a boolean) is left out and said.
+    #[test]
+    fn a_view_s_metadata_is_kept_and_what_the_language_refuses_is_warned_about() {
+        let out = imported(serde_json::json!({
+            "resources": [{"uri": "ui://app/view.html", "name": "view", "_meta": {"ui": {
+                "csp": {"connectDomains": ["https://api.example.com", "https://x.example.com/v1"],
+                        "resourceDomains": [], "scriptDomains": ["https://a.example.com"]},
+                "permissions": {"clipboardWrite": {}, "usb": {}},
+                "domain": "view.example.com",
+                "prefersBorder": "yes"}}}],
+        }));
+        let gaps: Vec<String> = out
+            .gaps
+            .iter()
+            .map(|g| format!("{}: {}", g.at, g.what))
+            .collect();
+        assert_eq!(
+            gaps,
+            [
+                "resource `view`: in `_meta.ui.csp.connectDomains`, \"https://x.example.com/v1\" is not an origin: it has a path (an origin ends after the host or the port); left out",
+                "resource `view`: `_meta.ui.csp.scriptDomains` has no attribute; left out",
+                "resource `view`: the permission `_meta.ui.permissions.usb` has no attribute; left out",
+                "resource `view`: `_meta.ui.prefersBorder` \"yes\" is not a boolean; left out",
+            ]
+        );
+        let kept = "    @csp(connect_domains: [\"https://api.example.com\"], resource_domains: [])\n    @permissions(clipboard_write)\n    @domain(\"view.example.com\")\n    resource view(";
+        assert!(out.text.contains(kept), "{}", out.text);
     }
 
     /// JavaScript's non-Unicode dialect (`^agent\_run\_`) ended in an internal error: it is

@@ -89,6 +89,30 @@ pub const ATTRIBUTES: &[AttributeDoc] = &[
         does: "The resource's MIME type.",
     },
     AttributeDoc {
+        name: "csp",
+        on: "resource (a `ui://` view)",
+        usage: "@csp(connect_domains: [\"https://api.example.com\"], resource_domains: […], frame_domains: […], base_uri_domains: […]), any of them",
+        does: "The origins an MCP Apps view may reach (`_meta.ui.csp`: `connectDomains`, `resourceDomains`, `frameDomains`, `baseUriDomains`), each `scheme://host[:port]`, `*.` before a host for its subdomains; without it hosts allow none.",
+    },
+    AttributeDoc {
+        name: "permissions",
+        on: "resource (a `ui://` view)",
+        usage: "@permissions(camera, microphone, geolocation, clipboard_write), any of them",
+        does: "The browser capabilities an MCP Apps view asks for (`_meta.ui.permissions`); hosts may grant them.",
+    },
+    AttributeDoc {
+        name: "domain",
+        on: "resource (a `ui://` view)",
+        usage: "@domain(\"a904794854a047f6.claudemcpcontent.com\")",
+        does: "A dedicated sandbox origin for an MCP Apps view (`_meta.ui.domain`), in the format the host documents.",
+    },
+    AttributeDoc {
+        name: "prefers_border",
+        on: "resource (a `ui://` view)",
+        usage: "@prefers_border, @prefers_border(true) or @prefers_border(false)",
+        does: "Whether the host draws a border and background around an MCP Apps view (`_meta.ui.prefersBorder`); without it the host decides.",
+    },
+    AttributeDoc {
         name: "rename_all",
         on: "record; service or tool (their parameters)",
         usage: "@rename_all(\"camelCase\")",

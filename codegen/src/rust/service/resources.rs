@@ -56,7 +56,11 @@ impl Context<'_> {
                 .and_then(|l| l.entry.get("mimeType"))
                 .and_then(|m| m.as_str())
                 .map(str::to_owned);
-            self.resource_branch(r, part, mime, &methods.name(r))
+            // A view's `_meta` goes with its content too (MCP Apps).
+            let meta = listing
+                .and_then(|l| l.entry.get("_meta"))
+                .map(|m| m.to_string());
+            self.resource_branch(r, part, mime, meta, &methods.name(r))
         });
         let option = self.std("Option");
         let result = self.std("Result");
@@ -78,6 +82,7 @@ impl Context<'_> {
         r: &Member,
         part: &Resource,
         mime: Option<String>,
+        meta: Option<String>,
         method: &str,
     ) -> TokenStream {
         let decode = decoder_name(method);
@@ -98,11 +103,20 @@ impl Context<'_> {
         };
         let mime = Literal::string(mime.as_deref().unwrap_or(default_mime));
         let empty = quote!(rt::content::resource_empty());
+        let with_meta = |contents: TokenStream| match &meta {
+            Some(meta) => {
+                let meta = super::raw_string(meta);
+                quote!(rt::content::with_meta(#contents, #meta))
+            }
+            None => contents,
+        };
         let output = self.text_output(
             &r.returns,
             empty,
-            |text| quote!(rt::content::resource_text(&uri, #mime, #text)),
-            Some(quote!(rt::content::resource_blob(&uri, #mime, &value))),
+            |text| with_meta(quote!(rt::content::resource_text(&uri, #mime, #text))),
+            Some(with_meta(
+                quote!(rt::content::resource_blob(&uri, #mime, &value)),
+            )),
         );
         let call = if r.is_template() {
             quote!(self.inner.#method(ctx, input).await?)

@@ -12,3 +12,4 @@ mod result_text;
 mod second_edition;
 mod tasks;
 mod typed_formats;
+mod views;
